@@ -1,0 +1,121 @@
+/**
+ * The local stand-in for Supabase Auth (GoTrue), served by the local gateway under `/auth/v1/...`, so the
+ * session endpoints work without internet:
+ * - `GET /auth/v1/.well-known/jwks.json`: an empty key set (local session tokens are HS256, signed with
+ *   AUTH_JWT_SECRET);
+ * - `POST /auth/v1/invite` (service-role key required): a registered address is a 422 `email_exists` in
+ *   GoTrue's error shape; otherwise the user is created in auth.users with `invited_at` (or re-invited when
+ *   an earlier invitation was never accepted), and the "email" is printed on the console instead of sent.
+ * Needs SUPABASE_DB_URL.
+ */
+import postgres from "postgres";
+
+/** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
+const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
+
+let sql: postgres.Sql | undefined;
+
+function database(): postgres.Sql {
+  if (sql) return sql;
+  const url = Deno.env.get("SUPABASE_DB_URL");
+  if (!url) throw new Error("SUPABASE_DB_URL is not set");
+  sql = postgres(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
+  return sql;
+}
+
+function authError(status: number, code: string, msg: string): Response {
+  return Response.json({ code, msg }, { status, headers: apiVersionHeaders });
+}
+
+interface AuthUserRow {
+  id: string;
+  email: string;
+  invited_at: Date | null;
+  email_confirmed_at: Date | null;
+  raw_app_meta_data: Record<string, unknown>;
+  raw_user_meta_data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function userObject(row: AuthUserRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    aud: "authenticated",
+    role: "authenticated",
+    email: row.email,
+    phone: "",
+    invited_at: row.invited_at?.toISOString() ?? null,
+    confirmation_sent_at: row.invited_at?.toISOString() ?? null,
+    app_metadata: row.raw_app_meta_data ?? {},
+    user_metadata: row.raw_user_meta_data ?? {},
+    identities: [],
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    is_anonymous: false,
+  };
+}
+
+function isServiceRole(request: Request): boolean {
+  const serviceRoleKey = Deno.env.get("SUPABASE_SERVICE_ROLE_KEY");
+  return Boolean(serviceRoleKey) && request.headers.get("authorization") === `Bearer ${serviceRoleKey}`;
+}
+
+async function invite(request: Request): Promise<Response> {
+  if (!isServiceRole(request)) {
+    return authError(401, "no_authorization", "This endpoint requires a service-role key");
+  }
+  let body: { email?: unknown; data?: unknown };
+  try {
+    body = await request.json();
+  } catch {
+    return authError(400, "bad_json", "Could not parse the request body as JSON");
+  }
+  const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
+  if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
+    return authError(400, "validation_failed", "Unable to validate email address");
+  }
+  const data = body.data && typeof body.data === "object" ? body.data : {};
+  const redirectTo = new URL(request.url).searchParams.get("redirect_to");
+
+  const user = await database().begin(async (tx) => {
+    const [existing] = await tx<AuthUserRow[]>`
+      select * from auth.users where lower(email) = ${email} for update`;
+    if (existing?.email_confirmed_at) return undefined;
+    if (existing) {
+      const [reinvited] = await tx<AuthUserRow[]>`
+        update auth.users
+           set invited_at = now(), updated_at = now(),
+               raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || ${
+        tx.json(data as postgres.JSONValue)
+      }
+         where id = ${existing.id}
+        returning *`;
+      return reinvited;
+    }
+    const [created] = await tx<AuthUserRow[]>`
+      insert into auth.users (email, invited_at, confirmation_sent_at, raw_app_meta_data, raw_user_meta_data)
+      values (${email}, now(), now(), '{"provider":"email","providers":["email"]}',
+              ${tx.json(data as postgres.JSONValue)})
+      returning *`;
+    return created;
+  }) as AuthUserRow | undefined;
+
+  if (!user) {
+    return authError(422, "email_exists", "A user with this email address has already been registered");
+  }
+  console.log(`Invite email for ${email}: ${redirectTo ?? "(no redirect link)"}`);
+  return Response.json(userObject(user), { headers: apiVersionHeaders });
+}
+
+/** Answers one `/auth/v1/...` request of the local gateway. */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.replace(/^\/auth\/v1/, "");
+  if (path === "/.well-known/jwks.json" && request.method === "GET") return Response.json({ keys: [] });
+  if (path === "/invite" && request.method === "POST") return await invite(request);
+  return authError(
+    404,
+    "not_found",
+    `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
+  );
+}

@@ -1,0 +1,135 @@
+/**
+ * A PostgreSQL 15 cluster from Debian's packages, with pg_cron preloaded: installed when missing,
+ * created as user `postgres`, started and stopped with pg_ctl. Used by `deno task start` (a persistent
+ * cluster in .local/) and `deno task test` (a throwaway cluster on a free port).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { run } from "./run.ts";
+
+const pgBin = "/usr/lib/postgresql/15/bin";
+const requiredFiles = [
+  join(pgBin, "postgres"),
+  "/usr/lib/postgresql/15/lib/pg_cron.so",
+  "/usr/share/postgresql/15/extension/pgtap.control",
+];
+const packages = ["postgresql-15", "postgresql-15-cron", "postgresql-15-pgtap"];
+
+export interface Cluster {
+  dataDir: string;
+  port: number;
+  socketDir: string;
+  url: string;
+}
+
+/** Installs the Debian packages the local stack needs, only when something is missing. */
+export async function ensurePostgresPackages(): Promise<void> {
+  if (requiredFiles.every((file) => existsSync(file))) return;
+  console.log(`Installing ${packages.join(", ")} with apt-get (first run only)…`);
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  await run("apt-get", ["update", "-qq"], { env, quiet: true });
+  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { env, quiet: true });
+  // Debian's package creates and starts a default cluster on 5432; the project does not use it.
+  await run("pg_dropcluster", ["--stop", "15", "main"], { quiet: true }).catch(() => {});
+}
+
+function asPostgres(args: string[]): Promise<string> {
+  return run("runuser", ["-u", "postgres", "--", ...args], { quiet: true });
+}
+
+export function clusterAt(baseDir: string, port: number): Cluster {
+  return {
+    dataDir: join(baseDir, "data"),
+    socketDir: join(baseDir, "run"),
+    port,
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+  };
+}
+
+/** Creates the cluster when its data folder does not exist yet. Returns true when it was created. */
+export async function ensureCluster(cluster: Cluster): Promise<boolean> {
+  if (existsSync(join(cluster.dataDir, "PG_VERSION"))) return false;
+  const baseDir = join(cluster.dataDir, "..");
+  await Deno.mkdir(cluster.socketDir, { recursive: true });
+  await run("chown", ["-R", "postgres:postgres", baseDir]);
+  await asPostgres([
+    join(pgBin, "initdb"),
+    "-D",
+    cluster.dataDir,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "--encoding=UTF8",
+    "--locale=C.UTF-8",
+  ]);
+  const settings = [
+    "listen_addresses = '127.0.0.1'",
+    `port = ${cluster.port}`,
+    `unix_socket_directories = '${cluster.socketDir}'`,
+    "shared_preload_libraries = 'pg_cron'",
+    "cron.database_name = 'postgres'",
+    "cron.timezone = 'UTC'",
+    "timezone = 'UTC'",
+    "max_connections = 300",
+    "fsync = off",
+    "synchronous_commit = off",
+  ];
+  await Deno.writeTextFile(join(cluster.dataDir, "postgresql.conf"), `\n${settings.join("\n")}\n`, {
+    append: true,
+  });
+  return true;
+}
+
+export async function isRunning(cluster: Cluster): Promise<boolean> {
+  try {
+    await asPostgres([join(pgBin, "pg_ctl"), "-D", cluster.dataDir, "status"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startCluster(cluster: Cluster): Promise<void> {
+  if (await isRunning(cluster)) return;
+  await run("chown", ["-R", "postgres:postgres", join(cluster.dataDir, "..")]);
+  await asPostgres([
+    join(pgBin, "pg_ctl"),
+    "-D",
+    cluster.dataDir,
+    "-l",
+    join(cluster.dataDir, "..", "postgres.log"),
+    "-o",
+    `-p ${cluster.port}`,
+    "-w",
+    "-t",
+    "60",
+    "start",
+  ]);
+}
+
+export async function stopCluster(cluster: Cluster): Promise<void> {
+  if (!(await isRunning(cluster))) return;
+  await asPostgres([join(pgBin, "pg_ctl"), "-D", cluster.dataDir, "-m", "fast", "-w", "stop"]);
+}
+
+/** Runs a SQL file (or inline SQL) through psql as the superuser, stopping at the first error. */
+export function psql(cluster: Cluster, source: { file: string } | { sql: string }): Promise<string> {
+  const target = "file" in source ? ["-f", source.file] : ["-c", source.sql];
+  return run(join(pgBin, "psql"), [
+    "-X",
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-d",
+    cluster.url,
+    ...target,
+  ], { quiet: true });
+}
+
+/** An unused TCP port on 127.0.0.1. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}

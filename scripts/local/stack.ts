@@ -1,0 +1,39 @@
+/**
+ * The pieces `deno task start` and `deno task test` share: a migrated database and the environment
+ * Supabase gives every edge function.
+ */
+import { migrate } from "./migrate.ts";
+import { type Cluster, ensureCluster, ensurePostgresPackages, startCluster } from "./postgres.ts";
+import { localApiKeys, localJwtSecret, localPollerSecret } from "./secrets.ts";
+
+/** Installs what is missing, creates the cluster on first use, starts it and applies migrations. */
+export async function prepareDatabase(cluster: Cluster): Promise<{ created: boolean; applied: string[] }> {
+  await ensurePostgresPackages();
+  const created = await ensureCluster(cluster);
+  await startCluster(cluster);
+  const applied = await migrate(cluster);
+  return { created, applied };
+}
+
+/**
+ * Sets, where the shell has not already set them, the variables Supabase provides to functions and the
+ * local defaults of the project's own settings. Returns the values in force.
+ */
+export async function applyFunctionEnvironment(
+  options: { supabaseUrl: string; databaseUrl: string },
+): Promise<Record<string, string>> {
+  const secret = Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret;
+  const keys = await localApiKeys(secret);
+  const defaults: Record<string, string> = {
+    SUPABASE_URL: options.supabaseUrl,
+    SUPABASE_DB_URL: options.databaseUrl,
+    SUPABASE_ANON_KEY: keys.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+    AUTH_JWT_SECRET: secret,
+    POLLER_SECRET: localPollerSecret,
+  };
+  for (const [name, value] of Object.entries(defaults)) {
+    if (!Deno.env.get(name)) Deno.env.set(name, value);
+  }
+  return Object.fromEntries(Object.keys(defaults).map((name) => [name, Deno.env.get(name)!]));
+}

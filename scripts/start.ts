@@ -1,0 +1,81 @@
+/**
+ * `deno task start`: the whole service on this machine. PostgreSQL 15 with pg_cron on 127.0.0.1:54322
+ * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
+ * demo Pro account whose fresh API key is printed with a curl line. Ctrl-C stops everything.
+ */
+import postgres from "postgres";
+import { join } from "node:path";
+import { createApiKey, createAccount } from "./local/accounts.ts";
+import { startGateway } from "./local/gateway.ts";
+import { startNetWorker } from "./local/net_worker.ts";
+import { localDir, stackStateFile } from "./local/paths.ts";
+import { clusterAt, stopCluster } from "./local/postgres.ts";
+import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
+
+const gatewayPort = 54321;
+const databasePort = 54322;
+const demoEmail = "demo@example.com";
+
+async function demoApiKey(sql: postgres.Sql): Promise<string> {
+  const [existing] = await sql<{ id: string }[]>`select id from auth.users where email = ${demoEmail}`;
+  if (!existing) return (await createAccount(sql, demoEmail, "pro", "demo")).api_key!;
+  // Keys are shown once and stored hashed, so each start issues a fresh demo key and revokes the old ones.
+  return await sql.begin(async (tx) => {
+    await tx`update public.profiles set plan_id = 'pro' where id = ${existing.id}`;
+    await tx`update public.api_keys set revoked_at = now()
+             where user_id = ${existing.id} and name = 'demo' and revoked_at is null`;
+    return await createApiKey(tx, existing.id, "demo");
+  }) as string;
+}
+
+async function main(): Promise<void> {
+  const cluster = clusterAt(join(localDir, "postgres"), databasePort);
+  console.log("Preparing PostgreSQL 15 (pg_cron) on 127.0.0.1:%d …", databasePort);
+  const { created, applied } = await prepareDatabase(cluster);
+  if (created) console.log("Created a new cluster in .local/postgres");
+  for (const file of applied) console.log(`  applied ${file}`);
+
+  const supabaseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const environment = await applyFunctionEnvironment({ supabaseUrl, databaseUrl: cluster.url });
+  const gateway = await startGateway({ port: gatewayPort });
+  const netWorker = await startNetWorker(cluster.url);
+
+  const sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
+  const apiKey = await demoApiKey(sql);
+  await sql.end();
+  await Deno.mkdir(localDir, { recursive: true });
+  await Deno.writeTextFile(
+    stackStateFile,
+    JSON.stringify({ supabaseUrl, databaseUrl: cluster.url, jwtSecret: environment.AUTH_JWT_SECRET }, null, 2),
+  );
+
+  const baseUrl = `${supabaseUrl}/functions/v1/api-v1`;
+  console.log(`
+Domain Watchlist is running.
+  API base URL   ${baseUrl}
+  MCP endpoint   ${baseUrl}/mcp
+  Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
+  Database       ${cluster.url}
+  Demo account   ${demoEmail} (pro)
+
+Try it:
+  curl -s -H "x-api-key: ${apiKey}" ${baseUrl}/domains
+
+Press Ctrl-C to stop.`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping …");
+    await netWorker.close();
+    await gateway.close();
+    await stopCluster(cluster);
+    console.log("Stopped.");
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}
+
+await main();

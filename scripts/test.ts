@@ -1,0 +1,126 @@
+/**
+ * `deno task test`: everything, on a fresh machine too. Format, lint and type checks; then a throwaway
+ * PostgreSQL cluster on a free port (installed when missing) with bootstrap, migrations and seed; pgTAP;
+ * then every Deno test (unit, integration, database, end to end) against that database. Cleans up and
+ * ends with one line `N passed, N failed`.
+ */
+import { join } from "node:path";
+import { pgTestsDir, repoRoot } from "./local/paths.ts";
+import { clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
+import { prepareDatabase } from "./local/stack.ts";
+import { runInherited } from "./local/run.ts";
+import { localJwtSecret } from "./local/secrets.ts";
+
+const deno = Deno.execPath();
+const typeChecked = ["supabase/functions", "scripts", "tests", "bench"];
+let passed = 0;
+let failed = 0;
+
+async function step(name: string, args: string[]): Promise<void> {
+  console.log(`\n▶ ${name}`);
+  const code = await runInherited(deno, args, { cwd: repoRoot });
+  if (code === 0) passed++;
+  else {
+    failed++;
+    console.log(`✗ ${name} failed (exit ${code})`);
+  }
+}
+
+interface TapResult {
+  passed: number;
+  failed: number;
+  output: string;
+}
+
+function readTap(output: string): TapResult {
+  let ok = 0;
+  let notOk = 0;
+  let planned: number | undefined;
+  for (const line of output.split("\n")) {
+    const plan = line.match(/^\s*1\.\.(\d+)/);
+    if (plan) planned = Number(plan[1]);
+    if (/^\s*ok \d+/.test(line)) ok++;
+    if (/^\s*not ok \d+/.test(line)) notOk++;
+  }
+  if (planned === undefined || ok + notOk !== planned) notOk = Math.max(notOk, 1);
+  return { passed: ok, failed: notOk, output };
+}
+
+async function pgTap(databaseUrl: string, port: number, baseDir: string): Promise<void> {
+  console.log("\n▶ pgTAP (supabase/tests/database)");
+  const cluster = { ...clusterAt(baseDir, port), url: databaseUrl };
+  const files = [];
+  for await (const entry of Deno.readDir(pgTestsDir)) {
+    if (entry.isFile && entry.name.endsWith(".test.sql")) files.push(entry.name);
+  }
+  for (const file of files.sort()) {
+    let result: TapResult;
+    try {
+      result = readTap(await psql(cluster, { file: join(pgTestsDir, file) }));
+    } catch (error) {
+      result = { passed: 0, failed: 1, output: String((error as Error).message) };
+    }
+    passed += result.passed;
+    failed += result.failed;
+    const mark = result.failed === 0 ? "ok" : "FAILED";
+    console.log(`  ${mark.padEnd(6)} ${file} (${result.passed} passed, ${result.failed} failed)`);
+    if (result.failed > 0) {
+      console.log(result.output.split("\n").filter((line) => !/^\s*ok \d+/.test(line)).join("\n"));
+    }
+  }
+}
+
+async function denoTests(env: Record<string, string>): Promise<void> {
+  console.log("\n▶ deno test (tests/)");
+  const child = new Deno.Command(deno, {
+    args: ["test", "-A", "--no-check", "tests/"],
+    cwd: repoRoot,
+    env,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  let tail = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    const text = decoder.decode(chunk, { stream: true });
+    Deno.stdout.writeSync(chunk);
+    tail = (tail + text).slice(-4000);
+  }
+  const status = await child.status;
+  const summary = tail.match(/(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/);
+  if (summary) {
+    passed += Number(summary[2]);
+    failed += Number(summary[3]);
+  }
+  if (!status.success && (!summary || Number(summary[3]) === 0)) failed++;
+}
+
+async function main(): Promise<void> {
+  await step("deno fmt --check", ["fmt", "--check"]);
+  await step("deno lint", ["lint"]);
+  await step("deno check", ["check", ...typeChecked]);
+
+  const baseDir = await Deno.makeTempDir({ prefix: "watchlist-test-db-" });
+  const port = freePort();
+  const cluster = clusterAt(baseDir, port);
+  try {
+    console.log(`\n▶ PostgreSQL 15 throwaway cluster on 127.0.0.1:${port}`);
+    await prepareDatabase(cluster);
+    await pgTap(cluster.url, port, baseDir);
+    await denoTests({
+      SUPABASE_DB_URL: cluster.url,
+      AUTH_JWT_SECRET: Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret,
+    });
+  } catch (error) {
+    failed++;
+    console.error(`✗ ${(error as Error).message}`);
+  } finally {
+    await stopCluster(cluster).catch(() => {});
+    await Deno.remove(baseDir, { recursive: true }).catch(() => {});
+  }
+
+  console.log(`\ntotal: ${passed} passed, ${failed} failed`);
+  Deno.exit(failed === 0 ? 0 : 1);
+}
+
+await main();

@@ -1,0 +1,38 @@
+/**
+ * export-account: the whole account as one JSON document, downloaded as an attachment. The document is
+ * built by `export_account()` in SQL, as the account, and never holds a secret (API keys or their hashes,
+ * webhook URLs or secrets, Telegram chat IDs, invitation tokens).
+ */
+import { asAccount } from "../db/client.ts";
+import { apiErrorFromDatabase } from "../http/errors.ts";
+import type { SessionContext } from "../session/middleware.ts";
+
+export type AccountExport = Record<string, unknown> & { format_version: number; exported_at: string };
+
+export async function exportAccount(userId: string): Promise<AccountExport> {
+  try {
+    const [row] = await asAccount(
+      userId,
+      (tx) => tx<{ document: AccountExport }[]>`select public.export_account() as document`,
+    );
+    return row.document;
+  } catch (error) {
+    throw apiErrorFromDatabase(error) ?? error;
+  }
+}
+
+/** `domain-watchlist-export-<YYYY-MM-DD>.json`, dated in UTC by the export time. */
+export function exportFileName(exportedAt: string): string {
+  const date = new Date(exportedAt);
+  const day = Number.isNaN(date.getTime()) ? new Date() : date;
+  return `domain-watchlist-export-${day.toISOString().slice(0, 10)}.json`;
+}
+
+export async function exportAccountHandler(c: SessionContext): Promise<Response> {
+  const document = await exportAccount(c.get("userId"));
+  return c.body(`${JSON.stringify(document, null, 2)}\n`, 200, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${exportFileName(document.exported_at)}"`,
+    "Cache-Control": "no-store",
+  });
+}

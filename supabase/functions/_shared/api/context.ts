@@ -1,0 +1,12 @@
+import type { Context } from "hono";
+import type { ApiAccount } from "./api_access.ts";
+
+/** What api-v1's middleware puts on each request's context. */
+export interface ApiEnv {
+  Variables: {
+    requestId: string;
+    account: ApiAccount;
+  };
+}
+
+export type ApiContext = Context<ApiEnv>;

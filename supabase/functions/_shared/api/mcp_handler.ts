@@ -1,0 +1,26 @@
+/** `{base_url}/mcp`: HTTP-level checks (method, Origin, API key) before any JSON-RPC is read. */
+import { config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+import { isAllowedOrigin } from "../mcp/origin.ts";
+import { handleMcpRequest } from "../mcp/server.ts";
+import { authenticateApiKey } from "./api_access.ts";
+import type { ApiContext } from "./context.ts";
+import { errorResponse } from "./middleware.ts";
+
+export async function mcpHandler(c: ApiContext): Promise<Response> {
+  if (c.req.method !== "POST") {
+    c.header("Allow", "POST");
+    return errorResponse(
+      c,
+      new ApiError("method_not_allowed", "This tool server is stateless: send JSON-RPC with POST; there is no SSE stream."),
+    );
+  }
+  if (!isAllowedOrigin(c.req.header("origin") ?? null, c.req.header("host") ?? null, config.appOrigins())) {
+    return errorResponse(c, new ApiError("forbidden", "Requests from this Origin are not allowed."));
+  }
+  const account = await authenticateApiKey(c.req.header("x-api-key"));
+  const response = await handleMcpRequest(c.req.raw, account);
+  const headers = new Headers(response.headers);
+  headers.set("X-Request-Id", c.get("requestId"));
+  return new Response(response.body, { status: response.status, headers });
+}

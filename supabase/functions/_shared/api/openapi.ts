@@ -1,0 +1,133 @@
+/** The OpenAPI 3.1 document of api-v1, generated from the zod schemas that validate requests. */
+import { z } from "zod";
+import {
+  addDomainsBody,
+  addDomainsResponse,
+  checkResult,
+  errorBody,
+  listQuery,
+  listResponse,
+  removeDomainResponse,
+} from "./schemas.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+const requestSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
+const responseSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "output" }) as JsonSchema;
+
+const rateLimitHeaders = {
+  "RateLimit-Limit": { description: "Requests allowed per UTC day.", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left today.", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the limit resets.", schema: { type: "integer" } },
+};
+
+function jsonResponse(description: string, schema: JsonSchema, headers: JsonSchema = rateLimitHeaders) {
+  return { description, headers, content: { "application/json": { schema } } };
+}
+
+const error = (description: string) => ({ $ref: `#/components/responses/${description}` });
+
+const commonErrors = {
+  "400": error("InvalidRequest"),
+  "401": error("Unauthorized"),
+  "403": error("UpgradeRequired"),
+  "429": error("RateLimited"),
+  "500": error("Internal"),
+};
+
+function queryParameters(schema: z.ZodObject): JsonSchema[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const fieldSchema = responseSchema(field as z.ZodType);
+    const { description, ...rest } = fieldSchema;
+    return { name, in: "query", required: false, description, schema: rest };
+  });
+}
+
+function pathParameter(name: string, description: string): JsonSchema {
+  return { name, in: "path", required: true, description, schema: { type: "string" } };
+}
+
+export function openApiDocument(serverUrl: string): JsonSchema {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Domain Watchlist API",
+      version: "1.0.0",
+      description: "Watch domain names through RDAP and DNS and be alerted when one becomes available. " +
+        "Requires a Pro plan or higher.",
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    paths: {
+      "/domains": {
+        get: {
+          operationId: "listWatchlist",
+          summary: "List watchlist domains, ordered by name (offset or cursor paging).",
+          parameters: queryParameters(listQuery),
+          responses: { "200": jsonResponse("A page of the watchlist.", responseSchema(listResponse)), ...commonErrors },
+        },
+        post: {
+          operationId: "addDomains",
+          summary: "Add up to 500 domains; the plan's watchlist quota applies in request order.",
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: requestSchema(addDomainsBody) } },
+          },
+          responses: {
+            "200": jsonResponse("What happened to the names.", responseSchema(addDomainsResponse)),
+            ...commonErrors,
+            "413": error("PayloadTooLarge"),
+            "415": error("UnsupportedMediaType"),
+          },
+        },
+      },
+      "/domains/{name}": {
+        delete: {
+          operationId: "removeDomain",
+          summary: "Remove a domain from the watchlist (soft delete).",
+          parameters: [pathParameter("name", "The domain name (ASCII or Unicode).")],
+          responses: {
+            "200": jsonResponse("The name was removed.", responseSchema(removeDomainResponse)),
+            ...commonErrors,
+            "404": error("NotFound"),
+          },
+        },
+      },
+      "/check/{domain}": {
+        get: {
+          operationId: "checkDomain",
+          summary: "Live availability check of one registrable domain through RDAP and DNS.",
+          parameters: [pathParameter("domain", "The domain name (ASCII or Unicode).")],
+          responses: {
+            "200": jsonResponse(
+              "The availability result. Upstream failures are a 200 with status unknown and a reason.",
+              responseSchema(checkResult),
+            ),
+            ...commonErrors,
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+      schemas: { Error: responseSchema(errorBody) },
+      responses: {
+        InvalidRequest: errorResponse("The request is not valid; details lists what was wrong."),
+        Unauthorized: errorResponse("The API key is missing, unknown or revoked."),
+        UpgradeRequired: errorResponse("The account's plan has no API access (Free)."),
+        NotFound: errorResponse("The domain is not on the active watchlist."),
+        PayloadTooLarge: errorResponse("The body is larger than 1 MiB."),
+        UnsupportedMediaType: errorResponse("The body is not JSON."),
+        RateLimited: {
+          ...errorResponse("The daily request limit is used up; reset_at says when it resets."),
+          headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } },
+        },
+        Internal: errorResponse("An unexpected error; the body carries a request id."),
+      },
+    },
+  };
+}
+
+function errorResponse(description: string) {
+  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+}

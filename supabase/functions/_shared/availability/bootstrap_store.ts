@@ -1,0 +1,233 @@
+/**
+ * Where the RDAP servers for a name come from: IANA's bootstrap file (fetched from `RDAP_BOOTSTRAP_URL`,
+ * kept in `public.rdap_bootstrap_cache`, re-fetched once a day) plus the operator's
+ * `public.rdap_server_overrides`, memoised in memory for a few minutes.
+ *
+ * If a refresh fails, the stored copy keeps being used. A fetched copy whose `publication` is older than
+ * the stored one does not replace it (a stale mirror or CDN must not undo an update).
+ */
+import {
+  type BootstrapRegistry,
+  findRdapServers,
+  isSameOrNewerPublication,
+  parseBootstrap,
+  type ServerOverride,
+  withOverrides,
+} from "../rdap/bootstrap.ts";
+import { asService, type Transaction } from "../db/client.ts";
+import { config } from "../config.ts";
+
+export interface StoredBootstrap {
+  sourceUrl: string;
+  /** The file's `publication`, ISO 8601, or null. */
+  publication: string | null;
+  document: unknown;
+  /** When this copy was last fetched or confirmed as current (ISO 8601). */
+  fetchedAt: string;
+}
+
+export interface BootstrapStorage {
+  load(sourceUrl: string): Promise<StoredBootstrap | null>;
+  save(copy: StoredBootstrap): Promise<void>;
+  overrides(): Promise<ServerOverride[]>;
+}
+
+export interface ServerDirectory {
+  /** Base URLs of the registry's RDAP servers for `domainName`, best first; empty when there is none. */
+  serversFor(domainName: string): Promise<string[]>;
+}
+
+export class BootstrapUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BootstrapUnavailableError";
+  }
+}
+
+export interface BootstrapStoreOptions {
+  storage: BootstrapStorage;
+  bootstrapUrl: () => string;
+  fetch?: typeof fetch;
+  now?: () => number;
+  refreshIntervalMs?: number;
+  memoMs?: number;
+  /** After a failed fetch with nothing stored, wait this long before fetching again. */
+  retryAfterFailureMs?: number;
+  fetchTimeoutMs?: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+const MEMO_MS = 5 * 60_000;
+const RETRY_AFTER_FAILURE_MS = 60_000;
+const FETCH_TIMEOUT_MS = 15_000;
+
+interface Memo {
+  sourceUrl: string;
+  loadedAt: number;
+  /** IANA's services with overrides applied; null when no bootstrap copy could be had. */
+  registry: BootstrapRegistry | null;
+  overrides: BootstrapRegistry;
+}
+
+export function createBootstrapStore(options: BootstrapStoreOptions): ServerDirectory & {
+  /** Drops the in-memory copy (after an operator edited the overrides, or in tests). */
+  forget(): void;
+} {
+  const fetchImpl = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const refreshIntervalMs = options.refreshIntervalMs ?? DAY_MS;
+  const memoMs = options.memoMs ?? MEMO_MS;
+  const retryAfterFailureMs = options.retryAfterFailureMs ?? RETRY_AFTER_FAILURE_MS;
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? FETCH_TIMEOUT_MS;
+  let memo: Memo | undefined;
+  let loading: Promise<Memo> | undefined;
+
+  async function fetchBootstrap(sourceUrl: string): Promise<StoredBootstrap> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), fetchTimeoutMs);
+    try {
+      const response = await fetchImpl(sourceUrl, {
+        headers: { accept: "application/json" },
+        signal: controller.signal,
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`bootstrap fetch answered HTTP ${response.status}`);
+      }
+      const document = await response.json();
+      const registry = parseBootstrap(document);
+      return { sourceUrl, publication: registry.publication, document, fetchedAt: new Date(now()).toISOString() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The copy to use: the stored one while fresh, else a fetched one (or the stored one if fetching fails). */
+  async function currentCopy(sourceUrl: string): Promise<StoredBootstrap | null> {
+    const stored = await options.storage.load(sourceUrl);
+    if (stored && now() - Date.parse(stored.fetchedAt) < refreshIntervalMs) return stored;
+    let fetched: StoredBootstrap;
+    try {
+      fetched = await fetchBootstrap(sourceUrl);
+    } catch (error) {
+      console.error(`RDAP bootstrap refresh failed: ${(error as Error).message}`);
+      return stored;
+    }
+    const keep = stored && !isSameOrNewerPublication(fetched.publication, stored.publication)
+      ? { ...stored, fetchedAt: fetched.fetchedAt }
+      : fetched;
+    await options.storage.save(keep);
+    return keep;
+  }
+
+  async function load(sourceUrl: string): Promise<Memo> {
+    const [copy, overrides] = await Promise.all([currentCopy(sourceUrl), options.storage.overrides()]);
+    const overridesOnly = withOverrides({ publication: null, services: new Map() }, overrides);
+    let registry: BootstrapRegistry | null = null;
+    if (copy) {
+      try {
+        registry = withOverrides(parseBootstrap(copy.document), overrides);
+      } catch (error) {
+        console.error(`stored RDAP bootstrap is unreadable: ${(error as Error).message}`);
+      }
+    }
+    return { sourceUrl, loadedAt: now(), registry, overrides: overridesOnly };
+  }
+
+  function isFresh(candidate: Memo | undefined, sourceUrl: string): candidate is Memo {
+    if (!candidate || candidate.sourceUrl !== sourceUrl) return false;
+    const age = now() - candidate.loadedAt;
+    return age < (candidate.registry ? memoMs : retryAfterFailureMs);
+  }
+
+  async function currentMemo(): Promise<Memo> {
+    const sourceUrl = options.bootstrapUrl();
+    if (isFresh(memo, sourceUrl)) return memo;
+    loading ??= load(sourceUrl).finally(() => {
+      loading = undefined;
+    });
+    memo = await loading;
+    return memo;
+  }
+
+  return {
+    async serversFor(domainName) {
+      const current = await currentMemo();
+      if (current.registry) return findRdapServers(current.registry, domainName);
+      // Without IANA's file only an override can answer; "no server" would be a guess.
+      if (findsSuffix(current.overrides, domainName)) return findRdapServers(current.overrides, domainName);
+      throw new BootstrapUnavailableError("no copy of the RDAP bootstrap could be loaded");
+    },
+    forget() {
+      memo = undefined;
+    },
+  };
+}
+
+function findsSuffix(registry: BootstrapRegistry, domainName: string): boolean {
+  const labels = domainName.toLowerCase().split(".");
+  return labels.some((_, start) => registry.services.has(labels.slice(start).join(".")));
+}
+
+/** Storage in `public.rdap_bootstrap_cache` and `public.rdap_server_overrides`, as service_role. */
+export function databaseBootstrapStorage(
+  run: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T> = asService,
+): BootstrapStorage {
+  return {
+    load: (sourceUrl) =>
+      run(async (tx) => {
+        const rows = await tx<{ publication: Date | null; document: unknown; fetched_at: Date }[]>`
+          select publication, document, fetched_at
+          from public.rdap_bootstrap_cache
+          where source_url = ${sourceUrl}`;
+        if (rows.length === 0) return null;
+        return {
+          sourceUrl,
+          publication: rows[0].publication?.toISOString() ?? null,
+          document: rows[0].document,
+          fetchedAt: rows[0].fetched_at.toISOString(),
+        };
+      }),
+    save: (copy) =>
+      run(async (tx) => {
+        await tx`
+          insert into public.rdap_bootstrap_cache (source_url, publication, document, fetched_at)
+          values (${copy.sourceUrl}, ${copy.publication}, ${tx.json(copy.document as never)}, ${copy.fetchedAt})
+          on conflict (source_url) do update
+            set publication = excluded.publication, document = excluded.document, fetched_at = excluded.fetched_at`;
+      }),
+    overrides: () =>
+      run(async (tx) => {
+        const rows = await tx<{ suffix: string; base_url: string | null }[]>`
+          select suffix, base_url from public.rdap_server_overrides`;
+        return rows.map((row) => ({ suffix: row.suffix, baseUrl: row.base_url }));
+      }),
+  };
+}
+
+/** Storage in memory, for tests and tools: starts with the given overrides and no bootstrap copy. */
+export function memoryBootstrapStorage(overrides: ServerOverride[] = []): BootstrapStorage & {
+  copies: Map<string, StoredBootstrap>;
+} {
+  const copies = new Map<string, StoredBootstrap>();
+  return {
+    copies,
+    load: (sourceUrl) => Promise.resolve(copies.get(sourceUrl) ?? null),
+    save: (copy) => {
+      copies.set(copy.sourceUrl, copy);
+      return Promise.resolve();
+    },
+    overrides: () => Promise.resolve(overrides),
+  };
+}
+
+let shared: ReturnType<typeof createBootstrapStore> | undefined;
+
+/** The process-wide directory backed by the database and `RDAP_BOOTSTRAP_URL`. */
+export function sharedBootstrapStore(): ServerDirectory {
+  shared ??= createBootstrapStore({
+    storage: databaseBootstrapStorage(),
+    bootstrapUrl: config.rdapBootstrapUrl,
+  });
+  return shared;
+}

@@ -1,0 +1,140 @@
+/**
+ * One availability check of one name: find the registry's RDAP server, ask it and DNS in parallel,
+ * classify, and build the result the API returns. No cache and no database writes here: the live check
+ * adds those, and the poller calls `checkDomain` directly.
+ */
+import { classify, type CheckReason, type DomainStatus, type RegistryAnswer } from "./classify.ts";
+import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
+import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
+import type { RdapDomain } from "../rdap/domain_response.ts";
+import { sharedHostLimiter } from "../rdap/host_limiter.ts";
+import { type DnsOutcome, lookupNameservers } from "../dns/nameservers.ts";
+import { config } from "../config.ts";
+
+export interface CheckResult {
+  domain_name: string;
+  unicode_name: string | null;
+  available: boolean | null;
+  status: DomainStatus;
+  checked_at: string;
+  rdap: RdapSummary | null;
+  dns: { delegated: boolean | null; nameservers: string[] };
+  reason: CheckReason;
+}
+
+export interface RdapSummary {
+  /** Base URL of the registry's RDAP service that was used. */
+  server: string;
+  /** Null when no HTTP answer was received. */
+  http_status: number | null;
+  status: string[];
+  registrar: string | null;
+  registration_date: string | null;
+  expiration_date: string | null;
+  last_changed_date: string | null;
+}
+
+export interface CheckDeps {
+  servers: ServerDirectory;
+  rdap: RdapClient;
+  dns: (domainName: string) => Promise<DnsOutcome>;
+  now?: () => Date;
+}
+
+export interface CheckOptions {
+  /** How long a request may wait for its turn at an RDAP host (live checks bound it; the poller need not). */
+  maxHostWaitMs?: number;
+}
+
+type RegistryLookup = { server: string; answer: RegistryAnswer };
+
+/** Checks `domainName` (ASCII, lower case, already validated). */
+export async function checkDomain(
+  deps: CheckDeps,
+  domainName: string,
+  unicodeName: string | null = null,
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  const [registry, dns] = await Promise.all([
+    askRegistry(deps, domainName, options),
+    deps.dns(domainName),
+  ]);
+  const { available, status, reason } = classify(registry.answer, dns);
+  return {
+    domain_name: domainName,
+    unicode_name: unicodeName !== null && unicodeName !== domainName ? unicodeName : null,
+    available,
+    status,
+    checked_at: (deps.now?.() ?? new Date()).toISOString(),
+    rdap: summarise(registry),
+    dns: {
+      delegated: dns.outcome === "delegated" ? true : dns.outcome === "not_delegated" ? false : null,
+      nameservers: dns.outcome === "delegated" ? dns.nameservers : [],
+    },
+    reason,
+  };
+}
+
+async function askRegistry(deps: CheckDeps, domainName: string, options: CheckOptions): Promise<RegistryLookup> {
+  let servers: string[];
+  try {
+    servers = await deps.servers.serversFor(domainName);
+  } catch (error) {
+    if (error instanceof BootstrapUnavailableError) return { server: "", answer: { outcome: "bootstrap_unavailable" } };
+    throw error;
+  }
+  if (servers.length === 0) return { server: "", answer: { outcome: "no_server" } };
+  const server = servers[0];
+  const lookup = await deps.rdap.lookupDomain(server, domainName, { maxWaitMs: options.maxHostWaitMs });
+  if (lookup.outcome !== "found") return { server, answer: lookup };
+  return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
+}
+
+/**
+ * Fills a thin registry answer's missing registrar name or expiry from the registrar's own RDAP record.
+ * Only missing fields are filled: the registry's data always wins, and the registrar never decides status.
+ */
+async function withRegistrarDetails(
+  rdap: RdapClient,
+  lookup: Extract<RdapLookup, { outcome: "found" }>,
+  options: CheckOptions,
+): Promise<RdapLookup> {
+  const registry = lookup.domain;
+  const referral = registry.registrarRdapUrl;
+  if (referral === null || (registry.registrar !== null && registry.expirationDate !== null)) return lookup;
+  if (new URL(referral).host === new URL(lookup.url).host) return lookup;
+
+  const registrarAnswer = await rdap.lookupUrl(referral, { maxWaitMs: options.maxHostWaitMs });
+  if (registrarAnswer.outcome !== "found") return lookup;
+  const registrar = registrarAnswer.domain;
+  const enriched: RdapDomain = {
+    ...registry,
+    registrar: registry.registrar ?? registrar.registrar,
+    expirationDate: registry.expirationDate ?? registrar.expirationDate,
+  };
+  return { ...lookup, domain: enriched };
+}
+
+function summarise(registry: RegistryLookup): RdapSummary | null {
+  const { server, answer } = registry;
+  if (answer.outcome === "no_server" || answer.outcome === "bootstrap_unavailable") return null;
+  const domain = answer.outcome === "found" ? answer.domain : null;
+  return {
+    server,
+    http_status: answer.httpStatus,
+    status: domain?.status ?? [],
+    registrar: domain?.registrar ?? null,
+    registration_date: domain?.registrationDate ?? null,
+    expiration_date: domain?.expirationDate ?? null,
+    last_changed_date: domain?.lastChangedDate ?? null,
+  };
+}
+
+/** Dependencies from the environment: the shared bootstrap store and host limiter, `DNS_NAMESERVER`. */
+export function defaultCheckDeps(): CheckDeps {
+  return {
+    servers: sharedBootstrapStore(),
+    rdap: createRdapClient({ limiter: sharedHostLimiter(), timeoutMs: config.rdapTimeoutMs() }),
+    dns: (domainName) => lookupNameservers(domainName, { nameserver: config.dnsNameserver() }),
+  };
+}

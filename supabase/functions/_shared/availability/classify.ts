@@ -1,0 +1,61 @@
+/**
+ * Decides a domain's status from the registry's RDAP answer and the DNS delegation, and says why.
+ * The one rule that matters most: `available: true` only when the registry's own RDAP server answered
+ * 404 and DNS positively found no delegation. Anything less certain is `unknown`.
+ */
+import type { RdapFailureReason, RdapLookup } from "../rdap/client.ts";
+import type { DnsOutcome } from "../dns/nameservers.ts";
+
+export type DomainStatus = "unknown" | "registered" | "pending_delete" | "available";
+
+export type CheckReason =
+  | "rdap_found"
+  | "rdap_pending_delete"
+  | "rdap_not_found"
+  | "rdap_404_but_delegated"
+  | "rdap_not_found_dns_error"
+  | "no_rdap_server_for_tld"
+  | "rdap_bootstrap_unavailable"
+  | RdapFailureReason;
+
+/** The registry's RDAP answer, or why none was asked for. */
+export type RegistryAnswer = RdapLookup | { outcome: "no_server" } | { outcome: "bootstrap_unavailable" };
+
+export interface Classification {
+  available: boolean | null;
+  status: DomainStatus;
+  reason: CheckReason;
+}
+
+const PENDING_DELETE_STATUSES = ["pending delete", "redemption period"];
+
+export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classification {
+  switch (registry.outcome) {
+    case "found":
+      if (registry.domain.status.some((status) => PENDING_DELETE_STATUSES.includes(status))) {
+        return { available: false, status: "pending_delete", reason: "rdap_pending_delete" };
+      }
+      return { available: false, status: "registered", reason: "rdap_found" };
+    case "not_found":
+      if (dns.outcome === "delegated") {
+        return { available: false, status: "registered", reason: "rdap_404_but_delegated" };
+      }
+      if (dns.outcome === "not_delegated") {
+        return { available: true, status: "available", reason: "rdap_not_found" };
+      }
+      return unknown("rdap_not_found_dns_error");
+    case "no_server":
+      if (dns.outcome === "delegated") {
+        return { available: false, status: "registered", reason: "no_rdap_server_for_tld" };
+      }
+      return unknown("no_rdap_server_for_tld");
+    case "bootstrap_unavailable":
+      return unknown("rdap_bootstrap_unavailable");
+    case "failed":
+      return unknown(registry.reason);
+  }
+}
+
+function unknown(reason: CheckReason): Classification {
+  return { available: null, status: "unknown", reason };
+}

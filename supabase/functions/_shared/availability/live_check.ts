@@ -1,0 +1,113 @@
+/**
+ * The live check behind `GET /check/{domain}` and the `check_domain` tool: a per-name cache of about
+ * `LIVE_CHECK_CACHE_SECONDS` in the database (so it holds across isolates) protects registries from
+ * repeated checks; a fresh result also updates the shared state of a watched name (`public.domains`).
+ */
+import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.ts";
+import { asService, type Transaction } from "../db/client.ts";
+import { config } from "../config.ts";
+
+export interface LiveCheckStore {
+  /** A cached result younger than its expiry, or null. */
+  cached(domainName: string): Promise<CheckResult | null>;
+  /** Records the result in the shared state of a watched name, and caches it for `cacheSeconds`. */
+  save(result: CheckResult, cacheSeconds: number): Promise<void>;
+}
+
+export interface LiveCheckDeps {
+  check: (domainName: string, unicodeName: string | null) => Promise<CheckResult>;
+  store: LiveCheckStore;
+  cacheSeconds: () => number;
+}
+
+/** How long a live check waits for its turn at a busy RDAP host before answering `rdap_host_busy`. */
+export const LIVE_CHECK_MAX_HOST_WAIT_MS = 8_000;
+
+export function createLiveCheck(
+  deps: LiveCheckDeps,
+): (domainName: string, unicodeName: string | null) => Promise<CheckResult> {
+  const inFlight = new Map<string, Promise<CheckResult>>();
+
+  async function checkAndSave(domainName: string, unicodeName: string | null): Promise<CheckResult> {
+    const result = await deps.check(domainName, unicodeName);
+    try {
+      await deps.store.save(result, deps.cacheSeconds());
+    } catch (error) {
+      console.error(`live check of ${domainName}: saving the result failed: ${(error as Error).message}`);
+    }
+    return result;
+  }
+
+  return async (domainName, unicodeName) => {
+    const cached = await deps.store.cached(domainName);
+    if (cached) return { ...cached, unicode_name: unicodeNameFor(domainName, unicodeName) };
+    // Concurrent checks of one name in this process share one registry request.
+    let pending = inFlight.get(domainName);
+    if (!pending) {
+      pending = checkAndSave(domainName, unicodeName).finally(() => inFlight.delete(domainName));
+      inFlight.set(domainName, pending);
+    }
+    const result = await pending;
+    return { ...result, unicode_name: unicodeNameFor(domainName, unicodeName) };
+  };
+}
+
+function unicodeNameFor(domainName: string, unicodeName: string | null): string | null {
+  return unicodeName !== null && unicodeName !== domainName ? unicodeName : null;
+}
+
+/** Writes one check result into the shared state of `public.domains` (no-op for a name nobody watches). */
+export async function recordDomainCheck(tx: Transaction, result: CheckResult): Promise<void> {
+  await tx`
+    select public.record_domain_check(
+      ${result.domain_name},
+      ${result.status},
+      ${result.checked_at},
+      ${result.rdap?.expiration_date ?? null},
+      ${result.rdap?.registrar ?? null},
+      ${result.status !== "unknown"}
+    )`;
+}
+
+/** The cache in `public.live_check_cache` and the state in `public.domains`, as service_role. */
+export function databaseLiveCheckStore(
+  run: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T> = asService,
+): LiveCheckStore {
+  return {
+    cached: (domainName) =>
+      run(async (tx) => {
+        const rows = await tx<{ result: CheckResult }[]>`
+          select result from public.live_check_cache
+          where domain_name = ${domainName} and expires_at > now()`;
+        return rows.length > 0 ? rows[0].result : null;
+      }),
+    save: (result, cacheSeconds) =>
+      run(async (tx) => {
+        await recordDomainCheck(tx, result);
+        if (cacheSeconds <= 0) return;
+        await tx`
+          insert into public.live_check_cache (domain_name, result, checked_at, expires_at)
+          values (${result.domain_name}, ${tx.json(result as never)}, ${result.checked_at},
+                  now() + make_interval(secs => ${cacheSeconds}))
+          on conflict (domain_name) do update
+            set result = excluded.result, checked_at = excluded.checked_at, expires_at = excluded.expires_at`;
+        await tx`delete from public.live_check_cache where expires_at < now() - interval '1 hour'`;
+      }),
+  };
+}
+
+let shared: ReturnType<typeof createLiveCheck> | undefined;
+
+/**
+ * Live check of one name. The caller has validated and normalised `domainName` (ASCII) and authenticated
+ * the account. Upstream trouble gives `status: "unknown"` with a reason, never an exception.
+ */
+export function liveCheck(domainName: string, unicodeName: string | null): Promise<CheckResult> {
+  shared ??= createLiveCheck({
+    check: (name, unicode) =>
+      checkDomain(defaultCheckDeps(), name, unicode, { maxHostWaitMs: LIVE_CHECK_MAX_HOST_WAIT_MS }),
+    store: databaseLiveCheckStore(),
+    cacheSeconds: config.liveCheckCacheSeconds,
+  });
+  return shared(domainName, unicodeName);
+}

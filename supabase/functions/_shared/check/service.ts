@@ -1,0 +1,15 @@
+/** The live check of one name, shared by REST (`GET /check/{domain}`) and MCP (`check_domain`). */
+import { liveCheck } from "../availability/live_check.ts";
+import type { CheckResult } from "../availability/check_domain.ts";
+import { normalizeDomainName } from "../domain/normalize.ts";
+import { ApiError } from "../http/errors.ts";
+
+export function checkDomainName(input: string): Promise<CheckResult> {
+  const normalized = normalizeDomainName(input);
+  if (!normalized.ok) {
+    throw new ApiError("invalid_request", `"${input.slice(0, 300)}" ${normalized.reason}.`, {
+      details: [{ field: "domain", message: normalized.reason }],
+    });
+  }
+  return liveCheck(normalized.domainName, normalized.unicodeName);
+}

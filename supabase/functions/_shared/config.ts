@@ -1,0 +1,52 @@
+/**
+ * Every setting the functions read, in one place, with the defaults README documents.
+ * Values are read on each call so tests and the local stack can change the environment.
+ */
+
+function env(name: string): string | undefined {
+  const value = Deno.env.get(name);
+  return value === undefined || value === "" ? undefined : value;
+}
+
+function numberEnv(name: string, fallback: number): number {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  const parsed = Number(raw);
+  return Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
+}
+
+export const config = {
+  supabaseUrl: () => env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
+  databaseUrl: () => env("SUPABASE_DB_URL"),
+  serviceRoleKey: () => env("SUPABASE_SERVICE_ROLE_KEY"),
+  /** IANA RDAP bootstrap for DNS (RFC 9224). */
+  rdapBootstrapUrl: () => env("RDAP_BOOTSTRAP_URL") ?? "https://data.iana.org/rdap/dns.json",
+  /** `host:port` of the resolver used for NS look-ups; unset means the system resolver. */
+  dnsNameserver: () => env("DNS_NAMESERVER"),
+  rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
+  /** Requests per second allowed to one RDAP host from this process. */
+  rdapHostRatePerSecond: () => numberEnv("RDAP_HOST_RATE_PER_SECOND", 1),
+  /** Requests in flight at once to one RDAP host from this process. */
+  rdapHostConcurrency: () => numberEnv("RDAP_HOST_CONCURRENCY", 2),
+  liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
+  telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),
+  telegramApiBase: () => env("TELEGRAM_API_BASE") ?? "https://api.telegram.org",
+  authBaseUrl: () => env("AUTH_BASE_URL") ?? env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
+  authJwtSecret: () => env("AUTH_JWT_SECRET"),
+  supabaseJwks: () => env("SUPABASE_JWKS"),
+  appUrl: () => env("APP_URL"),
+  appOrigins: (): string[] => {
+    const listed = env("APP_ORIGINS");
+    if (listed) return listed.split(",").map((origin) => origin.trim()).filter(Boolean);
+    const appUrl = env("APP_URL");
+    if (!appUrl) return [];
+    try {
+      return [new URL(appUrl).origin];
+    } catch {
+      return [];
+    }
+  },
+  webhookAllowPrivateTargets: () => env("WEBHOOK_ALLOW_PRIVATE_TARGETS") === "true",
+  /** Secret the pg_cron job presents to the rdap-poller function. */
+  pollerSecret: () => env("POLLER_SECRET"),
+};

@@ -1,0 +1,42 @@
+import postgres from "postgres";
+import { config } from "../config.ts";
+
+export type Sql = postgres.Sql;
+export type Transaction = postgres.TransactionSql;
+
+let shared: Sql | undefined;
+
+/** The process-wide connection pool to `SUPABASE_DB_URL`. */
+export function database(): Sql {
+  if (shared) return shared;
+  const url = config.databaseUrl();
+  if (!url) throw new Error("SUPABASE_DB_URL is not set");
+  shared = postgres(url, {
+    max: Number(Deno.env.get("DB_POOL_SIZE") ?? 10),
+    idle_timeout: 20,
+    prepare: false,
+    onnotice: () => {},
+    connection: { application_name: "domain-watchlist" },
+  });
+  return shared;
+}
+
+/**
+ * Runs `work` in one transaction as the given account: role `authenticated` with the account's JWT
+ * claims, so `auth.uid()` and every row-level-security policy apply.
+ */
+export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  return database().begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    return await work(tx);
+  }) as Promise<T>;
+}
+
+/** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */
+export function asService<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return database().begin(async (tx) => {
+    await tx`select set_config('role', 'service_role', true)`;
+    return await work(tx);
+  }) as Promise<T>;
+}

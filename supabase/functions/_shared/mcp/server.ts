@@ -1,0 +1,28 @@
+/** A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { ApiAccount } from "../api/api_access.ts";
+import { registerTools } from "./tools.ts";
+
+export const serverInfo = { name: "domain-watchlist", version: "1.0.0" };
+
+const instructions = "Domain Watchlist watches domain names and alerts the account owner when one becomes " +
+  "available. Use check_domain for a live answer about one name, list_watchlist to see what is watched and " +
+  "its last known status, add_domains to start watching names (up to 500 at once, within the plan quota) and " +
+  "remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
+  "daily request limit; when it is used up the tool says when it resets.";
+
+export async function handleMcpRequest(request: Request, account: ApiAccount): Promise<Response> {
+  const server = new McpServer(serverInfo, { instructions, capabilities: { tools: {} } });
+  registerTools(server, account);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * Politeness towards RDAP servers, per host (`host:port`), for this whole process: at most `concurrency`
+ * requests in flight, request starts spaced by 1 / `ratePerSecond`, pauses after a 429 (`pause`), and an
+ * exponential, capped back-off for a host that keeps failing. Live checks and the poller share one
+ * instance (`sharedHostLimiter`).
+ */
+import { config } from "../config.ts";
+
+export type HostRefusalReason = "rdap_rate_limited" | "rdap_host_backoff" | "rdap_host_busy";
+
+export type HostTurn =
+  | { granted: true; release: () => void }
+  | { granted: false; reason: HostRefusalReason; until: number | null };
+
+export interface AcquireOptions {
+  /** Give up (`rdap_host_busy`) rather than wait longer than this for a turn. Unbounded when absent. */
+  maxWaitMs?: number;
+}
+
+export interface HostLimiter {
+  /** Waits for the host's turn. The caller must call `release()` when its request has finished. */
+  acquire(host: string, options?: AcquireOptions): Promise<HostTurn>;
+  /** Keeps the host paused until `untilMs` (epoch ms), e.g. from a 429's `Retry-After`. */
+  pause(host: string, untilMs: number, reason?: "rdap_rate_limited" | "rdap_host_backoff"): void;
+  reportSuccess(host: string): void;
+  /** Counts a failure; from `failureThreshold` consecutive failures on, the host is backed off. */
+  reportFailure(host: string): void;
+  /** The epoch ms until which the host is paused, or null. */
+  pausedUntil(host: string): number | null;
+}
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface HostLimiterOptions {
+  ratePerSecond: number;
+  concurrency: number;
+  now?: () => number;
+  sleep?: Sleep;
+  /** Pauses up to this long are waited out; longer ones refuse at once. */
+  shortPauseMs?: number;
+  failureThreshold?: number;
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+}
+
+export const SHORT_PAUSE_MS = 5_000;
+const FAILURE_THRESHOLD = 3;
+const BACKOFF_BASE_MS = 15_000;
+const BACKOFF_CAP_MS = 15 * 60_000;
+
+interface Waiter {
+  settled: boolean;
+  resolve: (gotSlot: boolean) => void;
+}
+
+interface HostState {
+  active: number;
+  waiters: Waiter[];
+  nextStartAt: number;
+  pausedUntil: number;
+  pauseReason: "rdap_rate_limited" | "rdap_host_backoff";
+  consecutiveFailures: number;
+}
+
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener("abort", done);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
+  const intervalMs = options.ratePerSecond > 0 ? 1000 / options.ratePerSecond : 0;
+  const concurrency = Math.max(1, Math.floor(options.concurrency));
+  const shortPauseMs = options.shortPauseMs ?? SHORT_PAUSE_MS;
+  const failureThreshold = options.failureThreshold ?? FAILURE_THRESHOLD;
+  const backoffBaseMs = options.backoffBaseMs ?? BACKOFF_BASE_MS;
+  const backoffCapMs = options.backoffCapMs ?? BACKOFF_CAP_MS;
+  const hosts = new Map<string, HostState>();
+
+  function stateOf(host: string): HostState {
+    let state = hosts.get(host);
+    if (!state) {
+      state = {
+        active: 0,
+        waiters: [],
+        nextStartAt: 0,
+        pausedUntil: 0,
+        pauseReason: "rdap_rate_limited",
+        consecutiveFailures: 0,
+      };
+      hosts.set(host, state);
+    }
+    return state;
+  }
+
+  /** Resolves true once a concurrency slot is held, false when `deadline` passes first. */
+  function takeSlot(state: HostState, deadline: number): Promise<boolean> {
+    if (state.active < concurrency) {
+      state.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const timeout = new AbortController();
+      const waiter: Waiter = {
+        settled: false,
+        resolve: (gotSlot) => {
+          timeout.abort();
+          resolve(gotSlot);
+        },
+      };
+      state.waiters.push(waiter);
+      if (Number.isFinite(deadline)) {
+        sleep(deadline - now(), timeout.signal).then(() => {
+          if (waiter.settled) return;
+          waiter.settled = true;
+          state.waiters.splice(state.waiters.indexOf(waiter), 1);
+          waiter.resolve(false);
+        });
+      }
+    });
+  }
+
+  /** Hands the slot to the next waiter, or frees it. */
+  function releaseSlot(state: HostState): void {
+    while (state.waiters.length > 0) {
+      const waiter = state.waiters.shift()!;
+      if (waiter.settled) continue;
+      waiter.settled = true;
+      waiter.resolve(true);
+      return;
+    }
+    state.active--;
+  }
+
+  function pause(host: string, untilMs: number, reason: HostState["pauseReason"] = "rdap_rate_limited") {
+    const state = stateOf(host);
+    if (untilMs > state.pausedUntil) {
+      state.pausedUntil = untilMs;
+      state.pauseReason = reason;
+    }
+  }
+
+  return {
+    async acquire(host, acquireOptions = {}) {
+      const state = stateOf(host);
+      const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
+      for (;;) {
+        const pausedFor = state.pausedUntil - now();
+        if (pausedFor > 0) {
+          if (pausedFor > shortPauseMs || now() + pausedFor > deadline) {
+            return { granted: false, reason: state.pauseReason, until: state.pausedUntil };
+          }
+          await sleep(pausedFor);
+          continue;
+        }
+        if (!(await takeSlot(state, deadline))) return { granted: false, reason: "rdap_host_busy", until: null };
+        const startAt = Math.max(now(), state.nextStartAt);
+        if (startAt > deadline) {
+          releaseSlot(state);
+          return { granted: false, reason: "rdap_host_busy", until: null };
+        }
+        state.nextStartAt = startAt + intervalMs;
+        if (startAt > now()) await sleep(startAt - now());
+        if (state.pausedUntil > now()) {
+          // Another request met a 429 or the back-off while this one waited: start over.
+          releaseSlot(state);
+          continue;
+        }
+        let released = false;
+        return {
+          granted: true,
+          release: () => {
+            if (released) return;
+            released = true;
+            releaseSlot(state);
+          },
+        };
+      }
+    },
+    pause,
+    reportSuccess(host) {
+      stateOf(host).consecutiveFailures = 0;
+    },
+    reportFailure(host) {
+      const state = stateOf(host);
+      state.consecutiveFailures++;
+      const beyond = state.consecutiveFailures - failureThreshold;
+      if (beyond < 0) return;
+      const delay = Math.min(backoffBaseMs * 2 ** Math.min(beyond, 30), backoffCapMs);
+      pause(host, now() + delay, "rdap_host_backoff");
+    },
+    pausedUntil(host) {
+      const until = hosts.get(host)?.pausedUntil ?? 0;
+      return until > now() ? until : null;
+    },
+  };
+}
+
+let shared: HostLimiter | undefined;
+
+/** The one limiter of this process, configured from `RDAP_HOST_RATE_PER_SECOND` and `RDAP_HOST_CONCURRENCY`. */
+export function sharedHostLimiter(): HostLimiter {
+  shared ??= createHostLimiter({
+    ratePerSecond: config.rdapHostRatePerSecond(),
+    concurrency: config.rdapHostConcurrency(),
+  });
+  return shared;
+}

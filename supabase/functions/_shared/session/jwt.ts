@@ -1,0 +1,153 @@
+/**
+ * Verifies the Supabase session JWT the signed-in app sends (`Authorization: Bearer <token>`).
+ *
+ * The token's own `alg` picks exactly one way to verify it, so keys are never confused:
+ * - ES256 / RS256: Supabase's JSON Web Key Set (`SUPABASE_JWKS` when set, else
+ *   `<AUTH_BASE_URL>/auth/v1/.well-known/jwks.json`, fetched and cached by jose);
+ * - HS256: the project's shared secret, only when `AUTH_JWT_SECRET` is configured;
+ * - anything else (including `none`): refused.
+ * Every token must carry issuer `<AUTH_BASE_URL>/auth/v1`, audience `authenticated`, an expiry in the
+ * future, role `authenticated` and a user id (`sub`, a UUID).
+ */
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  type JWTPayload,
+  jwtVerify,
+  type JWTVerifyGetKey,
+} from "jose";
+import { config } from "../config.ts";
+import { ApiError } from "../http/errors.ts";
+
+export interface SessionUser {
+  userId: string;
+  email: string | null;
+}
+
+type KeySet = JWTVerifyGetKey;
+
+const asymmetricAlgorithms = ["ES256", "RS256"];
+const sessionAudience = "authenticated";
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** jose error codes that mean "this token is not acceptable" (401), as opposed to a failure on our side. */
+const rejectedTokenCodes = new Set([
+  "ERR_JWT_EXPIRED",
+  "ERR_JWT_CLAIM_VALIDATION_FAILED",
+  "ERR_JWT_INVALID",
+  "ERR_JWS_INVALID",
+  "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
+  "ERR_JWKS_NO_MATCHING_KEY",
+  "ERR_JWKS_MULTIPLE_MATCHING_KEYS",
+  "ERR_JOSE_ALG_NOT_ALLOWED",
+  "ERR_JOSE_NOT_SUPPORTED",
+]);
+
+const remoteKeySets = new Map<string, KeySet>();
+const localKeySets = new Map<string, KeySet>();
+
+export function sessionIssuer(): string {
+  return `${authBase()}/auth/v1`;
+}
+
+function authBase(): string {
+  return config.authBaseUrl().replace(/\/+$/, "");
+}
+
+function unauthorized(
+  message = "Sign in again: the session token is missing, invalid or expired.",
+): ApiError {
+  return new ApiError("unauthorized", message);
+}
+
+/** The bearer token of an Authorization header; 401 when there is none. */
+export function bearerToken(authorization: string | null | undefined): string {
+  const match = authorization?.match(/^Bearer[ ]+([^\s]+)\s*$/i);
+  if (!match) throw unauthorized("Send the session token in the Authorization header as `Bearer <token>`.");
+  return match[1];
+}
+
+/** The key set for asymmetric tokens: `SUPABASE_JWKS` (JSON key set or its URL), else Auth's JWKS URL. */
+function asymmetricKeySet(): KeySet {
+  const configured = config.supabaseJwks()?.trim();
+  if (configured && !/^https?:\/\//i.test(configured)) return localKeySet(configured);
+  const url = configured ?? `${authBase()}/auth/v1/.well-known/jwks.json`;
+  let keySet = remoteKeySets.get(url);
+  if (!keySet) {
+    keySet = createRemoteJWKSet(new URL(url));
+    remoteKeySets.set(url, keySet);
+  }
+  return keySet;
+}
+
+function localKeySet(json: string): KeySet {
+  let keySet = localKeySets.get(json);
+  if (!keySet) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      throw new Error("SUPABASE_JWKS is neither a JSON Web Key Set nor an http(s) URL");
+    }
+    const keys = Array.isArray(parsed) ? parsed : (parsed as { keys?: unknown })?.keys;
+    if (!Array.isArray(keys)) throw new Error('SUPABASE_JWKS must be a JSON Web Key Set ({"keys": [...]})');
+    keySet = createLocalJWKSet({ keys });
+    localKeySets.set(json, keySet);
+  }
+  return keySet;
+}
+
+async function verifiedPayload(token: string): Promise<JWTPayload> {
+  let algorithm: unknown;
+  try {
+    algorithm = decodeProtectedHeader(token).alg;
+  } catch {
+    throw unauthorized();
+  }
+  const claims = {
+    issuer: sessionIssuer(),
+    audience: sessionAudience,
+    requiredClaims: ["exp", "sub"],
+  };
+  if (algorithm === "HS256") {
+    const secret = config.authJwtSecret();
+    if (!secret) throw unauthorized();
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      ...claims,
+      algorithms: ["HS256"],
+    });
+    return payload;
+  }
+  if (typeof algorithm === "string" && asymmetricAlgorithms.includes(algorithm)) {
+    const { payload } = await jwtVerify(token, asymmetricKeySet(), {
+      ...claims,
+      algorithms: asymmetricAlgorithms,
+    });
+    return payload;
+  }
+  throw unauthorized();
+}
+
+/**
+ * The signed-in user behind an Authorization header. Invalid, expired, foreign or unsigned tokens are a 401;
+ * a key set that cannot be fetched or read is an error on our side (500).
+ */
+export async function verifySession(authorization: string | null | undefined): Promise<SessionUser> {
+  const token = bearerToken(authorization);
+  let payload: JWTPayload;
+  try {
+    payload = await verifiedPayload(token);
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    if (typeof code === "string" && rejectedTokenCodes.has(code)) throw unauthorized();
+    throw error;
+  }
+  if (payload.role !== "authenticated" || typeof payload.sub !== "string" || !uuidPattern.test(payload.sub)) {
+    throw unauthorized();
+  }
+  return {
+    userId: payload.sub.toLowerCase(),
+    email: typeof payload.email === "string" ? payload.email : null,
+  };
+}

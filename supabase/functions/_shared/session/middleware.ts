@@ -1,0 +1,138 @@
+/**
+ * The request pipeline of the account session endpoints (export-account, send-org-invite): request id,
+ * CORS for the app's origins, the session JWT (401), the per-user rolling-window limit (429) and errors
+ * as JSON.
+ */
+import type { Context, MiddlewareHandler, NotFoundHandler } from "hono";
+import { asAccount } from "../db/client.ts";
+import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { allowedOrigin, preflightHeaders, responseHeaders } from "./cors.ts";
+import { verifySession } from "./jwt.ts";
+
+/** What the session middleware puts on each request's context. */
+export interface SessionEnv {
+  Variables: {
+    requestId: string;
+    /** The signed-in user (the JWT's `sub`). */
+    userId: string;
+  };
+}
+
+export type SessionContext = Context<SessionEnv>;
+
+/** Both session endpoints count requests per user over a rolling window of this length. */
+export const rateLimitWindowMinutes = 10;
+
+export const requestId: MiddlewareHandler<SessionEnv> = async (c, next) => {
+  const id = crypto.randomUUID();
+  c.set("requestId", id);
+  c.header("X-Request-Id", id);
+  await next();
+};
+
+/**
+ * Answers preflights (204 for an allowed origin, 403 without CORS headers otherwise) and adds the CORS
+ * headers to every other response for an allowed origin, errors included.
+ */
+export const cors: MiddlewareHandler<SessionEnv> = async (c, next) => {
+  const origin = allowedOrigin(c.req.header("origin"));
+  if (c.req.method === "OPTIONS") {
+    if (origin) return c.body(null, 204, preflightHeaders(origin));
+    if (c.req.header("origin")) {
+      c.header("Vary", "Origin");
+      return errorResponse(c, new ApiError("forbidden", "This origin may not call this function."));
+    }
+    return c.body(null, 204, { Allow: "POST, OPTIONS", Vary: "Origin" });
+  }
+  await next();
+  c.header("Vary", "Origin");
+  if (origin) {
+    for (const [name, value] of Object.entries(responseHeaders(origin))) c.header(name, value);
+  }
+};
+
+/** 401 unless the request carries a valid session JWT; puts the user id on the context. */
+export const requireSession: MiddlewareHandler<SessionEnv> = async (c, next) => {
+  try {
+    c.set("userId", (await verifySession(c.req.header("authorization"))).userId);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "unauthorized") c.header("WWW-Authenticate", "Bearer");
+    throw error;
+  }
+  await next();
+};
+
+interface SessionAllowance {
+  allowed: boolean;
+  remaining: number;
+  resetAt: Date;
+}
+
+async function consumeSessionRequest(userId: string, action: string, max: number): Promise<SessionAllowance> {
+  try {
+    const [row] = await asAccount(
+      userId,
+      (tx) =>
+        tx<{ allowed: boolean; remaining: number; reset_at: Date }[]>`
+        select allowed, remaining, reset_at
+          from public.consume_session_request(${action}, ${max}, make_interval(mins => ${rateLimitWindowMinutes}))`,
+    );
+    return { allowed: row.allowed, remaining: row.remaining, resetAt: new Date(row.reset_at) };
+  } catch (error) {
+    throw apiErrorFromDatabase(error) ?? error;
+  }
+}
+
+/**
+ * Counts the request against the user's limit for `action` (at most `max` per rolling window, decided in
+ * SQL) and reports it in `RateLimit-*` headers; 429 with `reset_at` and `Retry-After` when used up.
+ */
+export function sessionRateLimit(action: string, max: number): MiddlewareHandler<SessionEnv> {
+  return async (c, next) => {
+    const allowance = await consumeSessionRequest(c.get("userId"), action, max);
+    const resetSeconds = Math.max(0, Math.ceil((allowance.resetAt.getTime() - Date.now()) / 1000));
+    c.header("RateLimit-Limit", String(max));
+    c.header("RateLimit-Remaining", String(allowance.remaining));
+    c.header("RateLimit-Reset", String(resetSeconds));
+    if (!allowance.allowed) {
+      c.header("Retry-After", String(resetSeconds));
+      const resetAt = allowance.resetAt.toISOString();
+      throw new ApiError(
+        "rate_limited",
+        `At most ${max} ${action} requests are allowed per ${rateLimitWindowMinutes} minutes; try again at ${resetAt}.`,
+        { reset_at: resetAt },
+      );
+    }
+    await next();
+  };
+}
+
+export function errorResponse(c: SessionContext, error: ApiError): Response {
+  return c.json(error.toJSON(), error.status as 400);
+}
+
+/** Known errors become their JSON body; anything else is a 500 `internal`, logged with the request id. */
+export function handleError(error: Error, c: SessionContext): Response {
+  if (error instanceof ApiError) return errorResponse(c, error);
+  const id = c.get("requestId") ?? "unknown";
+  console.error(`[session] ${c.req.method} ${c.req.path} request ${id} failed: ${error?.stack ?? error}`);
+  return errorResponse(
+    c,
+    new ApiError("internal", "Something went wrong on our side. Quote the request id when you contact us.", {
+      request_id: id,
+    }),
+  );
+}
+
+export const notFound: NotFoundHandler<SessionEnv> = (c) =>
+  errorResponse(c, new ApiError("not_found", `There is no ${c.req.method} ${new URL(c.req.url).pathname}.`));
+
+/** The function's path, asked with a method it does not serve. */
+export function methodNotAllowed(allowed: string[]): MiddlewareHandler<SessionEnv> {
+  return (c) => {
+    c.header("Allow", allowed.join(", "));
+    return Promise.resolve(
+      errorResponse(c, new ApiError("method_not_allowed", `Use ${allowed.join(" or ")} on this path.`)),
+    );
+  };
+}

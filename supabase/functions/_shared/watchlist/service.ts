@@ -1,0 +1,140 @@
+/**
+ * The watchlist operations, shared by REST and MCP. Each runs as the account (RLS applies) through one
+ * SQL function; validation of names happens here, before anything is written.
+ */
+import { asAccount } from "../db/client.ts";
+import { normalizeDomainName } from "../domain/normalize.ts";
+import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { maxBatchSize } from "../api/schemas.ts";
+import { defaultPageSize, type Page, pageFrom } from "./paging.ts";
+
+export interface WatchlistDomain {
+  domain_name: string;
+  unicode_name?: string;
+  status: string;
+  added_at: string;
+  last_checked_at: string | null;
+  status_changed_at: string | null;
+  expires_at: string | null;
+  registrar: string | null;
+}
+
+export interface AddDomainsResult {
+  added: number;
+  skipped_duplicates: number;
+  rejected_over_limit: number;
+  remaining_quota: number;
+}
+
+interface WatchlistRow {
+  domain_name: string;
+  unicode_name: string | null;
+  status: string;
+  added_at: Date;
+  last_checked_at: Date | null;
+  status_changed_at: Date | null;
+  expires_at: Date | null;
+  registrar: string | null;
+}
+
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
+  return {
+    domain_name: row.domain_name,
+    ...(row.unicode_name && row.unicode_name !== row.domain_name ? { unicode_name: row.unicode_name } : {}),
+    status: row.status,
+    added_at: iso(row.added_at)!,
+    last_checked_at: iso(row.last_checked_at),
+    status_changed_at: iso(row.status_changed_at),
+    expires_at: iso(row.expires_at),
+    registrar: row.registrar,
+  };
+}
+
+async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw apiErrorFromDatabase(error) ?? error;
+  }
+}
+
+export interface ListOptions {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+}
+
+export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
+  if (options.offset !== undefined && options.cursor !== undefined) {
+    throw new ApiError("invalid_request", "Use either offset or cursor paging, not both.", {
+      details: [{ field: "cursor", message: "cannot be combined with offset" }],
+    });
+  }
+  const limit = options.limit ?? defaultPageSize;
+  const offset = options.cursor === undefined ? options.offset ?? 0 : null;
+  const cursor = options.cursor ?? null;
+  return inDatabase(async () => {
+    const rows = await asAccount(userId, (tx) =>
+      tx<WatchlistRow[]>`
+        select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar
+        from public.list_watchlist(${limit}, ${offset}, ${cursor})`
+    );
+    return pageFrom(rows.map(toWatchlistDomain), limit);
+  });
+}
+
+/** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
+export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResult> {
+  if (names.length < 1 || names.length > maxBatchSize) {
+    throw new ApiError("invalid_request", `Send between 1 and ${maxBatchSize} domain names.`, {
+      details: [{ field: "domains", message: `must hold 1–${maxBatchSize} names, got ${names.length}` }],
+    });
+  }
+  const domainNames: string[] = [];
+  const unicodeNames: (string | null)[] = [];
+  const invalid: { index: number; value: unknown; message: string }[] = [];
+  names.forEach((value, index) => {
+    const normalized = normalizeDomainName(value);
+    if (normalized.ok) {
+      domainNames.push(normalized.domainName);
+      unicodeNames.push(normalized.unicodeName);
+    } else {
+      invalid.push({ index, value: typeof value === "string" ? value.slice(0, 300) : value, message: normalized.reason });
+    }
+  });
+  if (invalid.length > 0) {
+    throw new ApiError(
+      "invalid_request",
+      `${invalid.length} of ${names.length} names are not registrable domain names; nothing was added.`,
+      { details: invalid },
+    );
+  }
+  return inDatabase(async () => {
+    const [row] = await asAccount(userId, (tx) =>
+      tx<AddDomainsResult[]>`
+        select added, skipped_duplicates, rejected_over_limit, remaining_quota
+        from public.add_watchlist_domains(${domainNames}::text[], ${unicodeNames}::text[])`
+    );
+    return row;
+  });
+}
+
+export function removeDomain(userId: string, name: string): Promise<{ removed: true; domain_name: string }> {
+  const normalized = normalizeDomainName(name);
+  if (!normalized.ok) {
+    throw new ApiError("invalid_request", `"${name.slice(0, 300)}" ${normalized.reason}.`, {
+      details: [{ field: "name", message: normalized.reason }],
+    });
+  }
+  return inDatabase(async () => {
+    const [row] = await asAccount(userId, (tx) =>
+      tx<{ removed: boolean }[]>`select public.remove_watchlist_domain(${normalized.domainName}) as removed`
+    );
+    if (!row.removed) {
+      throw new ApiError("not_found", `${normalized.domainName} is not on your watchlist.`);
+    }
+    return { removed: true, domain_name: normalized.domainName };
+  });
+}

@@ -1,0 +1,24 @@
+// send-org-invite: emails a pending organisation invitation through Supabase Auth (session JWT). Wiring only.
+import { Hono } from "hono";
+import { sendOrgInviteHandler } from "../_shared/invitations/send_invite.ts";
+import {
+  cors,
+  handleError,
+  methodNotAllowed,
+  notFound,
+  requestId,
+  requireSession,
+  type SessionEnv,
+  sessionRateLimit,
+} from "../_shared/session/middleware.ts";
+
+const app = new Hono<SessionEnv>().basePath("/send-org-invite");
+
+app.use("*", requestId, cors);
+app.onError(handleError);
+app.notFound(notFound);
+
+app.post("/", requireSession, sessionRateLimit("send-org-invite", 5), sendOrgInviteHandler);
+app.all("/", methodNotAllowed(["POST", "OPTIONS"]));
+
+Deno.serve(app.fetch);

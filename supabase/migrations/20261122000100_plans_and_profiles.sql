@@ -1,0 +1,143 @@
+-- Plans (product data, changeable without code) and one profile per auth.users row.
+--
+-- Conventions for every migration in this project:
+--   * row-level security on every table, policies named as sentences;
+--   * Supabase grants ALL on new tables and functions in public to anon, authenticated and service_role,
+--     so each table and function below revokes what the API roles must not have and grants back only
+--     what the policies are written for (anon gets nothing);
+--   * functions use set search_path = '' and fully qualified names.
+
+-- ---------------------------------------------------------------------------------------------------
+-- Shared trigger function: keep updated_at current.
+-- ---------------------------------------------------------------------------------------------------
+create function public.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end
+$$;
+
+revoke all on function public.set_updated_at() from public, anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- plans
+-- ---------------------------------------------------------------------------------------------------
+create table public.plans (
+  id text primary key,
+  api_access boolean not null default false,
+  requests_per_day integer check (requests_per_day is null or requests_per_day >= 0),
+  watchlist_quota integer not null check (watchlist_quota >= 0),
+  webhooks boolean not null default false,
+  sort_order integer not null default 0
+);
+
+comment on table public.plans is
+  'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
+
+insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
+values
+  ('free', false, null, 10, false, 10),
+  ('pro', true, 1000, 1000, true, 20),
+  ('business', true, 5000, 10000, true, 30),
+  ('enterprise', true, null, 100000, true, 40)
+on conflict (id) do nothing;
+
+alter table public.plans enable row level security;
+
+create policy "Signed-in users can read the plans"
+  on public.plans for select to authenticated
+  using (true);
+
+revoke all on table public.plans from anon, authenticated;
+grant select on table public.plans to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- profiles
+-- ---------------------------------------------------------------------------------------------------
+create table public.profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  email text,
+  display_name text check (display_name is null or char_length(display_name) <= 200),
+  plan_id text not null default 'free' references public.plans (id),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+comment on table public.profiles is
+  'One row per auth.users row (created by trigger). Accounts may change only display_name.';
+
+create index profiles_plan_id_idx on public.profiles (plan_id);
+
+create trigger profiles_set_updated_at
+  before update on public.profiles
+  for each row execute function public.set_updated_at();
+
+alter table public.profiles enable row level security;
+
+create policy "Users can read their own profile"
+  on public.profiles for select to authenticated
+  using (id = (select auth.uid()));
+
+create policy "Users can update their own display name"
+  on public.profiles for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()));
+
+revoke all on table public.profiles from anon, authenticated;
+grant select on table public.profiles to authenticated;
+grant update (display_name) on table public.profiles to authenticated;
+
+-- Create the profile when Supabase Auth creates a user (basejump style).
+create function public.handle_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.profiles (id, email, display_name)
+  values (
+    new.id,
+    new.email,
+    nullif(left(btrim(coalesce(
+      new.raw_user_meta_data ->> 'display_name',
+      new.raw_user_meta_data ->> 'full_name',
+      new.raw_user_meta_data ->> 'name',
+      ''
+    )), 200), '')
+  )
+  on conflict (id) do nothing;
+  return new;
+end
+$$;
+
+revoke all on function public.handle_new_user() from public, anon, authenticated, service_role;
+
+create trigger on_auth_user_created
+  after insert on auth.users
+  for each row execute function public.handle_new_user();
+
+-- Keep profiles.email in step with the account's address.
+create function public.handle_user_email_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.profiles set email = new.email where id = new.id;
+  return new;
+end
+$$;
+
+revoke all on function public.handle_user_email_change() from public, anon, authenticated, service_role;
+
+create trigger on_auth_user_email_changed
+  after update of email on auth.users
+  for each row
+  when (old.email is distinct from new.email)
+  execute function public.handle_user_email_change();

@@ -1,0 +1,136 @@
+-- Daily API request limits (consume_api_request) and rolling session limits (consume_session_request).
+\set QUIET 1
+\pset format unaligned
+\pset tuples_only true
+\pset pager off
+begin;
+create extension if not exists pgtap with schema extensions;
+set search_path = public, extensions;
+\ir _helpers.sql
+
+select plan(37);
+
+insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
+values ('tiny', true, 3, 10, false, 99), ('closed', true, 0, 10, false, 98);
+
+select tests.create_user('tina@test.local', 'tiny') as tina \gset
+select tests.create_user('pat@test.local', 'pro') as pat \gset
+select tests.create_user('pia@test.local', 'pro') as pia \gset
+select tests.create_user('ent@test.local', 'enterprise') as ent \gset
+select tests.create_user('fred@test.local', 'free') as fred \gset
+select tests.create_user('cleo@test.local', 'closed') as cleo \gset
+
+select (((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC') as next_midnight \gset
+
+-- Daily limit --------------------------------------------------------------------------------------
+select tests.authenticate_as_service_role();
+select results_eq(format('select * from public.consume_api_request(%L)', :'tina'),
+  format($$ values (true, 3, 2, %L::timestamptz) $$, :'next_midnight'),
+  'the first request of the day is allowed; reset_at is the next 00:00:00Z');
+select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'tina'),
+  $$ values (true, 1) $$, 'the second request is allowed');
+select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'tina'),
+  $$ values (true, 0) $$, 'the request that reaches the limit is allowed with 0 remaining');
+select results_eq(format('select * from public.consume_api_request(%L)', :'tina'),
+  format($$ values (false, 3, 0, %L::timestamptz) $$, :'next_midnight'), 'one over the limit is refused');
+select results_eq(format('select allowed from public.consume_api_request(%L)', :'tina'),
+  $$ values (false) $$, 'and stays refused');
+select is((select request_count from public.api_request_counters where user_id = :'tina'), 3,
+  'refused requests do not increase the counter');
+
+select results_eq(format('select * from public.consume_api_request(%L)', :'pat'),
+  format($$ values (true, 1000, 999, %L::timestamptz) $$, :'next_midnight'), 'Pro: 1,000 requests a day');
+update public.api_request_counters set request_count = 999 where user_id = :'pat';
+select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'pat'),
+  $$ values (true, 0) $$, 'Pro: the 1,000th request is allowed');
+select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'pat'),
+  $$ values (false, 0) $$, 'Pro: the 1,001st request is refused');
+
+insert into public.api_request_counters (user_id, day, request_count)
+values (:'pia', (now() at time zone 'UTC')::date - 1, 1000);
+select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'pia'),
+  $$ values (true, 999) $$, 'yesterday''s requests do not count today');
+
+select results_eq(format('select * from public.consume_api_request(%L)', :'ent'),
+  format($$ values (true, null::integer, null::integer, %L::timestamptz) $$, :'next_midnight'),
+  'Enterprise is unlimited');
+select is_empty(format('select 1 from public.api_request_counters where user_id = %L', :'ent'),
+  'unlimited plans are not counted');
+select results_eq(format('select allowed, request_limit, remaining from public.consume_api_request(%L)', :'cleo'),
+  $$ values (false, 0, 0) $$, 'a limit of 0 refuses every request');
+select throws_ok(format('select * from public.consume_api_request(%L)', :'fred'), 'DW403', null,
+  'a plan without API access is refused');
+select throws_ok(format('select * from public.consume_api_request(%L)', gen_random_uuid()), 'DW401', null,
+  'an unknown account is refused');
+
+-- Session limits -----------------------------------------------------------------------------------
+select tests.authenticate_as('pat@test.local');
+select throws_ok(format('select * from public.consume_api_request(%L)', :'pat'), '42501', null,
+  'authenticated cannot call consume_api_request');
+
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (true, 2, now() + interval '10 minutes') $$, 'first export in the window');
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (true, 1, now() + interval '10 minutes') $$, 'second export');
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (true, 0, now() + interval '10 minutes') $$, 'third export fills the window');
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (false, 0, now() + interval '10 minutes') $$, 'the fourth is refused until the oldest leaves');
+select results_eq($$ select allowed, remaining from public.consume_session_request('send_invite', 5, '10 minutes') $$,
+  $$ values (true, 4) $$, 'another action has its own window');
+
+select tests.authenticate_as('pia@test.local');
+select results_eq($$ select allowed, remaining from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (true, 2) $$, 'another account has its own window');
+
+-- The window rolls ----------------------------------------------------------------------------------
+select tests.clear_authentication();
+with ranked as (
+  select id, row_number() over (order by id) as n
+    from public.session_request_log where user_id = :'pat' and action = 'export'
+)
+update public.session_request_log as l
+   set requested_at = now() - case r.n when 1 then interval '11 minutes' when 2 then interval '9 minutes'
+                                       else interval '8 minutes' end
+  from ranked as r
+ where r.id = l.id;
+select tests.authenticate_as('pat@test.local');
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (true, 0, now() + interval '1 minute') $$,
+  'a request older than the window frees a slot; reset_at is when the oldest remaining one leaves');
+select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
+  $$ values (false, 0, now() + interval '1 minute') $$, 'refused again, with the same reset_at');
+select is((select count(*)::integer from public.session_request_log where action = 'export'), 3,
+  'rows older than the window were deleted');
+
+select throws_ok($$ select * from public.consume_session_request('export', 0, '10 minutes') $$, 'DW400', null,
+  'a maximum below 1 is invalid');
+select throws_ok($$ select * from public.consume_session_request('export', 3, '-1 minute') $$, 'DW400', null,
+  'a negative window is invalid');
+select throws_ok($$ select * from public.consume_session_request('Bad Action', 3, '10 minutes') $$, 'DW400', null,
+  'an action must be a simple name');
+
+-- RLS ----------------------------------------------------------------------------------------------
+select results_eq($$ select distinct user_id from public.session_request_log $$, array[:'pat'::uuid],
+  'a user reads only their own session log');
+select results_eq($$ select distinct user_id from public.api_request_counters $$, array[:'pat'::uuid],
+  'a user reads only their own counters');
+select throws_ok($$ insert into public.session_request_log (user_id, action) values (auth.uid(), 'export') $$,
+  '42501', null, 'a user cannot write the session log');
+select throws_ok($$ update public.api_request_counters set request_count = 0 $$, '42501', null,
+  'a user cannot reset their counter');
+select throws_ok($$ delete from public.session_request_log $$, '42501', null, 'a user cannot delete the session log');
+
+select set_config('request.jwt.claims', '', true);
+select throws_ok($$ select * from public.consume_session_request('export', 3, '10 minutes') $$, 'DW401', null,
+  'consume_session_request needs an account');
+
+select tests.authenticate_as_anon();
+select throws_ok($$ select * from public.api_request_counters $$, '42501', null, 'anon cannot read counters');
+select throws_ok($$ select * from public.session_request_log $$, '42501', null, 'anon cannot read the session log');
+select throws_ok($$ select * from public.consume_session_request('export', 3, '10 minutes') $$, '42501', null,
+  'anon cannot call consume_session_request');
+
+select tests.clear_authentication();
+select * from tests.finish();
+rollback;

@@ -1,0 +1,182 @@
+/**
+ * The database's limits are exact under concurrency. Each call runs in its own transaction on a pool of
+ * 40 connections, as the edge functions do: as the account (role authenticated + request.jwt.claims) or
+ * as service_role.
+ *
+ * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied);
+ * the tests are skipped without it. They create their own accounts (random emails) and delete them.
+ */
+import postgres from "postgres";
+import { assertEquals } from "../support/assert.ts";
+
+const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
+const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+
+type Sql = postgres.Sql;
+type Tx = postgres.TransactionSql;
+
+function connect(): Sql {
+  return postgres(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+}
+
+async function createAccount(sql: Sql, plan: string): Promise<string> {
+  const email = `concurrency-${crypto.randomUUID()}@test.local`;
+  const [user] = await sql<{ id: string }[]>`
+    insert into auth.users (email, email_confirmed_at) values (${email}, now()) returning id`;
+  await sql`update public.profiles set plan_id = ${plan} where id = ${user.id}`;
+  return user.id;
+}
+
+async function deleteAccounts(sql: Sql, userIds: string[]): Promise<void> {
+  if (userIds.length > 0) await sql`delete from auth.users where id = any(${userIds}::uuid[])`;
+}
+
+/** Runs `work` in its own transaction as the account, like the edge functions do. */
+async function asAccount<T>(sql: Sql, userId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+  return await sql.begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    return await work(tx);
+  }) as T;
+}
+
+/** Runs `work` in its own transaction as service_role. */
+async function asServiceRole<T>(sql: Sql, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return await sql.begin(async (tx) => {
+    await tx`select set_config('role', 'service_role', true)`;
+    return await work(tx);
+  }) as T;
+}
+
+interface AddResult {
+  added: number;
+  skipped_duplicates: number;
+  rejected_over_limit: number;
+  remaining_quota: number;
+}
+
+Deno.test({
+  name: "add_watchlist_domains: 50 parallel calls never push a Pro account past its quota",
+  ...options,
+  fn: async () => {
+    const sql = connect();
+    const run = crypto.randomUUID().slice(0, 8);
+    const userIds: string[] = [];
+    try {
+      const userId = await createAccount(sql, "pro");
+      userIds.push(userId);
+      const [{ watchlist_quota: quota }] = await sql<{ watchlist_quota: number }[]>`
+        select watchlist_quota from public.plans where id = 'pro'`;
+
+      // Fill the watchlist to 5 below the quota.
+      const initial = Array.from({ length: quota - 5 }, (_, i) => `fill-${run}-${i}.test`);
+      const [filled] = await asAccount(
+        sql,
+        userId,
+        (tx) => tx<AddResult[]>`select * from public.add_watchlist_domains(${initial}::text[])`,
+      );
+      assertEquals(filled.added, quota - 5);
+      assertEquals(filled.remaining_quota, 5);
+
+      // 50 concurrent requests, each with 3 distinct new names: 150 candidates for 5 free slots.
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, call) => {
+          const names = [0, 1, 2].map((i) => `race-${run}-${call}-${i}.test`);
+          return asAccount(sql, userId, async (tx) => {
+            const [result] = await tx<
+              AddResult[]
+            >`select * from public.add_watchlist_domains(${names}::text[])`;
+            return result;
+          });
+        }),
+      );
+
+      const sum = (key: keyof AddResult) => results.reduce((total, result) => total + result[key], 0);
+      assertEquals(sum("added"), 5, "exactly the 5 free slots were filled");
+      assertEquals(sum("rejected_over_limit"), 150 - 5, "every other name was rejected over the limit");
+      assertEquals(sum("skipped_duplicates"), 0);
+      for (const result of results) {
+        assertEquals(result.remaining_quota >= 0, true);
+      }
+      const [{ active }] = await sql<{ active: number }[]>`
+        select count(*)::int as active from public.watchlist_entries
+         where user_id = ${userId} and deleted_at is null`;
+      assertEquals(active, quota, "the watchlist holds exactly the quota");
+    } finally {
+      await deleteAccounts(sql, userIds);
+      await sql`delete from public.domains where name like ${`%-${run}-%`}`.catch(() => {});
+      await sql.end();
+    }
+  },
+});
+
+Deno.test({
+  name: "consume_api_request: 1,050 parallel requests on a fresh Pro day give exactly 1,000 successes",
+  ...options,
+  fn: async () => {
+    const sql = connect();
+    const userIds: string[] = [];
+    try {
+      const userId = await createAccount(sql, "pro");
+      userIds.push(userId);
+
+      const results = await Promise.all(
+        Array.from({ length: 1050 }, () =>
+          asServiceRole(sql, async (tx) => {
+            const [result] = await tx<{ allowed: boolean; request_limit: number; remaining: number }[]>`
+              select * from public.consume_api_request(${userId})`;
+            return result;
+          })),
+      );
+
+      const allowed = results.filter((result) => result.allowed);
+      const refused = results.filter((result) => !result.allowed);
+      assertEquals(allowed.length, 1000);
+      assertEquals(refused.length, 50);
+      assertEquals(refused.every((result) => result.remaining === 0), true);
+      assertEquals(results.every((result) => result.request_limit === 1000), true);
+      // Each allowed request saw its own count: remaining takes every value 0..999 exactly once.
+      const remaining = allowed.map((result) => result.remaining).sort((a, b) => a - b);
+      assertEquals(remaining, Array.from({ length: 1000 }, (_, i) => i));
+
+      const [{ request_count }] = await sql<{ request_count: number }[]>`
+        select request_count from public.api_request_counters where user_id = ${userId}`;
+      assertEquals(request_count, 1000);
+    } finally {
+      await deleteAccounts(sql, userIds);
+      await sql.end();
+    }
+  },
+});
+
+Deno.test({
+  name: "consume_session_request: 20 parallel exports in one window allow exactly 3",
+  ...options,
+  fn: async () => {
+    const sql = connect();
+    const userIds: string[] = [];
+    try {
+      const userId = await createAccount(sql, "free");
+      userIds.push(userId);
+
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          asAccount(sql, userId, async (tx) => {
+            const [result] = await tx<{ allowed: boolean; remaining: number; reset_at: Date }[]>`
+              select * from public.consume_session_request('export', 3, '10 minutes')`;
+            return result;
+          })),
+      );
+
+      assertEquals(results.filter((result) => result.allowed).length, 3);
+      assertEquals(results.filter((result) => !result.allowed).length, 17);
+      const [{ logged }] = await sql<{ logged: number }[]>`
+        select count(*)::int as logged from public.session_request_log
+         where user_id = ${userId} and action = 'export'`;
+      assertEquals(logged, 3);
+    } finally {
+      await deleteAccounts(sql, userIds);
+      await sql.end();
+    }
+  },
+});
