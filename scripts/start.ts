@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { join } from "node:path";
-import { createApiKey, createAccount } from "./local/accounts.ts";
+import { createAccount, createApiKey } from "./local/accounts.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
@@ -46,7 +46,11 @@ async function main(): Promise<void> {
   await Deno.mkdir(localDir, { recursive: true });
   await Deno.writeTextFile(
     stackStateFile,
-    JSON.stringify({ supabaseUrl, databaseUrl: cluster.url, jwtSecret: environment.AUTH_JWT_SECRET }, null, 2),
+    JSON.stringify(
+      { supabaseUrl, databaseUrl: cluster.url, jwtSecret: environment.AUTH_JWT_SECRET },
+      null,
+      2,
+    ),
   );
 
   const baseUrl = `${supabaseUrl}/functions/v1/api-v1`;

@@ -32,7 +32,11 @@ export async function createAccount(
 }
 
 /** Creates an API key through the same SQL function the app uses, as the account itself. */
-export async function createApiKey(tx: postgres.TransactionSql, userId: string, name: string): Promise<string> {
+export async function createApiKey(
+  tx: postgres.TransactionSql,
+  userId: string,
+  name: string,
+): Promise<string> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated" });
   await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
   const [key] = await tx<{ api_key: string }[]>`select api_key from public.create_api_key(${name})`;
@@ -40,7 +44,10 @@ export async function createApiKey(tx: postgres.TransactionSql, userId: string, 
   return key.api_key;
 }
 
-export async function findUserByEmail(sql: postgres.Sql, email: string): Promise<{ id: string; email: string }> {
+export async function findUserByEmail(
+  sql: postgres.Sql,
+  email: string,
+): Promise<{ id: string; email: string }> {
   const [user] = await sql<{ id: string; email: string }[]>`
     select id, email from auth.users where lower(email) = lower(${email})`;
   if (!user) throw new Error(`No account with email ${email}`);

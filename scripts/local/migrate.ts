@@ -39,7 +39,8 @@ export async function migrate(cluster: Cluster): Promise<string[]> {
     const name = rest.join("_").replaceAll("'", "''");
     await psql(cluster, { file: join(migrationsDir, file) });
     await psql(cluster, {
-      sql: `insert into supabase_migrations.schema_migrations (version, name) values ('${version}', '${name}')`,
+      sql:
+        `insert into supabase_migrations.schema_migrations (version, name) values ('${version}', '${name}')`,
     });
     newlyApplied.push(file);
   }

@@ -28,7 +28,10 @@ export async function ensurePostgresPackages(): Promise<void> {
   console.log(`Installing ${packages.join(", ")} with apt-get (first run only)…`);
   const env = { DEBIAN_FRONTEND: "noninteractive" };
   await run("apt-get", ["update", "-qq"], { env, quiet: true });
-  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], { env, quiet: true });
+  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages], {
+    env,
+    quiet: true,
+  });
   // Debian's package creates and starts a default cluster on 5432; the project does not use it.
   await run("pg_dropcluster", ["--stop", "15", "main"], { quiet: true }).catch(() => {});
 }

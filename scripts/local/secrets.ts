@@ -16,7 +16,9 @@ function sign(claims: Record<string, unknown>, secret: string, expiresIn: string
 }
 
 /** The anon and service-role keys Supabase hands every function, signed with the local secret. */
-export async function localApiKeys(secret = localJwtSecret): Promise<{ anonKey: string; serviceRoleKey: string }> {
+export async function localApiKeys(
+  secret = localJwtSecret,
+): Promise<{ anonKey: string; serviceRoleKey: string }> {
   return {
     anonKey: await sign({ iss: "supabase-demo", role: "anon" }, secret, "10y"),
     serviceRoleKey: await sign({ iss: "supabase-demo", role: "service_role" }, secret, "10y"),

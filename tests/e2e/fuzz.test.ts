@@ -58,16 +58,25 @@ function malformedBody(rand: () => number): { body: BodyInit; type: string } {
     case 3:
       return { body: JSON.stringify({ domains: [pick(rand, badNames)] }), type: "application/json" };
     case 4:
-      return { body: JSON.stringify({ domains: ["fine.com"] }), type: pick(rand, ["text/plain", "", "text/json"]) };
+      return {
+        body: JSON.stringify({ domains: ["fine.com"] }),
+        type: pick(rand, ["text/plain", "", "text/json"]),
+      };
     case 5:
-      return { body: JSON.stringify({ domains: ["fine.com"], [pick(rand, ["x", "limit", "a"])]: 1 }), type: "application/json" };
+      return {
+        body: JSON.stringify({ domains: ["fine.com"], [pick(rand, ["x", "limit", "a"])]: 1 }),
+        type: "application/json",
+      };
     case 6:
       return {
         body: JSON.stringify({ domains: Array.from({ length: 501 }, (_, i) => `n${i}.com`) }),
         type: "application/json",
       };
     default:
-      return { body: new Uint8Array(Array.from({ length: 40 }, () => Math.floor(rand() * 256))), type: "application/json" };
+      return {
+        body: new Uint8Array(Array.from({ length: 40 }, () => Math.floor(rand() * 256))),
+        type: "application/json",
+      };
   }
 }
 
@@ -131,7 +140,10 @@ Deno.test("fuzz: malformed requests never produce a 5xx or a write", options, as
       }));
       for (const { request, status, text } of responses) {
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        assert(status >= 400 && status < 500, `${request.method} ${request.url} gave ${status} (seed ${seed}): ${text}`);
+        assert(
+          status >= 400 && status < 500,
+          `${request.method} ${request.url} gave ${status} (seed ${seed}): ${text}`,
+        );
         const body = JSON.parse(text);
         assert(typeof body.error === "string" && typeof body.message === "string", text);
       }

@@ -42,14 +42,12 @@ Deno.test("REST API end to end", options, async (t) => {
     await t.step("a Free account is 403 upgrade_required", async () => {
       const free = await stack.account("free");
       assertEquals(free.api_key, null);
-      const [key] = await stack.sql<{ api_key: string }[]>`
-        with issued as (
-          insert into public.api_keys (user_id, name, prefix, key_hash)
-          values (${free.user_id}, 'legacy', 'dwl_legacy00',
-                  encode(sha256(convert_to('dwl_free_account_key_for_test', 'UTF8')), 'hex'))
-          returning 1)
-        select 'dwl_free_account_key_for_test' as api_key from issued`;
-      const response = await call(`${api}/domains`, { apiKey: key.api_key });
+      // Free accounts cannot create keys; a key left from a downgrade must still be refused with 403.
+      const legacyKey = `dwl_legacy_${crypto.randomUUID()}`;
+      await stack.sql`
+        insert into public.api_keys (user_id, name, prefix, key_hash)
+        values (${free.user_id}, 'legacy', 'dwl_legacy00', encode(sha256(convert_to(${legacyKey}, 'UTF8')), 'hex'))`;
+      const response = await call(`${api}/domains`, { apiKey: legacyKey });
       assertEquals(response.status, 403);
       assertEquals(response.body.error, "upgrade_required");
     });
@@ -64,14 +62,28 @@ Deno.test("REST API end to end", options, async (t) => {
         json: { domains: ["Example.COM.", " bücher.de ", "example.com", "xn--bcher-kva.de"] },
       });
       assertEquals(added.status, 200);
-      assertEquals(added.body, { added: 2, skipped_duplicates: 2, rejected_over_limit: 0, remaining_quota: 998 });
+      assertEquals(added.body, {
+        added: 2,
+        skipped_duplicates: 2,
+        rejected_over_limit: 0,
+        remaining_quota: 998,
+      });
       assertEquals(added.headers.get("ratelimit-limit"), "1000");
       assert(Number(added.headers.get("ratelimit-remaining")) < 1000);
       assert(Number(added.headers.get("ratelimit-reset")) > 0);
       assert(added.headers.get("x-request-id"));
 
-      const again = await call(`${api}/domains`, { method: "POST", apiKey: key, json: { domains: ["example.com"] } });
-      assertEquals(again.body, { added: 0, skipped_duplicates: 1, rejected_over_limit: 0, remaining_quota: 998 });
+      const again = await call(`${api}/domains`, {
+        method: "POST",
+        apiKey: key,
+        json: { domains: ["example.com"] },
+      });
+      assertEquals(again.body, {
+        added: 0,
+        skipped_duplicates: 1,
+        rejected_over_limit: 0,
+        remaining_quota: 998,
+      });
 
       const list = await call<{ domains: Record<string, unknown>[]; has_more: boolean; next_cursor: null }>(
         `${api}/domains`,
@@ -92,7 +104,11 @@ Deno.test("REST API end to end", options, async (t) => {
       assertEquals(gone.status, 404);
       assertEquals(gone.body.error, "not_found");
 
-      const restored = await call(`${api}/domains`, { method: "POST", apiKey: key, json: { domains: ["bücher.de"] } });
+      const restored = await call(`${api}/domains`, {
+        method: "POST",
+        apiKey: key,
+        json: { domains: ["bücher.de"] },
+      });
       assertEquals(restored.body.added, 1);
     });
 
@@ -100,7 +116,11 @@ Deno.test("REST API end to end", options, async (t) => {
       const before = await activeCount(stack, pro.user_id);
       const response = await call<{ error: string; message: string; details: { index: number }[] }>(
         `${api}/domains`,
-        { method: "POST", apiKey: key, json: { domains: ["fine-name.com", "www.example.com", "com", "co.uk", "a b.com"] } },
+        {
+          method: "POST",
+          apiKey: key,
+          json: { domains: ["fine-name.com", "www.example.com", "com", "co.uk", "a b.com"] },
+        },
       );
       assertEquals(response.status, 400);
       assertEquals(response.body.error, "invalid_request");
@@ -125,7 +145,11 @@ Deno.test("REST API end to end", options, async (t) => {
         json: { domains: names(501, "more") },
       });
       assertEquals(five01.status, 400);
-      const none = await call(`${api}/domains`, { method: "POST", apiKey: account.api_key!, json: { domains: [] } });
+      const none = await call(`${api}/domains`, {
+        method: "POST",
+        apiKey: account.api_key!,
+        json: { domains: [] },
+      });
       assertEquals(none.status, 400);
       assertEquals(await activeCount(stack, account.user_id), 500);
     });
@@ -138,12 +162,22 @@ Deno.test("REST API end to end", options, async (t) => {
       const edge = await call(`${api}/domains`, {
         method: "POST",
         apiKey,
-        json: { domains: ["fill-a-0000.com", "edge-1.com", "edge-2.com", "edge-1.com", "edge-3.com", "edge-4.com"] },
+        json: {
+          domains: ["fill-a-0000.com", "edge-1.com", "edge-2.com", "edge-1.com", "edge-3.com", "edge-4.com"],
+        },
       });
-      assertEquals(edge.body, { added: 2, skipped_duplicates: 2, rejected_over_limit: 2, remaining_quota: 0 });
-      const page = await call<{ domains: { domain_name: string }[] }>(`${api}/domains?cursor=edge-0.com&limit=5`, {
-        apiKey,
+      assertEquals(edge.body, {
+        added: 2,
+        skipped_duplicates: 2,
+        rejected_over_limit: 2,
+        remaining_quota: 0,
       });
+      const page = await call<{ domains: { domain_name: string }[] }>(
+        `${api}/domains?cursor=edge-0.com&limit=5`,
+        {
+          apiKey,
+        },
+      );
       assertEquals(page.body.domains.slice(0, 2).map((d) => d.domain_name), ["edge-1.com", "edge-2.com"]);
       assertEquals(await activeCount(stack, account.user_id), 1000);
     });
@@ -159,7 +193,9 @@ Deno.test("REST API end to end", options, async (t) => {
       let pages = 0;
       for (;;) {
         const url: string = `${api}/domains?limit=200${cursor ? `&cursor=${cursor}` : ""}`;
-        const page = await call<{ domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }>(
+        const page = await call<
+          { domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }
+        >(
           url,
           { apiKey },
         );
@@ -178,7 +214,9 @@ Deno.test("REST API end to end", options, async (t) => {
 
       const byOffset: string[] = [];
       for (let offset = 0;; offset += 100) {
-        const page = await call<{ domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }>(
+        const page = await call<
+          { domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }
+        >(
           `${api}/domains?limit=100&offset=${offset}`,
           { apiKey },
         );
@@ -193,7 +231,16 @@ Deno.test("REST API end to end", options, async (t) => {
     });
 
     await t.step("bad paging parameters are 400", async () => {
-      for (const query of ["limit=0", "limit=201", "limit=abc", "offset=-1", "offset=1&cursor=a.com", "limit=1.5"]) {
+      for (
+        const query of [
+          "limit=0",
+          "limit=201",
+          "limit=abc",
+          "offset=-1",
+          "offset=1&cursor=a.com",
+          "limit=1.5",
+        ]
+      ) {
         const response = await call(`${api}/domains?${query}`, { apiKey: key });
         assertEquals(response.status, 400, query);
         assertEquals(response.body.error, "invalid_request", query);
@@ -236,13 +283,21 @@ Deno.test("REST API end to end", options, async (t) => {
     });
 
     await t.step("the OpenAPI document describes the API", async () => {
+      // deno-lint-ignore no-explicit-any -- walking a JSON document
       const doc = await call<Record<string, any>>(`${api}/openapi.json`);
       assertEquals(doc.status, 200);
       assertEquals(doc.body.openapi, "3.1.0");
-      assertEquals(doc.body.components.securitySchemes.apiKey, { type: "apiKey", in: "header", name: "x-api-key" });
+      assertEquals(doc.body.components.securitySchemes.apiKey, {
+        type: "apiKey",
+        in: "header",
+        name: "x-api-key",
+      });
       assert(doc.body.paths["/domains"].post.requestBody);
-      assertEquals(doc.body.paths["/domains"].post.requestBody.content["application/json"].schema.properties.domains
-        .maxItems, 500);
+      assertEquals(
+        doc.body.paths["/domains"].post.requestBody.content["application/json"].schema.properties.domains
+          .maxItems,
+        500,
+      );
       assert(doc.body.paths["/check/{domain}"].get.responses["429"]);
     });
   } finally {

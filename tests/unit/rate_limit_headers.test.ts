@@ -13,7 +13,10 @@ Deno.test("an allowed request reports limit, remaining and seconds to reset", ()
 });
 
 Deno.test("a refused request adds Retry-After", () => {
-  assertEquals(rateLimitHeaders({ allowed: false, limit: 1000, remaining: 0, resetAt }, now)["Retry-After"], "60");
+  assertEquals(
+    rateLimitHeaders({ allowed: false, limit: 1000, remaining: 0, resetAt }, now)["Retry-After"],
+    "60",
+  );
 });
 
 Deno.test("unlimited plans carry no rate-limit headers", () => {

@@ -12,7 +12,11 @@ import {
 import { checkDomainHandler } from "../_shared/api/check_handler.ts";
 import { mcpHandler } from "../_shared/api/mcp_handler.ts";
 import { openApiHandler } from "../_shared/api/openapi_handler.ts";
-import { addDomainsHandler, listDomainsHandler, removeDomainHandler } from "../_shared/api/watchlist_handlers.ts";
+import {
+  addDomainsHandler,
+  listDomainsHandler,
+  removeDomainHandler,
+} from "../_shared/api/watchlist_handlers.ts";
 
 const app = new Hono<ApiEnv>().basePath("/api-v1");
 

@@ -70,8 +70,8 @@ select tests.authenticate_as('mia@test.local');
 select throws_ok(format($$ insert into public.invitations (organization_id, email) values (%L, 'x@test.local') $$, :'org'),
   '42501', null, 'a member cannot invite');
 select is_empty($$ select id from public.invitations $$, 'a member does not read the invitations');
-select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW404', null,
-  'a member cannot get an invitation for sending');
+select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW403', null,
+  'a member of the organisation cannot get an invitation for sending (DW403)');
 select throws_ok(format('select public.mark_invitation_emailed(%L)', :'ivy_inv'), 'DW404', null,
   'a member cannot mark an invitation emailed');
 select results_eq($$ select name from public.organizations $$, array['Acme'], 'a member reads the organisation');

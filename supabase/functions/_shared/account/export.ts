@@ -15,7 +15,9 @@ export async function exportAccount(userId: string): Promise<AccountExport> {
       userId,
       (tx) => tx<{ document: AccountExport }[]>`select public.export_account() as document`,
     );
-    return row.document;
+    // jsonb keeps its own key order; put the document's version and date first for people reading it.
+    const { format_version, exported_at, ...sections } = row.document;
+    return { format_version, exported_at, ...sections };
   } catch (error) {
     throw apiErrorFromDatabase(error) ?? error;
   }

@@ -34,9 +34,14 @@ export async function authenticateApiKey(apiKey: string | null | undefined): Pro
     tx<{ outcome: string; user_id: string | null; plan_id: string | null }[]>`
       select outcome, user_id, plan_id from public.authenticate_api_key(${keyHash})`
   );
-  if (row?.outcome === "ok" && row.user_id && row.plan_id) return { userId: row.user_id, planId: row.plan_id };
+  if (row?.outcome === "ok" && row.user_id && row.plan_id) {
+    return { userId: row.user_id, planId: row.plan_id };
+  }
   if (row?.outcome === "upgrade_required") {
-    throw new ApiError("upgrade_required", "The API is available on the Pro plan and higher. Upgrade to use it.");
+    throw new ApiError(
+      "upgrade_required",
+      "The API is available on the Pro plan and higher. Upgrade to use it.",
+    );
   }
   throw new ApiError("unauthorized", "The API key is unknown or has been revoked.");
 }
@@ -47,7 +52,12 @@ export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAll
     tx<{ allowed: boolean; request_limit: number | null; remaining: number | null; reset_at: Date }[]>`
       select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`
   );
-  return { allowed: row.allowed, limit: row.request_limit, remaining: row.remaining, resetAt: new Date(row.reset_at) };
+  return {
+    allowed: row.allowed,
+    limit: row.request_limit,
+    remaining: row.remaining,
+    resetAt: new Date(row.reset_at),
+  };
 }
 
 /** `RateLimit-*` headers for an allowance (none for unlimited plans); `Retry-After` when refused. */

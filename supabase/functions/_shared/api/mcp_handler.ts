@@ -12,7 +12,10 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
     c.header("Allow", "POST");
     return errorResponse(
       c,
-      new ApiError("method_not_allowed", "This tool server is stateless: send JSON-RPC with POST; there is no SSE stream."),
+      new ApiError(
+        "method_not_allowed",
+        "This tool server is stateless: send JSON-RPC with POST; there is no SSE stream.",
+      ),
     );
   }
   if (!isAllowedOrigin(c.req.header("origin") ?? null, c.req.header("host") ?? null, config.appOrigins())) {

@@ -12,8 +12,10 @@ import {
 
 type JsonSchema = Record<string, unknown>;
 
-const requestSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
-const responseSchema = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, { io: "output" }) as JsonSchema;
+const requestSchema = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: "input" }) as JsonSchema;
+const responseSchema = (schema: z.ZodType): JsonSchema =>
+  z.toJSONSchema(schema, { io: "output" }) as JsonSchema;
 
 const rateLimitHeaders = {
   "RateLimit-Limit": { description: "Requests allowed per UTC day.", schema: { type: "integer" } },
@@ -64,7 +66,10 @@ export function openApiDocument(serverUrl: string): JsonSchema {
           operationId: "listWatchlist",
           summary: "List watchlist domains, ordered by name (offset or cursor paging).",
           parameters: queryParameters(listQuery),
-          responses: { "200": jsonResponse("A page of the watchlist.", responseSchema(listResponse)), ...commonErrors },
+          responses: {
+            "200": jsonResponse("A page of the watchlist.", responseSchema(listResponse)),
+            ...commonErrors,
+          },
         },
         post: {
           operationId: "addDomains",

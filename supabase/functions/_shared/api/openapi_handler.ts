@@ -5,7 +5,9 @@ import { openApiDocument } from "./openapi.ts";
 export function openApiHandler(c: ApiContext): Response {
   const url = new URL(c.req.url);
   const forwardedHost = c.req.header("x-forwarded-host");
-  const origin = forwardedHost ? `${c.req.header("x-forwarded-proto") ?? "https"}://${forwardedHost}` : url.origin;
+  const origin = forwardedHost
+    ? `${c.req.header("x-forwarded-proto") ?? "https"}://${forwardedHost}`
+    : url.origin;
   const base = `${origin}/functions/v1/api-v1`;
   return c.json(openApiDocument(base));
 }

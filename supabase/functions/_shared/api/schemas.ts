@@ -47,7 +47,9 @@ export const addDomainsBody = z.strictObject({
 export const addDomainsResponse = z.object({
   added: z.number().int().describe("Names added (a name removed earlier and added again counts here)."),
   skipped_duplicates: z.number().int().describe("Names already on the watchlist or repeated in the request."),
-  rejected_over_limit: z.number().int().describe("Names not added because the plan's watchlist quota is full."),
+  rejected_over_limit: z.number().int().describe(
+    "Names not added because the plan's watchlist quota is full.",
+  ),
   remaining_quota: z.number().int().describe("Names that can still be added on this plan."),
 });
 

@@ -30,7 +30,9 @@ export function normalizeDomainName(input: unknown): NormalizedDomain {
   const labels = ascii.split(".");
   if (labels.length < 2) return invalid("is a bare top-level domain, not a registrable name");
   if (!labels.every((part) => label.test(part))) {
-    return invalid("has a label that is empty, too long, or uses characters other than letters, digits and hyphens");
+    return invalid(
+      "has a label that is empty, too long, or uses characters other than letters, digits and hyphens",
+    );
   }
 
   const parsed = parse(ascii, { allowPrivateDomains: false });

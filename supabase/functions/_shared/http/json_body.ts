@@ -6,7 +6,10 @@ export const maxBodyBytes = 1024 * 1024;
 export async function readJsonBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/([a-z0-9.+-]*\+)?json\b/i.test(type.trim())) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the body as JSON with Content-Type: application/json.",
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBodyBytes) throw tooLarge();

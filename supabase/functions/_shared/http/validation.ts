@@ -9,7 +9,11 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what: 
     field: issue.path.length > 0 ? issue.path.join(".") : what,
     message: issue.message,
   }));
-  throw new ApiError("invalid_request", `The ${what} is not valid: ${details[0].field} ${details[0].message}.`, {
-    details,
-  });
+  throw new ApiError(
+    "invalid_request",
+    `The ${what} is not valid: ${details[0].field} ${details[0].message}.`,
+    {
+      details,
+    },
+  );
 }

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type ApiAccount, consumeDailyRequest, rateLimitedError } from "../api/api_access.ts";
 import {
   addDomainsResponse,
+  errorBody,
   checkResult,
   listResponse,
   maxBatchSize,
@@ -22,12 +23,19 @@ import { defaultPageSize, maxPageSize } from "../watchlist/paging.ts";
 type Summary<T> = (result: T) => string;
 
 function success<T extends object>(result: T, summary: Summary<T>): CallToolResult {
-  return { content: [{ type: "text", text: summary(result) }], structuredContent: result as Record<string, unknown> };
+  return {
+    content: [{ type: "text", text: summary(result) }],
+    structuredContent: result as Record<string, unknown>,
+  };
 }
 
 function failure(error: ApiError): CallToolResult {
   const body = error.toJSON();
-  return { isError: true, content: [{ type: "text", text: `${body.error}: ${error.message}` }], structuredContent: body };
+  return {
+    isError: true,
+    content: [{ type: "text", text: `${body.error}: ${error.message}` }],
+    structuredContent: body,
+  };
 }
 
 /** Runs one tool call: counts it against the daily limit, then the service; known errors become results. */
@@ -46,69 +54,122 @@ async function toolCall<T extends object>(
   }
 }
 
+/**
+ * What a tool's `structuredContent` may hold: the REST body on success, or the REST error body
+ * (`error`, `message`, `reset_at`, `details`) on an `isError` result. Clients such as the SDK validate
+ * both against the advertised schema, so the success fields cannot be required.
+ */
+function toolOutput<T extends z.ZodRawShape>(success: z.ZodObject<T>) {
+  return success.partial().extend(errorBody.partial().shape)
+    .describe("On success the fields of the REST response; on an isError result error, message and, " +
+      "when rate limited, reset_at.");
+}
+
 const domainArgument = z.string().min(1).max(1000)
   .describe("A registrable domain name such as example.com or example.co.uk; Unicode names are accepted.");
 
 export function registerTools(server: McpServer, account: ApiAccount): void {
-  server.registerTool("check_domain", {
-    title: "Check domain availability",
-    description: "Checks right now, through the registry's RDAP service and DNS, whether one domain name is " +
-      "registered, about to drop (pending_delete), or available. `available` is true only when the registry " +
-      "says the name does not exist and DNS has no delegation; null means the answer could not be decided " +
-      "(see `reason`). Only registrable names are accepted (example.com, not www.example.com). Results may be " +
-      "up to 30 seconds old. Counts as one API request.",
-    inputSchema: { domain: domainArgument },
-    outputSchema: checkResult,
-    annotations: { readOnlyHint: true, openWorldHint: true },
-  }, ({ domain }: { domain: string }) =>
-    toolCall(account, () => checkDomainName(domain), (result) =>
-      `${result.domain_name}: ${result.status}` +
-      (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
-      ` — ${result.reason}`));
-
-  server.registerTool("list_watchlist", {
-    title: "List watchlist",
-    description: "Lists the domains on the account's watchlist in alphabetical order with their last known " +
-      `status (unknown, registered, pending_delete, available). Pages hold ${defaultPageSize} names by default ` +
-      `and at most ${maxPageSize}. To get the next page pass next_cursor as cursor (or use offset; not both). ` +
-      "Counts as one API request.",
-    inputSchema: {
-      limit: z.number().int().min(1).max(maxPageSize).optional().describe(`Page size (default ${defaultPageSize}).`),
-      offset: z.number().int().min(0).optional().describe("Names to skip; cannot be combined with cursor."),
-      cursor: z.string().min(1).max(253).optional().describe("next_cursor from the previous page."),
+  server.registerTool(
+    "check_domain",
+    {
+      title: "Check domain availability",
+      description:
+        "Checks right now, through the registry's RDAP service and DNS, whether one domain name is " +
+        "registered, about to drop (pending_delete), or available. `available` is true only when the registry " +
+        "says the name does not exist and DNS has no delegation; null means the answer could not be decided " +
+        "(see `reason`). Only registrable names are accepted (example.com, not www.example.com). Results may be " +
+        "up to 30 seconds old. Counts as one API request.",
+      inputSchema: { domain: domainArgument },
+      outputSchema: toolOutput(checkResult),
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    outputSchema: listResponse,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  }, (args: { limit?: number; offset?: number; cursor?: string }) =>
-    toolCall(account, () => listWatchlist(account.userId, args), (page) =>
-      page.domains.length === 0
-        ? "The watchlist page is empty."
-        : `${page.domains.length} domains: ${page.domains.map((d) => `${d.domain_name} (${d.status})`).join(", ")}` +
-          (page.has_more ? `. More follow; next cursor: ${page.next_cursor}` : "")));
+    ({ domain }: { domain: string }) =>
+      toolCall(account, () => checkDomainName(domain), (result) =>
+        `${result.domain_name}: ${result.status}` +
+        (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
+        ` — ${result.reason}`),
+  );
 
-  server.registerTool("add_domains", {
-    title: "Add domains to watchlist",
-    description: `Adds 1–${maxBatchSize} domain names to the watchlist so the owner is alerted when one becomes ` +
-      "available. Every name is validated first: if any is not a registrable name nothing is added. Names " +
-      "already watched (or repeated) are skipped, and names beyond the plan's watchlist quota are rejected in " +
-      "request order; the result counts each case and the quota left. Adding the same names again changes " +
-      "nothing. Counts as one API request.",
-    inputSchema: { domains: z.array(z.string()).min(1).max(maxBatchSize).describe("Domain names to watch.") },
-    outputSchema: addDomainsResponse,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  }, ({ domains }: { domains: string[] }) =>
-    toolCall(account, () => addDomains(account.userId, domains), (result) =>
-      `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
-      `${result.rejected_over_limit} over the plan quota; ${result.remaining_quota} more can be added.`));
+  server.registerTool(
+    "list_watchlist",
+    {
+      title: "List watchlist",
+      description:
+        "Lists the domains on the account's watchlist in alphabetical order with their last known " +
+        `status (unknown, registered, pending_delete, available). Pages hold ${defaultPageSize} names by default ` +
+        `and at most ${maxPageSize}. To get the next page pass next_cursor as cursor (or use offset; not both). ` +
+        "Counts as one API request.",
+      inputSchema: {
+        limit: z.number().int().min(1).max(maxPageSize).optional().describe(
+          `Page size (default ${defaultPageSize}).`,
+        ),
+        offset: z.number().int().min(0).optional().describe("Names to skip; cannot be combined with cursor."),
+        cursor: z.string().min(1).max(253).optional().describe("next_cursor from the previous page."),
+      },
+      outputSchema: toolOutput(listResponse),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args: { limit?: number; offset?: number; cursor?: string }) =>
+      toolCall(
+        account,
+        () => listWatchlist(account.userId, args),
+        (page) =>
+          page.domains.length === 0
+            ? "The watchlist page is empty."
+            : `${page.domains.length} domains: ${
+              page.domains.map((d) => `${d.domain_name} (${d.status})`).join(", ")
+            }` +
+              (page.has_more ? `. More follow; next cursor: ${page.next_cursor}` : ""),
+      ),
+  );
 
-  server.registerTool("remove_domain", {
-    title: "Remove domain from watchlist",
-    description: "Stops watching one domain name (no more alerts for it). Fails with not_found when the name " +
-      "is not on the watchlist. Counts as one API request.",
-    inputSchema: { domain: domainArgument },
-    outputSchema: removeDomainResponse,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  }, ({ domain }: { domain: string }) =>
-    toolCall(account, () => removeDomain(account.userId, domain), (result) =>
-      `Removed ${result.domain_name} from the watchlist.`));
+  server.registerTool(
+    "add_domains",
+    {
+      title: "Add domains to watchlist",
+      description:
+        `Adds 1–${maxBatchSize} domain names to the watchlist so the owner is alerted when one becomes ` +
+        "available. Every name is validated first: if any is not a registrable name nothing is added. Names " +
+        "already watched (or repeated) are skipped, and names beyond the plan's watchlist quota are rejected in " +
+        "request order; the result counts each case and the quota left. Adding the same names again changes " +
+        "nothing. Counts as one API request.",
+      inputSchema: {
+        domains: z.array(z.string()).min(1).max(maxBatchSize).describe("Domain names to watch."),
+      },
+      outputSchema: toolOutput(addDomainsResponse),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ domains }: { domains: string[] }) =>
+      toolCall(
+        account,
+        () => addDomains(account.userId, domains),
+        (result) =>
+          `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
+          `${result.rejected_over_limit} over the plan quota; ${result.remaining_quota} more can be added.`,
+      ),
+  );
+
+  server.registerTool(
+    "remove_domain",
+    {
+      title: "Remove domain from watchlist",
+      description:
+        "Stops watching one domain name (no more alerts for it). Fails with not_found when the name " +
+        "is not on the watchlist. Counts as one API request.",
+      inputSchema: { domain: domainArgument },
+      outputSchema: toolOutput(removeDomainResponse),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ domain }: { domain: string }) =>
+      toolCall(
+        account,
+        () => removeDomain(account.userId, domain),
+        (result) => `Removed ${result.domain_name} from the watchlist.`,
+      ),
+  );
 }

@@ -137,6 +137,8 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   if (value === null) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // HTTP-date in any of its three forms starts with the day's name ("Sun, 06 Nov 1994 08:49:37 GMT").
+  if (!/^[A-Za-z]{3}/.test(text)) return null;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return null;
   return Math.max(0, date - nowMs);
@@ -159,7 +161,8 @@ async function send(fetchImpl: typeof fetch, url: string, timeoutMs: number): Pr
       headers: { accept: ACCEPT_HEADER, "user-agent": USER_AGENT },
       signal: controller.signal,
     });
-    const body = await readCappedText(response, MAX_BODY_BYTES);
+    const body = await readCappedText(response, MAX_BODY_BYTES, controller.signal);
+    if (controller.signal.aborted) return { kind: "timeout" };
     if (body === null) return { kind: "too_large", status: response.status };
     return { kind: "response", status: response.status, headers: response.headers, body };
   } catch {
@@ -169,20 +172,27 @@ async function send(fetchImpl: typeof fetch, url: string, timeoutMs: number): Pr
   }
 }
 
-async function readCappedText(response: Response, maxBytes: number): Promise<string | null> {
+/** The body as text, or null when it exceeds `maxBytes`. Stops early (partial text) when `signal` aborts. */
+async function readCappedText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string | null> {
   if (!response.body) return "";
   const reader = response.body.getReader();
+  const stop = () => reader.cancel().catch(() => {});
+  signal.addEventListener("abort", stop);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return null;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel();
+        return null;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal.removeEventListener("abort", stop);
   }
   const bytes = new Uint8Array(total);
   let offset = 0;

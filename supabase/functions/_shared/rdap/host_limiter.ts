@@ -32,7 +32,9 @@ export interface HostLimiter {
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface HostLimiterOptions {
+  /** Request starts per second per host; 0 turns the spacing off (tests only). */
   ratePerSecond: number;
+  /** Requests in flight per host (at least 1). */
   concurrency: number;
   now?: () => number;
   sleep?: Sleep;

@@ -79,6 +79,10 @@ async function consumeSessionRequest(userId: string, action: string, max: number
     );
     return { allowed: row.allowed, remaining: row.remaining, resetAt: new Date(row.reset_at) };
   } catch (error) {
+    // A still-valid token of an account that has been deleted: its log row has no profile to point to.
+    if ((error as { code?: string })?.code === "23503") {
+      throw new ApiError("unauthorized", "The account no longer exists.");
+    }
     throw apiErrorFromDatabase(error) ?? error;
   }
 }

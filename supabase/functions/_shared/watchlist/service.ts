@@ -79,8 +79,7 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
     const rows = await asAccount(userId, (tx) =>
       tx<WatchlistRow[]>`
         select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar
-        from public.list_watchlist(${limit}, ${offset}, ${cursor})`
-    );
+        from public.list_watchlist(${limit}, ${offset}, ${cursor})`);
     return pageFrom(rows.map(toWatchlistDomain), limit);
   });
 }
@@ -101,7 +100,11 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
       domainNames.push(normalized.domainName);
       unicodeNames.push(normalized.unicodeName);
     } else {
-      invalid.push({ index, value: typeof value === "string" ? value.slice(0, 300) : value, message: normalized.reason });
+      invalid.push({
+        index,
+        value: typeof value === "string" ? value.slice(0, 300) : value,
+        message: normalized.reason,
+      });
     }
   });
   if (invalid.length > 0) {
@@ -115,8 +118,7 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
     const [row] = await asAccount(userId, (tx) =>
       tx<AddDomainsResult[]>`
         select added, skipped_duplicates, rejected_over_limit, remaining_quota
-        from public.add_watchlist_domains(${domainNames}::text[], ${unicodeNames}::text[])`
-    );
+        from public.add_watchlist_domains(${domainNames}::text[], ${unicodeNames}::text[])`);
     return row;
   });
 }
@@ -129,8 +131,12 @@ export function removeDomain(userId: string, name: string): Promise<{ removed: t
     });
   }
   return inDatabase(async () => {
-    const [row] = await asAccount(userId, (tx) =>
-      tx<{ removed: boolean }[]>`select public.remove_watchlist_domain(${normalized.domainName}) as removed`
+    const [row] = await asAccount(
+      userId,
+      (tx) =>
+        tx<
+          { removed: boolean }[]
+        >`select public.remove_watchlist_domain(${normalized.domainName}) as removed`,
     );
     if (!row.removed) {
       throw new ApiError("not_found", `${normalized.domainName} is not on your watchlist.`);

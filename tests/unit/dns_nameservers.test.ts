@@ -1,0 +1,87 @@
+import { assertEquals } from "../support/assert.ts";
+import {
+  lookupNameservers,
+  parseNameserverAddress,
+  type ResolveNs,
+} from "../../supabase/functions/_shared/dns/nameservers.ts";
+import { startFakeDns } from "../fakes/dns_server.ts";
+
+Deno.test("NS records mean delegated; names are lower case, without trailing dot, sorted, unique", async () => {
+  const resolve: ResolveNs = () => Promise.resolve(["NS2.Example.NET.", "ns1.example.net.", "ns1.example.net"]);
+  assertEquals(await lookupNameservers("example.com", { resolve }), {
+    outcome: "delegated",
+    nameservers: ["ns1.example.net", "ns2.example.net"],
+  });
+});
+
+Deno.test("NotFound means not delegated; TimedOut or our own timeout is a timeout; anything else a failure", async () => {
+  const failing = (error: Error): ResolveNs => () => Promise.reject(error);
+  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Deno.errors.NotFound("no records")) }), {
+    outcome: "not_delegated",
+  });
+  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Deno.errors.TimedOut("timed out")) }), {
+    outcome: "error",
+    error: "timeout",
+  });
+  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Error("connection refused")) }), {
+    outcome: "error",
+    error: "failure",
+  });
+  const hanging: ResolveNs = (_name, options) =>
+    new Promise((_, reject) => options.signal?.addEventListener("abort", () => reject(new DOMException("x", "AbortError"))));
+  assertEquals(await lookupNameservers("a.com", { resolve: hanging, timeoutMs: 20 }), {
+    outcome: "error",
+    error: "timeout",
+  });
+});
+
+Deno.test("DNS_NAMESERVER is passed as nameServer; unset means the system resolver", async () => {
+  const seen: Deno.ResolveDnsOptions[] = [];
+  const resolve: ResolveNs = (_name, options) => {
+    seen.push(options);
+    return Promise.resolve(["ns.test."]);
+  };
+  await lookupNameservers("a.com", { resolve, nameserver: "127.0.0.1:5353" });
+  await lookupNameservers("a.com", { resolve });
+  assertEquals(seen[0].nameServer, { ipAddr: "127.0.0.1", port: 5353 });
+  assertEquals(seen[1].nameServer, undefined);
+});
+
+Deno.test("an unreadable DNS_NAMESERVER is an error, not 'not delegated'", async () => {
+  const resolve: ResolveNs = () => Promise.resolve(["ns.test."]);
+  const originalError = console.error;
+  console.error = () => {};
+  try {
+    assertEquals(await lookupNameservers("a.com", { resolve, nameserver: "127.0.0.1:99999" }), {
+      outcome: "error",
+      error: "failure",
+    });
+  } finally {
+    console.error = originalError;
+  }
+});
+
+Deno.test("nameserver addresses", () => {
+  assertEquals(parseNameserverAddress("127.0.0.1:5353"), { ipAddr: "127.0.0.1", port: 5353 });
+  assertEquals(parseNameserverAddress("10.0.0.2"), { ipAddr: "10.0.0.2", port: 53 });
+  assertEquals(parseNameserverAddress("[::1]:53"), { ipAddr: "::1", port: 53 });
+  assertEquals(parseNameserverAddress("[2001:db8::1]"), { ipAddr: "2001:db8::1", port: 53 });
+  assertEquals(parseNameserverAddress("2001:db8::1"), { ipAddr: "2001:db8::1", port: 53 });
+  assertEquals(parseNameserverAddress("127.0.0.1:0"), null);
+  assertEquals(parseNameserverAddress("a b"), null);
+});
+
+Deno.test("against a real UDP server: delegated, NXDOMAIN, and no answer", async () => {
+  const dns = await startFakeDns({ delegated: { "taken.test": ["ns1.host.test", "ns2.host.test"] }, timeout: ["slow.test"] });
+  try {
+    const options = { nameserver: dns.address, timeoutMs: 300 };
+    assertEquals(await lookupNameservers("taken.test", options), {
+      outcome: "delegated",
+      nameservers: ["ns1.host.test", "ns2.host.test"],
+    });
+    assertEquals(await lookupNameservers("free.test", options), { outcome: "not_delegated" });
+    assertEquals(await lookupNameservers("slow.test", options), { outcome: "error", error: "timeout" });
+  } finally {
+    await dns.close();
+  }
+});

@@ -1,0 +1,110 @@
+import { assertEquals } from "../support/assert.ts";
+import { createLiveCheck, type LiveCheckStore } from "../../supabase/functions/_shared/availability/live_check.ts";
+import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
+
+function result(domainName: string, unicodeName: string | null = null): CheckResult {
+  return {
+    domain_name: domainName,
+    unicode_name: unicodeName,
+    available: true,
+    status: "available",
+    checked_at: "2026-11-22T10:00:00.000Z",
+    rdap: {
+      server: "https://rdap.registry.test/",
+      http_status: 404,
+      status: [],
+      registrar: null,
+      registration_date: null,
+      expiration_date: null,
+      last_changed_date: null,
+    },
+    dns: { delegated: false, nameservers: [] },
+    reason: "rdap_not_found",
+  };
+}
+
+function memoryStore() {
+  const cache = new Map<string, CheckResult>();
+  const saved: { result: CheckResult; cacheSeconds: number }[] = [];
+  const store: LiveCheckStore = {
+    cached: (name) => Promise.resolve(cache.get(name) ?? null),
+    save: (checked, cacheSeconds) => {
+      saved.push({ result: checked, cacheSeconds });
+      if (cacheSeconds > 0) cache.set(checked.domain_name, checked);
+      return Promise.resolve();
+    },
+  };
+  return { store, cache, saved };
+}
+
+Deno.test("a miss checks, records and caches; the next call is served from the cache", async () => {
+  const { store, saved } = memoryStore();
+  let checks = 0;
+  const live = createLiveCheck({
+    check: (name, unicode) => (checks++, Promise.resolve(result(name, unicode))),
+    store,
+    cacheSeconds: () => 30,
+  });
+  const first = await live("example.com", null);
+  const second = await live("example.com", null);
+  assertEquals(checks, 1);
+  assertEquals(saved.map((entry) => entry.cacheSeconds), [30]);
+  assertEquals(second, first);
+});
+
+Deno.test("concurrent checks of one name share one registry check", async () => {
+  const { store } = memoryStore();
+  let checks = 0;
+  let finish: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (finish = resolve));
+  const live = createLiveCheck({
+    check: async (name) => {
+      checks++;
+      await gate;
+      return result(name);
+    },
+    store,
+    cacheSeconds: () => 30,
+  });
+  const pending = [live("example.com", null), live("example.com", null), live("other.com", null)];
+  finish();
+  await Promise.all(pending);
+  assertEquals(checks, 2);
+});
+
+Deno.test("unicode_name follows the caller and is null when it equals the ASCII name", async () => {
+  const { store } = memoryStore();
+  const live = createLiveCheck({ check: (name) => Promise.resolve(result(name)), store, cacheSeconds: () => 30 });
+  assertEquals((await live("xn--bcher-kva.com", "bücher.com")).unicode_name, "bücher.com");
+  assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com")).unicode_name, null);
+});
+
+Deno.test("a failure to save is logged and the result still returned", async () => {
+  let logged = "";
+  const original = console.error;
+  console.error = (message: string) => (logged = message);
+  try {
+    const live = createLiveCheck({
+      check: (name) => Promise.resolve(result(name)),
+      store: { cached: () => Promise.resolve(null), save: () => Promise.reject(new Error("database down")) },
+      cacheSeconds: () => 30,
+    });
+    assertEquals((await live("example.com", null)).status, "available");
+    assertEquals(logged.includes("database down"), true);
+  } finally {
+    console.error = original;
+  }
+});
+
+Deno.test("cache seconds 0: every call checks, results are still recorded", async () => {
+  const { store, saved } = memoryStore();
+  let checks = 0;
+  const live = createLiveCheck({
+    check: (name) => (checks++, Promise.resolve(result(name))),
+    store,
+    cacheSeconds: () => 0,
+  });
+  await live("example.com", null);
+  await live("example.com", null);
+  assertEquals([checks, saved.length], [2, 2]);
+});
