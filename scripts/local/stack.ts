@@ -31,6 +31,7 @@ export async function applyFunctionEnvironment(
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
     AUTH_JWT_SECRET: secret,
     POLLER_SECRET: localPollerSecret,
+    APP_URL: "http://localhost:3000",
   };
   for (const [name, value] of Object.entries(defaults)) {
     if (!Deno.env.get(name)) Deno.env.set(name, value);

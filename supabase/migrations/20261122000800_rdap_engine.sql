@@ -60,7 +60,7 @@ grant select, insert, update, delete on table public.rdap_server_overrides to se
 -- ---------------------------------------------------------------------------------------------------
 create table public.live_check_cache (
   domain_name text collate "C" primary key,
-  result jsonb not null,
+  result json not null,
   checked_at timestamptz not null,
   expires_at timestamptz not null
 );
@@ -68,6 +68,9 @@ create table public.live_check_cache (
 comment on table public.live_check_cache is
   'Last live-check result per name, served again until expires_at so repeated checks do not reach registries. '
   'Rows more than an hour past expiry are deleted by the next write.';
+
+comment on column public.live_check_cache.result is
+  'The result as the API returns it; json rather than jsonb so a cached answer keeps its key order.';
 
 create index live_check_cache_expires_at_idx on public.live_check_cache (expires_at);
 

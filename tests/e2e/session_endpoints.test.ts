@@ -22,6 +22,9 @@ interface Org {
 
 Deno.test("account session endpoints end to end", options, async (t) => {
   const fake: FakeAuth = await startFakeAuth();
+  const savedEnvironment = Object.fromEntries(
+    ["AUTH_BASE_URL", "APP_URL", "APP_ORIGINS", "SUPABASE_JWKS"].map((name) => [name, Deno.env.get(name)]),
+  );
   Deno.env.delete("SUPABASE_JWKS");
   Deno.env.delete("APP_ORIGINS");
   const stack: TestStack = await startStack({ AUTH_BASE_URL: fake.url, APP_URL: appUrl });
@@ -160,6 +163,17 @@ Deno.test("account session endpoints end to end", options, async (t) => {
       const [counted] = await stack.sql<{ count: number }[]>`
         select count(*)::int as count from public.session_request_log where user_id = ${account.user_id}`;
       assertEquals(counted.count, 0, "refused tokens count nothing");
+    });
+
+    await t.step("a valid token of a deleted account is 401", async () => {
+      const account = await stack.account("free");
+      const token = await tokenFor(account);
+      await stack.sql`delete from auth.users where id = ${account.user_id}`;
+      for (const url of [exportUrl, inviteUrl]) {
+        const response = await post(url, { token, json: { invitationId: crypto.randomUUID() } });
+        assertEquals(response.status, 401, url);
+        assertEquals(response.body.error, "unauthorized");
+      }
     });
 
     await t.step(
@@ -494,5 +508,9 @@ Deno.test("account session endpoints end to end", options, async (t) => {
   } finally {
     await stack.close();
     await fake.close();
+    for (const [name, value] of Object.entries(savedEnvironment)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
   }
 });

@@ -106,7 +106,12 @@ function readQuestion(message: Uint8Array): Question | null {
   return { name: labels.join("."), type, end: offset + 4 };
 }
 
-function buildReply(query: Uint8Array, questionEnd: number, rcode: number, nameservers: string[]): Uint8Array {
+function buildReply(
+  query: Uint8Array,
+  questionEnd: number,
+  rcode: number,
+  nameservers: string[],
+): Uint8Array {
   const bytes: number[] = [];
   bytes.push(query[0], query[1]); // id
   const recursionDesired = query[2] & 0x01;

@@ -69,11 +69,14 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
     return queue.length > 1 ? queue.shift()! : queue[0];
   };
 
-  const respond = (name: string, answer: FakeResponse, request: Request): Response | Promise<Response> => {
+  const respond = (name: string, answer: FakeResponse): Response | Promise<Response> => {
     const rdapHeaders = { "content-type": "application/rdap+json" };
     switch (answer.status) {
       case 200:
-        return new Response(serialise(answer.body ?? minimalDomain(name)), { status: 200, headers: rdapHeaders });
+        return new Response(serialise(answer.body ?? minimalDomain(name)), {
+          status: 200,
+          headers: rdapHeaders,
+        });
       case 404:
         return new Response(answer.body === undefined ? "" : serialise(answer.body), {
           status: 404,
@@ -91,17 +94,19 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
         return new Response(serialise(answer.body ?? "Internal Server Error"), { status: 500 });
       case "html":
         return new Response(
-          typeof answer.body === "string" ? answer.body : "<html><body>Service temporarily moved</body></html>",
+          typeof answer.body === "string"
+            ? answer.body
+            : "<html><body>Service temporarily moved</body></html>",
           { status: 200, headers: { "content-type": "text/html" } },
         );
       case "timeout":
+        // Never answers; `close()` releases the request so the server can shut down.
         return new Promise<Response>((resolve) => {
           const release = () => {
             hanging.delete(release);
             resolve(new Response("", { status: 504 }));
           };
           hanging.add(release);
-          request.signal.addEventListener("abort", release);
         });
     }
   };
@@ -117,7 +122,7 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
       const domain = path.match(/^\/domain\/([^/]+)$/);
       if (!domain) return new Response("not here", { status: 400 });
       const name = decodeURIComponent(domain[1]).toLowerCase();
-      return respond(name, nextAnswer(name), request);
+      return respond(name, nextAnswer(name));
     },
   );
   baseUrl = `http://127.0.0.1:${server.addr.port}/`;

@@ -1,5 +1,9 @@
 import { assertEquals } from "../support/assert.ts";
-import { type Classification, classify, type RegistryAnswer } from "../../supabase/functions/_shared/availability/classify.ts";
+import {
+  type Classification,
+  classify,
+  type RegistryAnswer,
+} from "../../supabase/functions/_shared/availability/classify.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import type { RdapDomain } from "../../supabase/functions/_shared/rdap/domain_response.ts";
 
@@ -27,13 +31,23 @@ const dnsFailure: DnsOutcome = { outcome: "error", error: "failure" };
 
 Deno.test("RDAP 200 is registered whatever DNS says", () => {
   for (const dns of [delegated, notDelegated, dnsTimeout] as DnsOutcome[]) {
-    assertEquals(classify(found(["active"]), dns), { available: false, status: "registered", reason: "rdap_found" });
+    assertEquals(classify(found(["active"]), dns), {
+      available: false,
+      status: "registered",
+      reason: "rdap_found",
+    });
     assertEquals(classify(found([]), dns), { available: false, status: "registered", reason: "rdap_found" });
   }
 });
 
 Deno.test("pending delete or redemption period is pending_delete", () => {
-  for (const status of [["pending delete"], ["redemption period"], ["client hold", "pending delete", "redemption period"]]) {
+  for (
+    const status of [["pending delete"], ["redemption period"], [
+      "client hold",
+      "pending delete",
+      "redemption period",
+    ]]
+  ) {
     assertEquals(classify(found(status), notDelegated), {
       available: false,
       status: "pending_delete",
@@ -44,7 +58,11 @@ Deno.test("pending delete or redemption period is pending_delete", () => {
 });
 
 Deno.test("RDAP 404 and no delegation is available", () => {
-  assertEquals(classify(notFound, notDelegated), { available: true, status: "available", reason: "rdap_not_found" });
+  assertEquals(classify(notFound, notDelegated), {
+    available: true,
+    status: "available",
+    reason: "rdap_not_found",
+  });
 });
 
 Deno.test("RDAP 404 but delegated is registered", () => {
@@ -57,7 +75,11 @@ Deno.test("RDAP 404 but delegated is registered", () => {
 
 Deno.test("RDAP 404 with a DNS error is unknown, never available", () => {
   for (const dns of [dnsTimeout, dnsFailure] as DnsOutcome[]) {
-    assertEquals(classify(notFound, dns), { available: null, status: "unknown", reason: "rdap_not_found_dns_error" });
+    assertEquals(classify(notFound, dns), {
+      available: null,
+      status: "unknown",
+      reason: "rdap_not_found_dns_error",
+    });
   }
 });
 
@@ -69,7 +91,11 @@ Deno.test("no RDAP server: DNS only, never available", () => {
     reason: "no_rdap_server_for_tld",
   });
   for (const dns of [notDelegated, dnsTimeout] as DnsOutcome[]) {
-    assertEquals(classify(noServer, dns), { available: null, status: "unknown", reason: "no_rdap_server_for_tld" });
+    assertEquals(classify(noServer, dns), {
+      available: null,
+      status: "unknown",
+      reason: "no_rdap_server_for_tld",
+    });
   }
 });
 

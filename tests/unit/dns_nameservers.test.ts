@@ -7,7 +7,8 @@ import {
 import { startFakeDns } from "../fakes/dns_server.ts";
 
 Deno.test("NS records mean delegated; names are lower case, without trailing dot, sorted, unique", async () => {
-  const resolve: ResolveNs = () => Promise.resolve(["NS2.Example.NET.", "ns1.example.net.", "ns1.example.net"]);
+  const resolve: ResolveNs = () =>
+    Promise.resolve(["NS2.Example.NET.", "ns1.example.net.", "ns1.example.net"]);
   assertEquals(await lookupNameservers("example.com", { resolve }), {
     outcome: "delegated",
     nameservers: ["ns1.example.net", "ns2.example.net"],
@@ -16,19 +17,27 @@ Deno.test("NS records mean delegated; names are lower case, without trailing dot
 
 Deno.test("NotFound means not delegated; TimedOut or our own timeout is a timeout; anything else a failure", async () => {
   const failing = (error: Error): ResolveNs => () => Promise.reject(error);
-  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Deno.errors.NotFound("no records")) }), {
-    outcome: "not_delegated",
-  });
-  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Deno.errors.TimedOut("timed out")) }), {
-    outcome: "error",
-    error: "timeout",
-  });
+  assertEquals(
+    await lookupNameservers("a.com", { resolve: failing(new Deno.errors.NotFound("no records")) }),
+    {
+      outcome: "not_delegated",
+    },
+  );
+  assertEquals(
+    await lookupNameservers("a.com", { resolve: failing(new Deno.errors.TimedOut("timed out")) }),
+    {
+      outcome: "error",
+      error: "timeout",
+    },
+  );
   assertEquals(await lookupNameservers("a.com", { resolve: failing(new Error("connection refused")) }), {
     outcome: "error",
     error: "failure",
   });
   const hanging: ResolveNs = (_name, options) =>
-    new Promise((_, reject) => options.signal?.addEventListener("abort", () => reject(new DOMException("x", "AbortError"))));
+    new Promise((_, reject) =>
+      options.signal?.addEventListener("abort", () => reject(new DOMException("x", "AbortError")))
+    );
   assertEquals(await lookupNameservers("a.com", { resolve: hanging, timeoutMs: 20 }), {
     outcome: "error",
     error: "timeout",
@@ -72,7 +81,10 @@ Deno.test("nameserver addresses", () => {
 });
 
 Deno.test("against a real UDP server: delegated, NXDOMAIN, and no answer", async () => {
-  const dns = await startFakeDns({ delegated: { "taken.test": ["ns1.host.test", "ns2.host.test"] }, timeout: ["slow.test"] });
+  const dns = await startFakeDns({
+    delegated: { "taken.test": ["ns1.host.test", "ns2.host.test"] },
+    timeout: ["slow.test"],
+  });
   try {
     const options = { nameserver: dns.address, timeoutMs: 300 };
     assertEquals(await lookupNameservers("taken.test", options), {

@@ -1,5 +1,8 @@
 import { assertEquals } from "../support/assert.ts";
-import { createLiveCheck, type LiveCheckStore } from "../../supabase/functions/_shared/availability/live_check.ts";
+import {
+  createLiveCheck,
+  type LiveCheckStore,
+} from "../../supabase/functions/_shared/availability/live_check.ts";
 import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
 
 function result(domainName: string, unicodeName: string | null = null): CheckResult {
@@ -74,7 +77,11 @@ Deno.test("concurrent checks of one name share one registry check", async () => 
 
 Deno.test("unicode_name follows the caller and is null when it equals the ASCII name", async () => {
   const { store } = memoryStore();
-  const live = createLiveCheck({ check: (name) => Promise.resolve(result(name)), store, cacheSeconds: () => 30 });
+  const live = createLiveCheck({
+    check: (name) => Promise.resolve(result(name)),
+    store,
+    cacheSeconds: () => 30,
+  });
   assertEquals((await live("xn--bcher-kva.com", "bücher.com")).unicode_name, "bücher.com");
   assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com")).unicode_name, null);
 });

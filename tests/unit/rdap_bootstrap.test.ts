@@ -7,7 +7,9 @@ import {
   withOverrides,
 } from "../../supabase/functions/_shared/rdap/bootstrap.ts";
 
-const fixture = JSON.parse(await Deno.readTextFile(new URL("../fixtures/rdap/bootstrap.json", import.meta.url)));
+const fixture = JSON.parse(
+  await Deno.readTextFile(new URL("../fixtures/rdap/bootstrap.json", import.meta.url)),
+);
 
 Deno.test("parses services and publication, skipping malformed entries", () => {
   const registry = parseBootstrap(fixture);
@@ -25,7 +27,10 @@ Deno.test("base URLs get their trailing slash; suffixes are lower case", () => {
 
 Deno.test("https is preferred over http; http-only services are kept", () => {
   const registry = parseBootstrap(fixture);
-  assertEquals(findRdapServers(registry, "example.mixed"), ["https://rdap.mixed.test/", "http://rdap.mixed.test/"]);
+  assertEquals(findRdapServers(registry, "example.mixed"), [
+    "https://rdap.mixed.test/",
+    "http://rdap.mixed.test/",
+  ]);
   assertEquals(findRdapServers(registry, "example.kg"), ["http://rdap.cctld.test/"]);
 });
 
@@ -65,7 +70,9 @@ Deno.test("publication decides whether a copy replaces another", () => {
 });
 
 Deno.test("a file without services is refused", () => {
-  for (const document of [null, "x", {}, { services: "x" }, { services: [] }, { services: [[["com"], []]] }]) {
+  for (
+    const document of [null, "x", {}, { services: "x" }, { services: [] }, { services: [[["com"], []]] }]
+  ) {
     let error: unknown;
     try {
       parseBootstrap(document);
@@ -78,5 +85,8 @@ Deno.test("a file without services is refused", () => {
 
 Deno.test("a missing or unreadable publication is null", () => {
   assertEquals(parseBootstrap({ services: [[["com"], ["https://x.test/"]]] }).publication, null);
-  assertEquals(parseBootstrap({ publication: "soon", services: [[["com"], ["https://x.test/"]]] }).publication, null);
+  assertEquals(
+    parseBootstrap({ publication: "soon", services: [[["com"], ["https://x.test/"]]] }).publication,
+    null,
+  );
 });

@@ -35,7 +35,9 @@ function setup(options: { overrides?: ServerOverride[]; document?: () => unknown
   const storage = memoryBootstrapStorage(options.overrides ?? []);
   let loads = 0;
   const countingStorage = { ...storage, load: (url: string) => (loads++, storage.load(url)) };
-  const served = bootstrapFetch(options.document ?? (() => bootstrapDocument("2026-01-30T00:00:01Z", "https://a.test/")));
+  const served = bootstrapFetch(
+    options.document ?? (() => bootstrapDocument("2026-01-30T00:00:01Z", "https://a.test/")),
+  );
   let sourceUrl = SOURCE;
   const store = createBootstrapStore({
     storage: countingStorage,

@@ -73,7 +73,9 @@ Deno.test("200 with a domain object is found, with the parsed domain", async () 
 });
 
 Deno.test("200 served as application/json is accepted", async () => {
-  const { client } = setup([() => new Response(domainBody, { headers: { "content-type": "application/json" } })]);
+  const { client } = setup([
+    () => new Response(domainBody, { headers: { "content-type": "application/json" } }),
+  ]);
   assertEquals((await client.lookupDomain(BASE, "example.test")).outcome, "found");
 });
 
@@ -86,15 +88,21 @@ Deno.test("404 with an empty body or an RDAP error object is not found", async (
 });
 
 Deno.test("a 404 web page is an invalid response, not 'not found'", async () => {
-  const { client } = setup([() =>
-    new Response("<html><h1>Not Found</h1></html>", { status: 404, headers: { "content-type": "text/html" } })
+  const { client } = setup([
+    () =>
+      new Response("<html><h1>Not Found</h1></html>", {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      }),
   ]);
   const lookup = await client.lookupDomain(BASE, "example.test");
   assertEquals(lookup.outcome === "failed" && lookup.reason, "rdap_invalid_response");
 });
 
 Deno.test("200 with HTML, broken JSON or a non-domain object is an invalid response", async () => {
-  for (const body of ["<html>maintenance</html>", "{\"objectClassName\":", JSON.stringify({ errorCode: 404 })]) {
+  for (
+    const body of ["<html>maintenance</html>", '{"objectClassName":', JSON.stringify({ errorCode: 404 })]
+  ) {
     const { client } = setup([() => new Response(body, { status: 200 })]);
     const lookup = await client.lookupDomain(BASE, "example.test");
     assert(lookup.outcome === "failed");
@@ -141,7 +149,9 @@ Deno.test("429 with a short HTTP-date Retry-After is retried too", async () => {
 });
 
 Deno.test("a second 429 after the retry gives rdap_rate_limited", async () => {
-  const { client, clock, seen } = setup([() => new Response("", { status: 429, headers: { "retry-after": "1" } })]);
+  const { client, clock, seen } = setup([
+    () => new Response("", { status: 429, headers: { "retry-after": "1" } }),
+  ]);
   const pending = client.lookupDomain(BASE, "example.test");
   await clock.advance(1_000);
   const lookup = await pending;
@@ -229,8 +239,10 @@ Deno.test("Retry-After: seconds or HTTP date", () => {
 Deno.test("domain URL joining", () => {
   assertEquals(rdapDomainUrl("https://rdap.test/", "a.com"), "https://rdap.test/domain/a.com");
   assertEquals(rdapDomainUrl("https://rdap.test/rdap", "a.com"), "https://rdap.test/rdap/domain/a.com");
-  assertEquals(rdapDomainUrl("https://rdap.test/com/v1/", "xn--bcher-kva.com"),
-    "https://rdap.test/com/v1/domain/xn--bcher-kva.com");
+  assertEquals(
+    rdapDomainUrl("https://rdap.test/com/v1/", "xn--bcher-kva.com"),
+    "https://rdap.test/com/v1/domain/xn--bcher-kva.com",
+  );
 });
 
 Deno.test("repeated 404s are answers, not failures: no back-off", async () => {

@@ -32,7 +32,9 @@ const read = (name: string) => Deno.readTextFileSync(new URL(name, corpusDir));
 function throughClient(status: number, body: string) {
   const limiter = createHostLimiter({ ratePerSecond: 0, concurrency: 1 });
   const fetchImpl = (() =>
-    Promise.resolve(new Response(body, { status, headers: { "content-type": "application/rdap+json" } }))) as typeof fetch;
+    Promise.resolve(
+      new Response(body, { status, headers: { "content-type": "application/rdap+json" } }),
+    )) as typeof fetch;
   return createRdapClient({ limiter, timeoutMs: 1_000, fetch: fetchImpl }).lookupDomain(
     "https://rdap.corpus.test/",
     "example.test",
@@ -55,7 +57,10 @@ Deno.test({
       const json = JSON.parse(text);
       const domain = parseDomainResponse(json);
       assert(domain !== null, `${name}: parsed`);
-      assert(domain.ldhName !== null && /^[a-z0-9.-]+$/.test(domain.ldhName), `${name}: ldhName ${domain.ldhName}`);
+      assert(
+        domain.ldhName !== null && /^[a-z0-9.-]+$/.test(domain.ldhName),
+        `${name}: ldhName ${domain.ldhName}`,
+      );
 
       const events: CorpusEvent[] = Array.isArray(json.events) ? json.events : [];
       for (const event of events) {
@@ -67,7 +72,9 @@ Deno.test({
       if ((has("expiration") || has("soft expiration")) && !name.startsWith("SYNTHETIC")) {
         assert(domain.expirationDate !== null, `${name}: expiration date`);
       }
-      if (has("last changed") || has("last update")) assert(domain.lastChangedDate !== null, `${name}: last changed`);
+      if (has("last changed") || has("last update")) {
+        assert(domain.lastChangedDate !== null, `${name}: last changed`);
+      }
 
       const lookup = await throughClient(200, text);
       assertEquals(lookup.outcome, "found", `${name}: found through the client`);
@@ -101,7 +108,9 @@ Deno.test({
         const servers = findRdapServers(registry, domain);
         assert(servers.length > 0 && servers[0].startsWith("https://"), `${name}: ${domain} → ${servers}`);
       }
-      for (const domain of ["example.de", "example.io", "example.co", "example.me", "example.us", "example.eu"]) {
+      for (
+        const domain of ["example.de", "example.io", "example.co", "example.me", "example.us", "example.eu"]
+      ) {
         assertEquals(findRdapServers(registry, domain), [], `${name}: ${domain} is not in IANA's file`);
       }
     }
@@ -131,8 +140,10 @@ Deno.test({
     assertEquals(parse("top-zdns-bitcoin.top.200.json").ldhName, "bitcoin.top");
     assertEquals(parse("xyz-centralnic-nic.xyz.200.json").registrarRdapUrl, null);
     assertEquals(parse("no-norid-norway.no.200.json").status, []);
-    assertEquals(parse("org-pir-wikipedia.org.200.json").registrarRdapUrl,
-      "https://rdap.markmonitor.com/rdap/domain/wikipedia.org");
+    assertEquals(
+      parse("org-pir-wikipedia.org.200.json").registrarRdapUrl,
+      "https://rdap.markmonitor.com/rdap/domain/wikipedia.org",
+    );
     assertEquals(parse("registrar-markmonitor-amazon.com.200.json").registrar, "MarkMonitor Inc.");
 
     const redemption = parse("SYNTHETIC-nomulus-redemption.lol.pending-delete-redemption.200.json");

@@ -32,8 +32,19 @@ Deno.test("end-of-time sentinels with 6-digit years give null", () => {
 });
 
 Deno.test("impossible or foreign values give null", () => {
-  for (const value of ["", "yesterday", "2026-02-30T00:00:00Z", "2026-13-01", "2026-01-01T25:00:00Z",
-    "2026-01-01T10:61:00Z", "2026-01-01T10:00:00+25:00", "1/2/2026", "2026-01-01T10:00:00 PST"]) {
+  for (
+    const value of [
+      "",
+      "yesterday",
+      "2026-02-30T00:00:00Z",
+      "2026-13-01",
+      "2026-01-01T25:00:00Z",
+      "2026-01-01T10:61:00Z",
+      "2026-01-01T10:00:00+25:00",
+      "1/2/2026",
+      "2026-01-01T10:00:00 PST",
+    ]
+  ) {
     assertEquals(parseRdapDate(value), null, value);
   }
   assertEquals(parseRdapDate(null), null);

@@ -1,5 +1,8 @@
 import { assertEquals } from "../support/assert.ts";
-import { normaliseStatus, parseDomainResponse } from "../../supabase/functions/_shared/rdap/domain_response.ts";
+import {
+  normaliseStatus,
+  parseDomainResponse,
+} from "../../supabase/functions/_shared/rdap/domain_response.ts";
 
 async function fixture(name: string): Promise<unknown> {
   return JSON.parse(await Deno.readTextFile(new URL(`../fixtures/rdap/${name}`, import.meta.url)));
@@ -102,10 +105,13 @@ Deno.test("what is not a domain object gives null", async () => {
 
 Deno.test("a related link needs both rel=related and the RDAP media type", () => {
   const base = { objectClassName: "domain", ldhName: "x.test" };
-  const referral = (link: Record<string, unknown>) => parseDomainResponse({ ...base, links: [link] })!.registrarRdapUrl;
+  const referral = (link: Record<string, unknown>) =>
+    parseDomainResponse({ ...base, links: [link] })!.registrarRdapUrl;
   assertEquals(referral({ rel: "related", href: "https://r.test/domain/x.test" }), null);
-  assertEquals(referral({ rel: "RELATED", type: "application/rdap+json; charset=utf-8", href: "https://r.test/d" }),
-    "https://r.test/d");
+  assertEquals(
+    referral({ rel: "RELATED", type: "application/rdap+json; charset=utf-8", href: "https://r.test/d" }),
+    "https://r.test/d",
+  );
   assertEquals(referral({ rel: "related", type: "application/rdap+json", href: "/relative" }), null);
   assertEquals(referral({ rel: "related", type: "application/rdap+json", href: "mailto:x@r.test" }), null);
 });

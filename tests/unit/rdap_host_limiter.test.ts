@@ -40,7 +40,12 @@ Deno.test("hosts do not wait for each other", async () => {
 
 Deno.test("no more than `concurrency` requests in flight per host", async () => {
   const clock = fakeClock();
-  const limiter = createHostLimiter({ ratePerSecond: 1000, concurrency: 2, now: clock.now, sleep: clock.sleep });
+  const limiter = createHostLimiter({
+    ratePerSecond: 1000,
+    concurrency: 2,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
   const first = granted(await limiter.acquire("rdap.test"));
   await clock.advance(10);
   granted(await limiter.acquire("rdap.test"));
@@ -64,7 +69,12 @@ Deno.test("a bounded wait gives up with rdap_host_busy", async () => {
 
 Deno.test("a bounded wait also gives up when the rate slot is too far away", async () => {
   const clock = fakeClock();
-  const limiter = createHostLimiter({ ratePerSecond: 0.1, concurrency: 5, now: clock.now, sleep: clock.sleep });
+  const limiter = createHostLimiter({
+    ratePerSecond: 0.1,
+    concurrency: 5,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
   granted(await limiter.acquire("rdap.test"))();
   assertEquals(await limiter.acquire("rdap.test", { maxWaitMs: 5_000 }), {
     granted: false,
@@ -75,7 +85,12 @@ Deno.test("a bounded wait also gives up when the rate slot is too far away", asy
 
 Deno.test("a short pause is waited out, a long one refuses with its reason", async () => {
   const clock = fakeClock();
-  const limiter = createHostLimiter({ ratePerSecond: 100, concurrency: 1, now: clock.now, sleep: clock.sleep });
+  const limiter = createHostLimiter({
+    ratePerSecond: 100,
+    concurrency: 1,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
   limiter.pause("rdap.test", clock.now() + 3_000);
   const turn = track(limiter.acquire("rdap.test"));
   await clock.advance(2_900);
@@ -136,7 +151,12 @@ Deno.test("a pause set while waiting for the rate slot is honoured", async () =>
 
 Deno.test("release is idempotent", async () => {
   const clock = fakeClock();
-  const limiter = createHostLimiter({ ratePerSecond: 1000, concurrency: 1, now: clock.now, sleep: clock.sleep });
+  const limiter = createHostLimiter({
+    ratePerSecond: 1000,
+    concurrency: 1,
+    now: clock.now,
+    sleep: clock.sleep,
+  });
   const release = granted(await limiter.acquire("rdap.test"));
   release();
   release();

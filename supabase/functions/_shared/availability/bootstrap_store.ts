@@ -96,7 +96,12 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
       }
       const document = await response.json();
       const registry = parseBootstrap(document);
-      return { sourceUrl, publication: registry.publication, document, fetchedAt: new Date(now()).toISOString() };
+      return {
+        sourceUrl,
+        publication: registry.publication,
+        document,
+        fetchedAt: new Date(now()).toISOString(),
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -192,7 +197,9 @@ export function databaseBootstrapStorage(
       run(async (tx) => {
         await tx`
           insert into public.rdap_bootstrap_cache (source_url, publication, document, fetched_at)
-          values (${copy.sourceUrl}, ${copy.publication}, ${tx.json(copy.document as never)}, ${copy.fetchedAt})
+          values (${copy.sourceUrl}, ${copy.publication}, ${
+          JSON.stringify(copy.document)
+        }::text::jsonb, ${copy.fetchedAt})
           on conflict (source_url) do update
             set publication = excluded.publication, document = excluded.document, fetched_at = excluded.fetched_at`;
       }),

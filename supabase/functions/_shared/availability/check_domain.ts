@@ -3,7 +3,7 @@
  * classify, and build the result the API returns. No cache and no database writes here: the live check
  * adds those, and the poller calls `checkDomain` directly.
  */
-import { classify, type CheckReason, type DomainStatus, type RegistryAnswer } from "./classify.ts";
+import { type CheckReason, classify, type DomainStatus, type RegistryAnswer } from "./classify.ts";
 import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
 import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
@@ -75,12 +75,18 @@ export async function checkDomain(
   };
 }
 
-async function askRegistry(deps: CheckDeps, domainName: string, options: CheckOptions): Promise<RegistryLookup> {
+async function askRegistry(
+  deps: CheckDeps,
+  domainName: string,
+  options: CheckOptions,
+): Promise<RegistryLookup> {
   let servers: string[];
   try {
     servers = await deps.servers.serversFor(domainName);
   } catch (error) {
-    if (error instanceof BootstrapUnavailableError) return { server: "", answer: { outcome: "bootstrap_unavailable" } };
+    if (error instanceof BootstrapUnavailableError) {
+      return { server: "", answer: { outcome: "bootstrap_unavailable" } };
+    }
     throw error;
   }
   if (servers.length === 0) return { server: "", answer: { outcome: "no_server" } };

@@ -85,9 +85,10 @@ export function databaseLiveCheckStore(
       run(async (tx) => {
         await recordDomainCheck(tx, result);
         if (cacheSeconds <= 0) return;
+        // Sent as text and cast to json (not jsonb) so the cached answer keeps the result's key order.
         await tx`
           insert into public.live_check_cache (domain_name, result, checked_at, expires_at)
-          values (${result.domain_name}, ${tx.json(result as never)}, ${result.checked_at},
+          values (${result.domain_name}, ${JSON.stringify(result)}::text::json, ${result.checked_at},
                   now() + make_interval(secs => ${cacheSeconds}))
           on conflict (domain_name) do update
             set result = excluded.result, checked_at = excluded.checked_at, expires_at = excluded.expires_at`;

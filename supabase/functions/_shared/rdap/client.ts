@@ -121,7 +121,8 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
   }
 
   return {
-    lookupDomain: (baseUrl, domainName, lookupOptions) => lookupUrl(rdapDomainUrl(baseUrl, domainName), lookupOptions),
+    lookupDomain: (baseUrl, domainName, lookupOptions) =>
+      lookupUrl(rdapDomainUrl(baseUrl, domainName), lookupOptions),
     lookupUrl,
   };
 }
@@ -173,7 +174,11 @@ async function send(fetchImpl: typeof fetch, url: string, timeoutMs: number): Pr
 }
 
 /** The body as text, or null when it exceeds `maxBytes`. Stops early (partial text) when `signal` aborts. */
-async function readCappedText(response: Response, maxBytes: number, signal: AbortSignal): Promise<string | null> {
+async function readCappedText(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<string | null> {
   if (!response.body) return "";
   const reader = response.body.getReader();
   const stop = () => reader.cancel().catch(() => {});

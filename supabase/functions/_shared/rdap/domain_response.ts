@@ -115,7 +115,9 @@ function readRegistrar(value: unknown): string | null {
 
 function hasRole(entity: Record<string, unknown>, role: string): boolean {
   return Array.isArray(entity.roles) &&
-    entity.roles.some((candidate) => typeof candidate === "string" && candidate.trim().toLowerCase() === role);
+    entity.roles.some((candidate) =>
+      typeof candidate === "string" && candidate.trim().toLowerCase() === role
+    );
 }
 
 /** The text of the first vCard property `name` (jCard, RFC 7095): `["vcard", [[name, params, type, value…]]]`. */

@@ -164,7 +164,9 @@ export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
           await sleep(pausedFor);
           continue;
         }
-        if (!(await takeSlot(state, deadline))) return { granted: false, reason: "rdap_host_busy", until: null };
+        if (!(await takeSlot(state, deadline))) {
+          return { granted: false, reason: "rdap_host_busy", until: null };
+        }
         const startAt = Math.max(now(), state.nextStartAt);
         if (startAt > deadline) {
           releaseSlot(state);

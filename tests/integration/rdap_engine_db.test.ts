@@ -1,0 +1,157 @@
+/**
+ * The database side of the RDAP engine (bootstrap cache, overrides, live-check cache, record_domain_check),
+ * run inside one transaction that is rolled back. Skipped when SUPABASE_DB_URL is not set or the migration
+ * has not been applied.
+ */
+import postgres from "postgres";
+import { assert, assertEquals } from "../support/assert.ts";
+import { databaseBootstrapStorage } from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+import {
+  createLiveCheck,
+  databaseLiveCheckStore,
+} from "../../supabase/functions/_shared/availability/live_check.ts";
+import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import type { Transaction } from "../../supabase/functions/_shared/db/client.ts";
+
+const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
+
+async function migrationApplied(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+  try {
+    const [row] = await sql`select to_regclass('public.live_check_cache') is not null as ready`;
+    return row.ready === true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end();
+  }
+}
+
+const ready = databaseUrl !== undefined && await migrationApplied(databaseUrl);
+
+class Rollback extends Error {}
+
+/** Runs `work` in a transaction that is always rolled back; `asService` runs a step as service_role. */
+async function inRolledBackTransaction(
+  work: (
+    tx: Transaction,
+    asService: <T>(step: (tx: Transaction) => Promise<T>) => Promise<T>,
+  ) => Promise<void>,
+): Promise<void> {
+  const sql = postgres(databaseUrl!, { max: 1, prepare: false, onnotice: () => {} });
+  try {
+    await sql.begin(async (tx) => {
+      const asService = <T>(step: (inner: Transaction) => Promise<T>): Promise<T> =>
+        tx.savepoint(async (savepoint) => {
+          await savepoint`select set_config('role', 'service_role', true)`;
+          try {
+            return await step(savepoint);
+          } finally {
+            await savepoint`reset role`;
+          }
+        }) as Promise<T>;
+      await work(tx, asService);
+      throw new Rollback();
+    });
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+  } finally {
+    await sql.end();
+  }
+}
+
+function availableResult(domainName: string, checkedAt: string): CheckResult {
+  return {
+    domain_name: domainName,
+    unicode_name: null,
+    available: true,
+    status: "available",
+    checked_at: checkedAt,
+    rdap: {
+      server: "https://rdap.registry.test/",
+      http_status: 404,
+      status: [],
+      registrar: null,
+      registration_date: null,
+      expiration_date: null,
+      last_changed_date: null,
+    },
+    dns: { delegated: false, nameservers: [] },
+    reason: "rdap_not_found",
+  };
+}
+
+Deno.test({
+  name: "database: the bootstrap copy and the overrides round-trip",
+  ignore: !ready,
+  fn: () =>
+    inRolledBackTransaction(async (tx, asService) => {
+      const storage = databaseBootstrapStorage(asService);
+      const source = "https://bootstrap.db-test/dns.json";
+      assertEquals(await storage.load(source), null);
+      const document = { publication: "2026-01-30T00:00:01Z", services: [[["com"], ["https://a.test/"]]] };
+      await storage.save({
+        sourceUrl: source,
+        publication: "2026-01-30T00:00:01.000Z",
+        document,
+        fetchedAt: "2026-11-22T10:00:00.000Z",
+      });
+      assertEquals(await storage.load(source), {
+        sourceUrl: source,
+        publication: "2026-01-30T00:00:01.000Z",
+        document,
+        fetchedAt: "2026-11-22T10:00:00.000Z",
+      });
+      await storage.save({
+        sourceUrl: source,
+        publication: null,
+        document,
+        fetchedAt: "2026-11-23T10:00:00.000Z",
+      });
+      assertEquals((await storage.load(source))?.fetchedAt, "2026-11-23T10:00:00.000Z");
+
+      await tx`insert into public.rdap_server_overrides (suffix, base_url) values ('zz-db-test', null)`;
+      const overrides = await storage.overrides();
+      assert(overrides.some((row) => row.suffix === "zz-db-test" && row.baseUrl === null));
+    }),
+});
+
+Deno.test({
+  name: "database: a live check records a watched name's state and is cached",
+  ignore: !ready,
+  fn: () =>
+    inRolledBackTransaction(async (tx, asService) => {
+      const name = "rdap-db-test.test";
+      await tx`insert into public.domains (name) values (${name})`;
+      let checks = 0;
+      const live = createLiveCheck({
+        check: (domainName) => {
+          checks++;
+          return Promise.resolve(availableResult(domainName, new Date().toISOString()));
+        },
+        store: databaseLiveCheckStore(asService),
+        cacheSeconds: () => 30,
+      });
+      const first = await live(name, null);
+      const second = await live(name, null);
+      assertEquals(checks, 1, "the second call came from the cache");
+      assertEquals(second, first);
+
+      const [row] = await tx`
+        select status, last_checked_at, status_changed_at, consecutive_failures, next_check_at
+        from public.domains where name = ${name}`;
+      assertEquals(row.status, "available");
+      assertEquals(row.last_checked_at.toISOString(), first.checked_at);
+      assertEquals(row.status_changed_at.toISOString(), first.checked_at);
+      assertEquals(row.next_check_at.getTime() - Date.parse(first.checked_at), 60 * 60_000);
+
+      await tx`update public.live_check_cache set expires_at = now() - interval '1 second' where domain_name = ${name}`;
+      await live(name, null);
+      assertEquals(checks, 2, "an expired entry is checked again");
+
+      await live("not-watched.test", null);
+      const [unwatched] =
+        await tx`select count(*)::int as n from public.domains where name = 'not-watched.test'`;
+      assertEquals(unwatched.n, 0, "a name nobody watches gets no domains row");
+    }),
+});
