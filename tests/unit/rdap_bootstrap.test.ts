@@ -43,10 +43,10 @@ Deno.test("longest suffix of whole labels wins", () => {
   assertEquals(findRdapServers(registry, "example.xn--p1acf"), ["https://api.rdap.nic.test/"]);
 });
 
-Deno.test("a suffix must match whole labels", () => {
+Deno.test("a suffix must match whole labels; no match is null", () => {
   const registry = parseBootstrap(fixture);
-  assertEquals(findRdapServers(registry, "example.dcom"), []);
-  assertEquals(findRdapServers(registry, "example.de"), []);
+  assertEquals(findRdapServers(registry, "example.dcom"), null);
+  assertEquals(findRdapServers(registry, "example.de"), null);
 });
 
 Deno.test("overrides add suffixes, replace IANA's entry, and can disable RDAP", () => {

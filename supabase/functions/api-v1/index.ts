@@ -1,14 +1,8 @@
 // api-v1: the REST API and the MCP tool server, authenticated by x-api-key. Wiring only.
 import { Hono } from "hono";
 import type { ApiEnv } from "../_shared/api/context.ts";
-import {
-  countDailyRequest,
-  handleError,
-  methodNotAllowed,
-  notFound,
-  requestId,
-  requireApiKey,
-} from "../_shared/api/middleware.ts";
+import { countDailyRequest, requireApiKey } from "../_shared/api/middleware.ts";
+import { errorHandler, methodNotAllowed, notFound, requestId } from "../_shared/http/pipeline.ts";
 import { checkDomainHandler } from "../_shared/api/check_handler.ts";
 import { mcpHandler } from "../_shared/api/mcp_handler.ts";
 import { openApiHandler } from "../_shared/api/openapi_handler.ts";
@@ -20,9 +14,9 @@ import {
 
 const app = new Hono<ApiEnv>().basePath("/api-v1");
 
-app.use("*", requestId);
-app.onError(handleError);
-app.notFound(notFound);
+app.use("*", requestId());
+app.onError(errorHandler("api-v1"));
+app.notFound(notFound());
 
 app.get("/openapi.json", openApiHandler);
 app.all("/mcp", mcpHandler);

@@ -4,6 +4,7 @@
  */
 import { asService } from "../db/client.ts";
 import { ApiError } from "../http/errors.ts";
+import { secondsUntil } from "../http/pipeline.ts";
 
 export interface ApiAccount {
   userId: string;
@@ -63,7 +64,7 @@ export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAll
 /** `RateLimit-*` headers for an allowance (none for unlimited plans); `Retry-After` when refused. */
 export function rateLimitHeaders(allowance: DailyAllowance, now = new Date()): Record<string, string> {
   if (allowance.limit === null) return {};
-  const resetSeconds = Math.max(0, Math.ceil((allowance.resetAt.getTime() - now.getTime()) / 1000));
+  const resetSeconds = secondsUntil(allowance.resetAt, now);
   const headers: Record<string, string> = {
     "RateLimit-Limit": String(allowance.limit),
     "RateLimit-Remaining": String(allowance.remaining ?? 0),

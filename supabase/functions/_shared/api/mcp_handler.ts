@@ -5,7 +5,7 @@ import { isAllowedOrigin } from "../mcp/origin.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
 import { authenticateApiKey } from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
-import { errorResponse } from "./middleware.ts";
+import { errorResponse } from "../http/pipeline.ts";
 
 export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (c.req.method !== "POST") {

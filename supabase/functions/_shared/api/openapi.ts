@@ -117,22 +117,22 @@ export function openApiDocument(serverUrl: string): JsonSchema {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
       schemas: { Error: responseSchema(errorBody) },
       responses: {
-        InvalidRequest: errorResponse("The request is not valid; details lists what was wrong."),
-        Unauthorized: errorResponse("The API key is missing, unknown or revoked."),
-        UpgradeRequired: errorResponse("The account's plan has no API access (Free)."),
-        NotFound: errorResponse("The domain is not on the active watchlist."),
-        PayloadTooLarge: errorResponse("The body is larger than 1 MiB."),
-        UnsupportedMediaType: errorResponse("The body is not JSON."),
+        InvalidRequest: errorResponseSpec("The request is not valid; details lists what was wrong."),
+        Unauthorized: errorResponseSpec("The API key is missing, unknown or revoked."),
+        UpgradeRequired: errorResponseSpec("The account's plan has no API access (Free)."),
+        NotFound: errorResponseSpec("The domain is not on the active watchlist."),
+        PayloadTooLarge: errorResponseSpec("The body is larger than 1 MiB."),
+        UnsupportedMediaType: errorResponseSpec("The body is not JSON."),
         RateLimited: {
-          ...errorResponse("The daily request limit is used up; reset_at says when it resets."),
+          ...errorResponseSpec("The daily request limit is used up; reset_at says when it resets."),
           headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } },
         },
-        Internal: errorResponse("An unexpected error; the body carries a request id."),
+        Internal: errorResponseSpec("An unexpected error; the body carries a request id."),
       },
     },
   };
 }
 
-function errorResponse(description: string) {
+function errorResponseSpec(description: string) {
   return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
 }

@@ -158,20 +158,16 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
   return {
     async serversFor(domainName) {
       const current = await currentMemo();
-      if (current.registry) return findRdapServers(current.registry, domainName);
+      if (current.registry) return findRdapServers(current.registry, domainName) ?? [];
       // Without IANA's file only an override can answer; "no server" would be a guess.
-      if (findsSuffix(current.overrides, domainName)) return findRdapServers(current.overrides, domainName);
+      const overridden = findRdapServers(current.overrides, domainName);
+      if (overridden !== null) return overridden;
       throw new BootstrapUnavailableError("no copy of the RDAP bootstrap could be loaded");
     },
     forget() {
       memo = undefined;
     },
   };
-}
-
-function findsSuffix(registry: BootstrapRegistry, domainName: string): boolean {
-  const labels = domainName.toLowerCase().split(".");
-  return labels.some((_, start) => registry.services.has(labels.slice(start).join(".")));
 }
 
 /** Storage in `public.rdap_bootstrap_cache` and `public.rdap_server_overrides`, as service_role. */

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { type ApiAccount, consumeDailyRequest, rateLimitedError } from "../api/api_access.ts";
 import {
   addDomainsResponse,
-  errorBody,
   checkResult,
+  errorBody,
   listResponse,
   maxBatchSize,
   removeDomainResponse,
@@ -61,8 +61,10 @@ async function toolCall<T extends object>(
  */
 function toolOutput<T extends z.ZodRawShape>(success: z.ZodObject<T>) {
   return success.partial().extend(errorBody.partial().shape)
-    .describe("On success the fields of the REST response; on an isError result error, message and, " +
-      "when rate limited, reset_at.");
+    .describe(
+      "On success the fields of the REST response; on an isError result error, message and, " +
+        "when rate limited, reset_at.",
+    );
 }
 
 const domainArgument = z.string().min(1).max(1000)

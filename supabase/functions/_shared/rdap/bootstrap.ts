@@ -70,17 +70,17 @@ export function withOverrides(registry: BootstrapRegistry, overrides: ServerOver
 
 /**
  * The base URLs for `domainName` from the longest suffix of whole labels that the registry lists
- * (`a.b.example.co.uk` tries `a.b.example.co.uk`, `b.example.co.uk`, …, `uk`). Empty when none matches
- * or when the matching entry says there is no server.
+ * (`a.b.example.co.uk` tries `a.b.example.co.uk`, `b.example.co.uk`, …, `uk`). Null when no suffix is
+ * listed; empty when the matching entry says there is no server.
  */
-export function findRdapServers(registry: BootstrapRegistry, domainName: string): string[] {
+export function findRdapServers(registry: BootstrapRegistry, domainName: string): string[] | null {
   const labels = domainName.toLowerCase().replace(/\.$/, "").split(".");
   for (let start = 0; start < labels.length; start++) {
     const suffix = labels.slice(start).join(".");
     const urls = registry.services.get(suffix);
     if (urls !== undefined) return urls;
   }
-  return [];
+  return null;
 }
 
 /** Keeps http(s) URLs only, adds a missing trailing slash, removes duplicates, and puts https first. */

@@ -1,11 +1,11 @@
 /**
- * The request pipeline of the account session endpoints (export-account, send-org-invite): request id,
- * CORS for the app's origins, the session JWT (401), the per-user rolling-window limit (429) and errors
- * as JSON.
+ * The session endpoints' own middleware (export-account, send-org-invite): CORS for the app's origins,
+ * the session JWT (401) and the per-user rolling-window limit (429).
  */
-import type { Context, MiddlewareHandler, NotFoundHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { asAccount } from "../db/client.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { errorResponse, secondsUntil } from "../http/pipeline.ts";
 import { allowedOrigin, preflightHeaders, responseHeaders } from "./cors.ts";
 import { verifySession } from "./jwt.ts";
 
@@ -22,13 +22,6 @@ export type SessionContext = Context<SessionEnv>;
 
 /** Both session endpoints count requests per user over a rolling window of this length. */
 export const rateLimitWindowMinutes = 10;
-
-export const requestId: MiddlewareHandler<SessionEnv> = async (c, next) => {
-  const id = crypto.randomUUID();
-  c.set("requestId", id);
-  c.header("X-Request-Id", id);
-  await next();
-};
 
 /**
  * Answers preflights (204 for an allowed origin, 403 without CORS headers otherwise) and adds the CORS
@@ -94,7 +87,7 @@ async function consumeSessionRequest(userId: string, action: string, max: number
 export function sessionRateLimit(action: string, max: number): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
     const allowance = await consumeSessionRequest(c.get("userId"), action, max);
-    const resetSeconds = Math.max(0, Math.ceil((allowance.resetAt.getTime() - Date.now()) / 1000));
+    const resetSeconds = secondsUntil(allowance.resetAt);
     c.header("RateLimit-Limit", String(max));
     c.header("RateLimit-Remaining", String(allowance.remaining));
     c.header("RateLimit-Reset", String(resetSeconds));
@@ -108,35 +101,5 @@ export function sessionRateLimit(action: string, max: number): MiddlewareHandler
       );
     }
     await next();
-  };
-}
-
-export function errorResponse(c: SessionContext, error: ApiError): Response {
-  return c.json(error.toJSON(), error.status as 400);
-}
-
-/** Known errors become their JSON body; anything else is a 500 `internal`, logged with the request id. */
-export function handleError(error: Error, c: SessionContext): Response {
-  if (error instanceof ApiError) return errorResponse(c, error);
-  const id = c.get("requestId") ?? "unknown";
-  console.error(`[session] ${c.req.method} ${c.req.path} request ${id} failed: ${error?.stack ?? error}`);
-  return errorResponse(
-    c,
-    new ApiError("internal", "Something went wrong on our side. Quote the request id when you contact us.", {
-      request_id: id,
-    }),
-  );
-}
-
-export const notFound: NotFoundHandler<SessionEnv> = (c) =>
-  errorResponse(c, new ApiError("not_found", `There is no ${c.req.method} ${new URL(c.req.url).pathname}.`));
-
-/** The function's path, asked with a method it does not serve. */
-export function methodNotAllowed(allowed: string[]): MiddlewareHandler<SessionEnv> {
-  return (c) => {
-    c.header("Allow", allowed.join(", "));
-    return Promise.resolve(
-      errorResponse(c, new ApiError("method_not_allowed", `Use ${allowed.join(" or ")} on this path.`)),
-    );
   };
 }
