@@ -1,6 +1,8 @@
 /**
  * A small authoritative-style DNS server on 127.0.0.1 (UDP) for tests.
- * It answers NS queries from a table: delegated names get NS records, other names NXDOMAIN.
+ * It answers NS queries from a table: delegated names get NS records, other names NXDOMAIN. Like the root
+ * zone, it knows every top-level domain: a single-label name gets `a.nic.<tld>` unless the table says
+ * otherwise (e.g. `setServerFailure("com")` to play a resolver that cannot resolve anything under it).
  * Names set with `setTimeout` are never answered; names set with `setServerFailure` get SERVFAIL.
  */
 import dgram from "node:dgram";
@@ -52,7 +54,7 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     const question = readQuestion(message);
     if (!question) return;
     queries.push({ name: question.name, type: question.type, at: Date.now() });
-    const behaviour = table.get(key(question.name));
+    const behaviour = table.get(key(question.name)) ?? topLevelDomain(question.name);
     if (behaviour?.kind === "timeout") return;
     let reply: Uint8Array;
     if (behaviour?.kind === "servfail") {
@@ -79,6 +81,12 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     queries,
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
+}
+
+function topLevelDomain(name: string): Behaviour | undefined {
+  return name !== "" && !name.includes(".")
+    ? { kind: "delegated", nameservers: [`a.nic.${name}`] }
+    : undefined;
 }
 
 interface Question {

@@ -15,13 +15,17 @@ Deno.test("NS records mean delegated; names are lower case, without trailing dot
   });
 });
 
-Deno.test("NotFound means not delegated; TimedOut or our own timeout is a timeout; anything else a failure", async () => {
+Deno.test("NotFound means not delegated only when the resolver knows the TLD; TimedOut is a timeout; anything else a failure", async () => {
   const failing = (error: Error): ResolveNs => () => Promise.reject(error);
+  const tldOnly: ResolveNs = (name) =>
+    name === "com"
+      ? Promise.resolve(["a.gtld-servers.net."])
+      : Promise.reject(new Deno.errors.NotFound("nx"));
+  assertEquals(await lookupNameservers("a.com", { resolve: tldOnly }), { outcome: "not_delegated" });
   assertEquals(
     await lookupNameservers("a.com", { resolve: failing(new Deno.errors.NotFound("no records")) }),
-    {
-      outcome: "not_delegated",
-    },
+    { outcome: "error", error: "failure" },
+    "a resolver that finds nothing, not even the TLD, is not evidence",
   );
   assertEquals(
     await lookupNameservers("a.com", { resolve: failing(new Deno.errors.TimedOut("timed out")) }),
@@ -92,6 +96,8 @@ Deno.test("against a real UDP server: delegated, NXDOMAIN, and no answer", async
       nameservers: ["ns1.host.test", "ns2.host.test"],
     });
     assertEquals(await lookupNameservers("free.test", options), { outcome: "not_delegated" });
+    dns.setServerFailure("test");
+    assertEquals(await lookupNameservers("free.test", options), { outcome: "error", error: "failure" });
     assertEquals(await lookupNameservers("slow.test", options), { outcome: "error", error: "timeout" });
   } finally {
     await dns.close();

@@ -1,9 +1,10 @@
 /**
- * Is a name delegated in DNS? One NS look-up, through `DNS_NAMESERVER` when set, else the system resolver.
+ * Is a name delegated in DNS? An NS look-up, through `DNS_NAMESERVER` when set, else the system resolver.
  *
- * Deno reports NXDOMAIN and "no records" as `Deno.errors.NotFound`. It reports SERVFAIL the same way (seen
- * with a local server), so "not delegated" can also mean "the resolver failed"; callers must never treat
- * "not delegated" alone as proof of availability.
+ * Deno reports NXDOMAIN and "no records" as `Deno.errors.NotFound`, but it reports SERVFAIL the same way,
+ * and a resolver that cannot reach anything answers NotFound for every name. So a NotFound counts as
+ * "not delegated" only when the same resolver can find the NS records of the name's top-level domain;
+ * otherwise the resolver is not trustworthy and the outcome is an error (never evidence of availability).
  */
 
 export type DnsOutcome =
@@ -47,9 +48,18 @@ export async function lookupNameservers(
   try {
     const records = await resolve(domainName, { nameServer, signal: controller.signal });
     const nameservers = normaliseNameservers(records);
-    return nameservers.length > 0 ? { outcome: "delegated", nameservers } : { outcome: "not_delegated" };
+    if (nameservers.length > 0) return { outcome: "delegated", nameservers };
+    return await resolverAnswersFor(topLevelDomain(domainName), resolve, {
+      nameServer,
+      signal: controller.signal,
+    });
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { outcome: "not_delegated" };
+    if (error instanceof Deno.errors.NotFound) {
+      return await resolverAnswersFor(topLevelDomain(domainName), resolve, {
+        nameServer,
+        signal: controller.signal,
+      });
+    }
     if (controller.signal.aborted || error instanceof Deno.errors.TimedOut) {
       return { outcome: "error", error: "timeout" };
     }
@@ -57,6 +67,27 @@ export async function lookupNameservers(
   } finally {
     clearTimeout(timer);
   }
+}
+
+function topLevelDomain(domainName: string): string {
+  return domainName.replace(/\.+$/, "").split(".").pop() ?? domainName;
+}
+
+/** "Not delegated" when the resolver can find the TLD's own NS records; an error when it cannot. */
+async function resolverAnswersFor(
+  tld: string,
+  resolve: ResolveNs,
+  options: Deno.ResolveDnsOptions,
+): Promise<DnsOutcome> {
+  try {
+    const records = await resolve(tld, options);
+    if (normaliseNameservers(records).length > 0) return { outcome: "not_delegated" };
+  } catch (error) {
+    if (options.signal?.aborted || error instanceof Deno.errors.TimedOut) {
+      return { outcome: "error", error: "timeout" };
+    }
+  }
+  return { outcome: "error", error: "failure" };
 }
 
 /** `127.0.0.1:5353`, `[::1]:53`, `10.0.0.2` (port 53), or null when unreadable. */

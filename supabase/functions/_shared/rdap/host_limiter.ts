@@ -209,13 +209,18 @@ export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
   };
 }
 
-let shared: HostLimiter | undefined;
+let shared: { settings: string; limiter: HostLimiter } | undefined;
 
-/** The one limiter of this process, configured from `RDAP_HOST_RATE_PER_SECOND` and `RDAP_HOST_CONCURRENCY`. */
+/**
+ * The one limiter of this process, configured from `RDAP_HOST_RATE_PER_SECOND` and
+ * `RDAP_HOST_CONCURRENCY`; a change of either setting starts a new one.
+ */
 export function sharedHostLimiter(): HostLimiter {
-  shared ??= createHostLimiter({
-    ratePerSecond: config.rdapHostRatePerSecond(),
-    concurrency: config.rdapHostConcurrency(),
-  });
-  return shared;
+  const ratePerSecond = config.rdapHostRatePerSecond();
+  const concurrency = config.rdapHostConcurrency();
+  const settings = `${ratePerSecond}/${concurrency}`;
+  if (shared?.settings !== settings) {
+    shared = { settings, limiter: createHostLimiter({ ratePerSecond, concurrency }) };
+  }
+  return shared.limiter;
 }
