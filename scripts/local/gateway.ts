@@ -59,7 +59,15 @@ export function route(
   const handler = handlers.get(match[1]);
   if (!handler) return notFound(`There is no function named ${match[1]}.`);
   const forwarded = new URL(`/${match[1]}${match[2] ?? ""}${url.search}`, url.origin);
-  return handler(new Request(forwarded, request), info);
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers: request.headers,
+    body: hasBody ? request.body : undefined,
+    duplex: hasBody ? "half" : undefined,
+    redirect: "manual",
+  };
+  return handler(new Request(forwarded, init), info);
 }
 
 export interface RunningGateway {

@@ -210,7 +210,9 @@ begin
     raise exception using errcode = 'DW401', message = 'DW401: Sign in to accept an invitation.';
   end if;
 
-  select u.email into v_email from auth.users as u where u.id = v_uid;
+  -- Only a confirmed address proves the caller owns the invited mailbox (an unconfirmed sign-up with the
+  -- invitee's address must not be able to take the invitation).
+  select u.email into v_email from auth.users as u where u.id = v_uid and u.email_confirmed_at is not null;
 
   select i.* into v_inv
     from public.invitations as i

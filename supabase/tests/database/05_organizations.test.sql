@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(51);
+select plan(52);
 
 select tests.create_user('olga@test.local', 'pro') as olga \gset
 select tests.create_user('adam@test.local', 'free') as adam \gset
@@ -98,7 +98,14 @@ select throws_ok(format('select public.mark_invitation_emailed(%L)', :'ivy_inv')
 delete from public.organizations where id = :'org';
 delete from public.organization_members where organization_id = :'org';
 
--- ivy accepts (case-insensitive address) ---------------------------------------------------------
+-- ivy accepts (case-insensitive address), once her address is confirmed ------------------------
+select tests.clear_authentication();
+update auth.users set email_confirmed_at = null where email = 'ivy@test.local';
+select tests.authenticate_as('ivy@test.local');
+select throws_ok(format('select public.accept_invitation(%L)', :'ivy_token'), 'DW404', null,
+  'an account whose address is not confirmed cannot accept');
+select tests.clear_authentication();
+update auth.users set email_confirmed_at = now() where email = 'ivy@test.local';
 select tests.authenticate_as('ivy@test.local');
 select is(public.accept_invitation(:'ivy_token'), :'org'::uuid, 'the address is compared case-insensitively');
 select is((select role from public.organization_members where user_id = auth.uid()), 'member', 'ivy is a member');
