@@ -99,6 +99,31 @@ revoke all on function public.consume_api_request(uuid) from public, anon, authe
 grant execute on function public.consume_api_request(uuid) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
+-- api_request_allowance: today's allowance without counting a request (for responses, such as MCP
+-- protocol chatter, that do not count but still report the limit).
+-- ---------------------------------------------------------------------------------------------------
+create function public.api_request_allowance(p_user_id uuid)
+returns table (allowed boolean, request_limit integer, remaining integer, reset_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(pl.requests_per_day - coalesce(c.request_count, 0) > 0, true),
+         pl.requests_per_day,
+         greatest(pl.requests_per_day - coalesce(c.request_count, 0), 0),
+         ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC'
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+    left join public.api_request_counters as c
+      on c.user_id = p.id and c.day = (now() at time zone 'UTC')::date
+   where p.id = p_user_id
+$$;
+
+revoke all on function public.api_request_allowance(uuid) from public, anon, authenticated, service_role;
+grant execute on function public.api_request_allowance(uuid) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
 -- consume_session_request: rolling-window limit per account and action.
 -- ---------------------------------------------------------------------------------------------------
 create function public.consume_session_request(p_action text, p_max integer, p_window interval)

@@ -194,6 +194,28 @@ Deno.test("MCP tool server end to end", options, async (t) => {
       assertEquals(self.status, 200);
       await self.body?.cancel();
 
+      const limited = await rpc(mcpUrl, apiKey, initialize);
+      assertEquals(limited.headers.get("ratelimit-limit"), "1000");
+      assert(Number(limited.headers.get("ratelimit-remaining")) <= 1000);
+      await limited.body?.cancel();
+
+      const badType = await fetch(mcpUrl, {
+        method: "POST",
+        headers: {
+          "content-type": "text/plain",
+          accept: "application/json, text/event-stream",
+          "x-api-key": apiKey,
+        },
+        body: JSON.stringify(initialize),
+      });
+      assertEquals(badType.status, 415);
+      await badType.body?.cancel();
+      const badVersion = await rpc(mcpUrl, apiKey, { jsonrpc: "2.0", id: 2, method: "tools/list" }, {
+        "mcp-protocol-version": "1999-01-01",
+      });
+      assertEquals(badVersion.status, 400);
+      await badVersion.body?.cancel();
+
       const badAccept = await rpc(mcpUrl, apiKey, initialize, { accept: "text/html" });
       assertEquals(badAccept.status, 406);
       await badAccept.body?.cancel();

@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(37);
+select plan(40);
 
 insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
 values ('tiny', true, 3, 10, false, 99), ('closed', true, 0, 10, false, 98);
@@ -45,6 +45,14 @@ select results_eq(format('select allowed, remaining from public.consume_api_requ
   $$ values (true, 0) $$, 'Pro: the 1,000th request is allowed');
 select results_eq(format('select allowed, remaining from public.consume_api_request(%L)', :'pat'),
   $$ values (false, 0) $$, 'Pro: the 1,001st request is refused');
+select results_eq(format('select * from public.api_request_allowance(%L)', :'pat'),
+  format($$ values (false, 1000, 0, %L::timestamptz) $$, :'next_midnight'),
+  'the allowance reports a used-up day without counting');
+select results_eq(format('select * from public.api_request_allowance(%L)', :'pia'),
+  format($$ values (true, 1000, 1000, %L::timestamptz) $$, :'next_midnight'),
+  'the allowance of an account with no requests today is the whole limit');
+select results_eq(format('select allowed, request_limit from public.api_request_allowance(%L)', :'ent'),
+  $$ values (true, null::integer) $$, 'an unlimited plan has no limit to report');
 
 insert into public.api_request_counters (user_id, day, request_count)
 values (:'pia', (now() at time zone 'UTC')::date - 1, 1000);

@@ -61,6 +61,20 @@ export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAll
   };
 }
 
+/** Today's allowance without counting a request (for responses that do not count, such as MCP chatter). */
+export async function currentDailyAllowance(account: ApiAccount): Promise<DailyAllowance> {
+  const [row] = await asService((tx) =>
+    tx<{ allowed: boolean; request_limit: number | null; remaining: number | null; reset_at: Date }[]>`
+      select allowed, request_limit, remaining, reset_at from public.api_request_allowance(${account.userId})`
+  );
+  return {
+    allowed: row.allowed,
+    limit: row.request_limit,
+    remaining: row.remaining,
+    resetAt: new Date(row.reset_at),
+  };
+}
+
 /** `RateLimit-*` headers for an allowance (none for unlimited plans); `Retry-After` when refused. */
 export function rateLimitHeaders(allowance: DailyAllowance, now = new Date()): Record<string, string> {
   if (allowance.limit === null) return {};

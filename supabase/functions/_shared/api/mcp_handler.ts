@@ -3,7 +3,12 @@ import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
-import { authenticateApiKey } from "./api_access.ts";
+import {
+  authenticateApiKey,
+  currentDailyAllowance,
+  type DailyAllowance,
+  rateLimitHeaders,
+} from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
 
@@ -22,8 +27,14 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
     return errorResponse(c, new ApiError("forbidden", "Requests from this Origin are not allowed."));
   }
   const account = await authenticateApiKey(c.req.header("x-api-key"));
-  const response = await handleMcpRequest(c.req.raw, account);
+  let allowance: DailyAllowance | undefined;
+  const response = await handleMcpRequest(c.req.raw, { account, onAllowance: (left) => (allowance = left) });
+  // Protocol chatter does not count, but every response still reports the day's limit.
+  allowance ??= await currentDailyAllowance(account);
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", c.get("requestId"));
+  for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {
+    if (name !== "Retry-After") headers.set(name, value);
+  }
   return new Response(response.body, { status: response.status, headers });
 }

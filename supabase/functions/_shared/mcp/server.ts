@@ -1,8 +1,7 @@
 /** A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { ApiAccount } from "../api/api_access.ts";
-import { registerTools } from "./tools.ts";
+import { registerTools, type ToolCaller } from "./tools.ts";
 
 export const serverInfo = { name: "domain-watchlist", version: "1.0.0" };
 
@@ -12,9 +11,9 @@ const instructions = "Domain Watchlist watches domain names and alerts the accou
   "remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
   "daily request limit; when it is used up the tool says when it resets.";
 
-export async function handleMcpRequest(request: Request, account: ApiAccount): Promise<Response> {
+export async function handleMcpRequest(request: Request, caller: ToolCaller): Promise<Response> {
   const server = new McpServer(serverInfo, { instructions, capabilities: { tools: {} } });
-  registerTools(server, account);
+  registerTools(server, caller);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -6,7 +6,12 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { type ApiAccount, consumeDailyRequest, rateLimitedError } from "../api/api_access.ts";
+import {
+  type ApiAccount,
+  consumeDailyRequest,
+  type DailyAllowance,
+  rateLimitedError,
+} from "../api/api_access.ts";
 import {
   addDomainsResponse,
   checkResult,
@@ -38,14 +43,21 @@ function failure(error: ApiError): CallToolResult {
   };
 }
 
+/** The account a request's tools act for, and where each call reports the allowance it left. */
+export interface ToolCaller {
+  account: ApiAccount;
+  onAllowance(allowance: DailyAllowance): void;
+}
+
 /** Runs one tool call: counts it against the daily limit, then the service; known errors become results. */
 async function toolCall<T extends object>(
-  account: ApiAccount,
+  caller: ToolCaller,
   work: () => Promise<T>,
   summary: Summary<T>,
 ): Promise<CallToolResult> {
   try {
-    const allowance = await consumeDailyRequest(account);
+    const allowance = await consumeDailyRequest(caller.account);
+    caller.onAllowance(allowance);
     if (!allowance.allowed) throw rateLimitedError(allowance);
     return success(await work(), summary);
   } catch (error) {
@@ -70,7 +82,8 @@ function toolOutput<T extends z.ZodRawShape>(success: z.ZodObject<T>) {
 const domainArgument = z.string().min(1).max(1000)
   .describe("A registrable domain name such as example.com or example.co.uk; Unicode names are accepted.");
 
-export function registerTools(server: McpServer, account: ApiAccount): void {
+export function registerTools(server: McpServer, caller: ToolCaller): void {
+  const { account } = caller;
   server.registerTool(
     "check_domain",
     {
@@ -86,7 +99,7 @@ export function registerTools(server: McpServer, account: ApiAccount): void {
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ domain }: { domain: string }) =>
-      toolCall(account, () => checkDomainName(domain), (result) =>
+      toolCall(caller, () => checkDomainName(domain), (result) =>
         `${result.domain_name}: ${result.status}` +
         (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
         ` — ${result.reason}`),
@@ -113,7 +126,7 @@ export function registerTools(server: McpServer, account: ApiAccount): void {
     },
     (args: { limit?: number; offset?: number; cursor?: string }) =>
       toolCall(
-        account,
+        caller,
         () => listWatchlist(account.userId, args),
         (page) =>
           page.domains.length === 0
@@ -148,7 +161,7 @@ export function registerTools(server: McpServer, account: ApiAccount): void {
     },
     ({ domains }: { domains: string[] }) =>
       toolCall(
-        account,
+        caller,
         () => addDomains(account.userId, domains),
         (result) =>
           `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
@@ -169,7 +182,7 @@ export function registerTools(server: McpServer, account: ApiAccount): void {
     },
     ({ domain }: { domain: string }) =>
       toolCall(
-        account,
+        caller,
         () => removeDomain(account.userId, domain),
         (result) => `Removed ${result.domain_name} from the watchlist.`,
       ),
