@@ -75,7 +75,8 @@ async function denoTests(env: Record<string, string>): Promise<void> {
   const child = new Deno.Command(deno, {
     args: ["test", "-A", "--no-check", "tests/"],
     cwd: repoRoot,
-    env,
+    // Plain output, so the summary line can be read.
+    env: { ...env, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

@@ -1,6 +1,21 @@
-// Placeholder until its issue lands: answers 501 so the gateway can load it.
-Deno.serve(() =>
-  Response.json({ error: "not_implemented", message: "This function is not implemented yet." }, {
-    status: 501,
-  })
-);
+// rdap-poller: one polling run per POST from the pg_cron job (bearer secret from Vault). Wiring only.
+import { Hono } from "hono";
+import {
+  errorHandler,
+  methodNotAllowed,
+  notFound,
+  requestId,
+  type RequestIdEnv,
+} from "../_shared/http/pipeline.ts";
+import { pollerHandler, requirePollerSecret } from "../_shared/poller/handler.ts";
+
+const app = new Hono<RequestIdEnv>().basePath("/rdap-poller");
+
+app.use("*", requestId());
+app.onError(errorHandler("rdap-poller"));
+app.notFound(notFound());
+
+app.post("/", requirePollerSecret, pollerHandler);
+app.all("/", methodNotAllowed(["POST"]));
+
+Deno.serve(app.fetch);

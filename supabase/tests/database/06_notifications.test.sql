@@ -67,7 +67,8 @@ select results_eq(format('select telegram_chat_id, telegram_enabled from public.
 select results_eq(format('select url, secret from public.webhook_endpoints where id = %L', :'hook'),
   $$ values ('https://hooks.test.local/alice'::text, 'rotated-secret'::text) $$,
   'alice''s webhook keeps its URL and secret; bob changed nothing');
-select is((select count(*)::integer from public.notification_settings), 2, 'bob deleted no settings');
+select is((select count(*)::integer from public.notification_settings where user_id in (:'alice', :'bob', :'fred')), 2,
+  'bob deleted no settings');
 
 -- service_role (the alert sender) reads everything ----------------------------------------------------
 select tests.authenticate_as_service_role();
@@ -83,7 +84,8 @@ select lives_ok($$ update public.notification_settings set telegram_chat_id = nu
 select results_eq($$ select telegram_configured from public.notification_settings $$, array[false],
   'Telegram is no longer configured');
 select tests.clear_authentication();
-select is((select count(*)::integer from public.webhook_endpoints), 0, 'the webhook is gone');
+select is((select count(*)::integer from public.webhook_endpoints where user_id in (:'alice', :'bob')), 0,
+  'the webhook is gone');
 
 -- anon ------------------------------------------------------------------------------------------------
 select tests.authenticate_as_anon();

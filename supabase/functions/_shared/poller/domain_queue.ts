@@ -1,0 +1,76 @@
+/** Watched names in the database (service_role): claim the due ones, record what a check found. */
+import { asService, type Transaction } from "../db/client.ts";
+import type { CheckResult } from "../availability/check_domain.ts";
+import type { DomainStatus } from "../availability/classify.ts";
+import { recordDomainCheck } from "../availability/live_check.ts";
+
+export interface ClaimedDomain {
+  name: string;
+  status: DomainStatus;
+  expiresAt: Date | null;
+  registrar: string | null;
+  lastCheckedAt: Date | null;
+}
+
+export interface CheckFollowUp {
+  /** A pending-delete name's next check (the denser schedule around its predicted drop). */
+  pendingDeleteNextCheckAt?: Date;
+  /** Not before this (an RDAP host's 429 pause). */
+  notBefore?: Date;
+}
+
+export interface DomainQueue {
+  claim(limit: number, leaseSeconds: number): Promise<ClaimedDomain[]>;
+  /** Records a full check (RDAP and DNS), and its follow-ups, in one transaction. */
+  recordCheck(result: CheckResult, followUp: CheckFollowUp): Promise<void>;
+  /** Records "registered" from DNS alone, keeping the known expiry and registrar. */
+  recordDelegated(domain: ClaimedDomain, checkedAt: Date): Promise<void>;
+  /** Releases a claimed name without a check, due again at `notBefore`. */
+  defer(name: string, notBefore: Date): Promise<void>;
+}
+
+interface ClaimRow {
+  domain_name: string;
+  status: DomainStatus;
+  expires_at: Date | null;
+  registrar: string | null;
+  last_checked_at: Date | null;
+}
+
+type Runner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
+
+export function databaseDomainQueue(run: Runner = asService): DomainQueue {
+  return {
+    claim: (limit, leaseSeconds) =>
+      run(async (tx) => {
+        const rows = await tx<ClaimRow[]>`select * from public.claim_due_domains(${limit}, ${leaseSeconds})`;
+        return rows.map((row) => ({
+          name: row.domain_name,
+          status: row.status,
+          expiresAt: row.expires_at,
+          registrar: row.registrar,
+          lastCheckedAt: row.last_checked_at,
+        }));
+      }),
+    recordCheck: (result, followUp) =>
+      run(async (tx) => {
+        await recordDomainCheck(tx, result);
+        if (followUp.pendingDeleteNextCheckAt) {
+          await tx`select public.schedule_pending_delete_check(
+            ${result.domain_name}, ${result.checked_at}, ${followUp.pendingDeleteNextCheckAt})`;
+        }
+        if (followUp.notBefore) {
+          await tx`select public.defer_domain_check(${result.domain_name}, ${followUp.notBefore})`;
+        }
+      }),
+    recordDelegated: (domain, checkedAt) =>
+      run(async (tx) => {
+        await tx`select public.record_domain_check(
+          ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true)`;
+      }),
+    defer: (name, notBefore) =>
+      run(async (tx) => {
+        await tx`select public.defer_domain_check(${name}, ${notBefore})`;
+      }),
+  };
+}

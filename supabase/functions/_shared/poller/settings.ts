@@ -1,0 +1,37 @@
+/** The poller's settings from the environment, read at call time (README documents them). */
+
+function intEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = Deno.env.get(name);
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
+export interface PollerSettings {
+  /** Wall time one invocation may use before it stops starting work (`POLLER_TIME_BUDGET_MS`). */
+  timeBudgetMs: number;
+  /** How long a claimed name stays reserved for this run (`POLLER_LEASE_SECONDS`). */
+  leaseSeconds: number;
+  /** Names one worker claims at a time (`POLLER_BATCH_SIZE`). */
+  batchSize: number;
+  /** Workers checking names at once (`POLLER_CONCURRENCY`); RDAP hosts are still rate-limited per host. */
+  concurrency: number;
+  /**
+   * Names one run checks at most (`POLLER_MAX_CHECKS_PER_RUN`). About 1 ms of CPU each (measured), so the
+   * default keeps a run well inside the Edge runtime's 2 s CPU limit.
+   */
+  maxChecksPerRun: number;
+  /** Alert deliveries one run sends at most (`POLLER_MAX_DELIVERIES_PER_RUN`; about 0.8 ms of CPU each). */
+  maxDeliveriesPerRun: number;
+}
+
+export function pollerSettings(): PollerSettings {
+  return {
+    timeBudgetMs: intEnv("POLLER_TIME_BUDGET_MS", 25_000, 1_000, 300_000),
+    leaseSeconds: intEnv("POLLER_LEASE_SECONDS", 120, 1, 3_600),
+    batchSize: intEnv("POLLER_BATCH_SIZE", 5, 1, 100),
+    concurrency: intEnv("POLLER_CONCURRENCY", 4, 1, 32),
+    maxChecksPerRun: intEnv("POLLER_MAX_CHECKS_PER_RUN", 1_000, 1, 100_000),
+    maxDeliveriesPerRun: intEnv("POLLER_MAX_DELIVERIES_PER_RUN", 500, 1, 100_000),
+  };
+}

@@ -1,0 +1,87 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/poller/bearer.ts";
+import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_first.ts";
+import {
+  pendingDeleteCheckDelayMs,
+  predictedDropAt,
+} from "../../supabase/functions/_shared/poller/drop_schedule.ts";
+import { checkPhaseEnd } from "../../supabase/functions/_shared/poller/run_poller.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+function rdap(status: string[], lastChanged: string | null): RdapSummary {
+  return {
+    server: "https://rdap.example/",
+    http_status: 200,
+    status,
+    registrar: null,
+    registration_date: null,
+    expiration_date: null,
+    last_changed_date: lastChanged,
+  };
+}
+
+Deno.test("the drop is predicted from the status and when it began", () => {
+  assertEquals(
+    predictedDropAt(rdap(["redemption period", "pending delete"], "2026-10-01T00:00:00Z"))?.toISOString(),
+    "2026-11-05T00:00:00.000Z",
+    "redemption: 30 + 5 days",
+  );
+  assertEquals(
+    predictedDropAt(rdap(["pending delete"], "2026-10-01T00:00:00Z"))?.toISOString(),
+    "2026-10-06T00:00:00.000Z",
+    "pending delete: 5 days",
+  );
+  assertEquals(predictedDropAt(rdap(["pending delete"], null)), null);
+  assertEquals(predictedDropAt(rdap(["active"], "2026-10-01T00:00:00Z")), null);
+  assertEquals(predictedDropAt(null), null);
+});
+
+Deno.test("pending delete is checked often, and every minute around the predicted drop", () => {
+  const now = new Date("2026-11-01T00:00:00Z");
+  const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
+  assertEquals(pendingDeleteCheckDelayMs(null, now), 5 * MINUTE);
+  assertEquals(pendingDeleteCheckDelayMs(at(20 * DAY), now), 30 * MINUTE);
+  assertEquals(pendingDeleteCheckDelayMs(at(1 * DAY), now), 5 * MINUTE);
+  assertEquals(pendingDeleteCheckDelayMs(at(90 * MINUTE), now), 1 * MINUTE);
+  assertEquals(pendingDeleteCheckDelayMs(at(-3 * HOUR), now), 1 * MINUTE);
+  assertEquals(pendingDeleteCheckDelayMs(at(-2 * DAY), now), 5 * MINUTE, "prediction wrong: back to often");
+});
+
+Deno.test("DNS first: a delegated name skips RDAP unless RDAP can say more", () => {
+  const now = new Date("2026-11-01T00:00:00Z");
+  const delegated = { outcome: "delegated" as const, nameservers: ["ns1.example.net"] };
+  assert(!needsRegistryCheck({ status: "registered", expiresAt: new Date("2027-01-01Z") }, delegated, now));
+  assert(!needsRegistryCheck({ status: "unknown", expiresAt: null }, delegated, now));
+  assert(!needsRegistryCheck({ status: "available", expiresAt: null }, delegated, now));
+  assert(needsRegistryCheck({ status: "pending_delete", expiresAt: null }, delegated, now));
+  assert(needsRegistryCheck({ status: "registered", expiresAt: new Date("2026-10-01Z") }, delegated, now));
+  assert(needsRegistryCheck({ status: "registered", expiresAt: null }, { outcome: "not_delegated" }, now));
+  assert(
+    needsRegistryCheck(
+      { status: "registered", expiresAt: null },
+      { outcome: "error", error: "timeout" },
+      now,
+    ),
+  );
+});
+
+Deno.test("bearer secret: parsed from the header and compared exactly", async () => {
+  assertEquals(bearerToken("Bearer abc.def"), "abc.def");
+  assertEquals(bearerToken("bearer  abc "), "abc");
+  assertEquals(bearerToken("Basic abc"), null);
+  assertEquals(bearerToken(undefined), null);
+  assert(await secretsEqual("local-poller-secret", "local-poller-secret"));
+  assert(!(await secretsEqual("local-poller-secreT", "local-poller-secret")));
+  assert(!(await secretsEqual("", "local-poller-secret")));
+  assert(!(await secretsEqual("local-poller-secret-and-more", "local-poller-secret")));
+});
+
+Deno.test("the check phase leaves 20 % of the budget (at most 5 s) for alerts", () => {
+  assertEquals(checkPhaseEnd(0, 25_000), 20_000);
+  assertEquals(checkPhaseEnd(0, 60_000), 55_000);
+  assertEquals(checkPhaseEnd(0, 5_000), 4_000);
+});

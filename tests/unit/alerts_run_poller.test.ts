@@ -1,0 +1,166 @@
+/** The poller run's orchestration with in-memory names and scripted checks (no network, no database). */
+import { assert, assertEquals } from "../support/assert.ts";
+import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
+import type { ClaimedDomain, DomainQueue } from "../../supabase/functions/_shared/poller/domain_queue.ts";
+import { type PollerDeps, runPoller } from "../../supabase/functions/_shared/poller/run_poller.ts";
+import type { PollerSettings } from "../../supabase/functions/_shared/poller/settings.ts";
+
+const settings: PollerSettings = {
+  timeBudgetMs: 25_000,
+  leaseSeconds: 120,
+  batchSize: 5,
+  concurrency: 3,
+  maxChecksPerRun: 1_000,
+  maxDeliveriesPerRun: 500,
+};
+
+function result(name: string, overrides: Partial<CheckResult> = {}): CheckResult {
+  return {
+    domain_name: name,
+    unicode_name: null,
+    available: false,
+    status: "registered",
+    checked_at: new Date().toISOString(),
+    rdap: {
+      server: "https://rdap.example/",
+      http_status: 200,
+      status: ["active"],
+      registrar: null,
+      registration_date: null,
+      expiration_date: null,
+      last_changed_date: null,
+    },
+    dns: { delegated: false, nameservers: [] },
+    reason: "rdap_found",
+    ...overrides,
+  };
+}
+
+function harness(names: string[], answer: (name: string) => CheckResult | Error, delegated: string[] = []) {
+  const clock = { now: 1_000_000 };
+  const due = names.map((name): ClaimedDomain => ({
+    name,
+    status: "pending_delete",
+    expiresAt: null,
+    registrar: null,
+    lastCheckedAt: null,
+  }));
+  const log = {
+    claimedTotal: 0,
+    recorded: [] as string[],
+    delegated: [] as string[],
+    deferred: [] as string[],
+    deferredUntil: [] as number[],
+  };
+  const domains: DomainQueue = {
+    claim(limit) {
+      const batch = due.splice(0, limit);
+      log.claimedTotal += batch.length;
+      return Promise.resolve(
+        batch.map((d) => ({ ...d, status: delegated.includes(d.name) ? "registered" : d.status })),
+      );
+    },
+    recordCheck(checked) {
+      log.recorded.push(checked.domain_name);
+      return Promise.resolve();
+    },
+    recordDelegated(domain) {
+      log.delegated.push(domain.name);
+      return Promise.resolve();
+    },
+    defer(name, notBefore) {
+      log.deferred.push(name);
+      log.deferredUntil.push(notBefore.getTime());
+      return Promise.resolve();
+    },
+  };
+  const deps: PollerDeps = {
+    domains,
+    check: {
+      lookupDns: (name): Promise<DnsOutcome> =>
+        Promise.resolve(
+          delegated.includes(name)
+            ? { outcome: "delegated", nameservers: ["ns.example"] }
+            : { outcome: "not_delegated" },
+        ),
+      checkDomain: (name) => {
+        clock.now += 10;
+        const outcome = answer(name);
+        return outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve(outcome);
+      },
+      hostPausedUntil: () => clock.now + 60_000,
+      now: () => clock.now,
+    },
+    dispatch: () => Promise.resolve({ delivered: 0, retried: 0, failed: 0, deferred: 0 }),
+    now: () => clock.now,
+  };
+  return { deps, log, clock, due };
+}
+
+Deno.test("every due name is claimed once; delegated names are recorded from DNS alone", async () => {
+  const names = Array.from({ length: 23 }, (_, i) => `n${i}.test`);
+  const h = harness(names, (name) => result(name), ["n1.test", "n2.test"]);
+  const summary = await runPoller(h.deps, settings);
+  assertEquals(summary.checked, 23);
+  assertEquals(summary.registered_by_dns, 2);
+  assertEquals(summary.stopped_because, "no_due_work");
+  assertEquals(h.log.claimedTotal, 23);
+  assertEquals([...h.log.recorded, ...h.log.delegated].sort(), [...names].sort());
+});
+
+Deno.test("a run stops claiming at maxChecksPerRun", async () => {
+  const names = Array.from({ length: 50 }, (_, i) => `n${i}.test`);
+  const h = harness(names, (name) => result(name));
+  const summary = await runPoller(h.deps, { ...settings, maxChecksPerRun: 12 });
+  assertEquals(h.log.claimedTotal, 12);
+  assertEquals(summary.checked, 12);
+  assertEquals(summary.stopped_because, "check_limit");
+  assertEquals(h.due.length, 38, "the rest stays due for the next run");
+});
+
+Deno.test("names the registry was not asked about are deferred, not recorded; errors are counted", async () => {
+  const h = harness(["busy.test", "boom.test", "ok.test"], (name) => {
+    if (name === "boom.test") return new Error("database went away");
+    if (name === "busy.test") {
+      return result(name, {
+        status: "unknown",
+        available: null,
+        reason: "rdap_rate_limited",
+        rdap: { ...result(name).rdap!, http_status: null },
+      });
+    }
+    return result(name, { status: "available", available: true, reason: "rdap_not_found" });
+  });
+  const summary = await runPoller(h.deps, { ...settings, concurrency: 1 });
+  assertEquals(h.log.deferred, ["busy.test"]);
+  assertEquals(h.log.recorded, ["ok.test"]);
+  assertEquals([summary.deferred, summary.errors, summary.became_available], [1, 1, 1]);
+});
+
+Deno.test("after the check phase's share of the budget, claimed names are released at once", async () => {
+  const names = Array.from({ length: 5 }, (_, i) => `slow${i}.test`);
+  const h = harness(names, (name) => {
+    h.clock.now += 8_000; // each check takes 8 s
+    return result(name);
+  });
+  const summary = await runPoller(h.deps, { ...settings, concurrency: 1 });
+  // 25 s budget, 5 s kept for alerts: three checks fit in the first 20 s, the others are released.
+  assertEquals(summary.checked, 3);
+  assertEquals(summary.deferred, 2);
+  assert(summary.duration_ms >= 24_000);
+});
+
+Deno.test("a name whose RDAP host had no turn left this run waits for the next run, not this one", async () => {
+  const h = harness(["queued.test"], (name) =>
+    result(name, {
+      status: "unknown",
+      available: null,
+      reason: "rdap_host_busy",
+      rdap: { ...result(name).rdap!, http_status: null },
+    }));
+  const startedAt = h.clock.now;
+  const summary = await runPoller(h.deps, settings);
+  assertEquals(summary.deferred, 1);
+  assertEquals(h.log.deferredUntil, [startedAt + 20_000], "due again when this run's check phase is over");
+});
