@@ -15,6 +15,14 @@ function numberEnv(name: string, fallback: number): number {
   return Number.isFinite(parsed) && parsed >= 0 ? parsed : fallback;
 }
 
+/** A whole number from the environment within `min`–`max`; anything else falls back to the default. */
+export function intEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = env(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw.trim());
+  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
 export const config = {
   supabaseUrl: () => env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
   databaseUrl: () => env("SUPABASE_DB_URL"),

@@ -1,11 +1,5 @@
 /** The poller's settings from the environment, read at call time (README documents them). */
-
-function intEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = Deno.env.get(name);
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
-}
+import { intEnv } from "../config.ts";
 
 export interface PollerSettings {
   /** Wall time one invocation may use before it stops starting work (`POLLER_TIME_BUDGET_MS`). */
