@@ -2,9 +2,10 @@
  * Is a name delegated in DNS? An NS look-up, through `DNS_NAMESERVER` when set, else the system resolver.
  *
  * Deno reports NXDOMAIN and "no records" as `Deno.errors.NotFound`, but it reports SERVFAIL the same way,
- * and a resolver that cannot reach anything answers NotFound for every name. So a NotFound counts as
- * "not delegated" only when the same resolver can find the NS records of the name's top-level domain;
- * otherwise the resolver is not trustworthy and the outcome is an error (never evidence of availability).
+ * and a system resolver that cannot reach anything answers NotFound for every name. So with the system
+ * resolver a NotFound counts as "not delegated" only when the same resolver can find the NS records of
+ * the name's top-level domain; otherwise it is an error (never evidence of availability). A resolver the
+ * operator named in `DNS_NAMESERVER` is trusted as it answers.
  */
 
 export type DnsOutcome =
@@ -45,21 +46,17 @@ export async function lookupNameservers(
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const notDelegated = (): Promise<DnsOutcome> =>
+    nameServer
+      ? Promise.resolve({ outcome: "not_delegated" })
+      : systemResolverKnows(topLevelDomain(domainName), resolve, { signal: controller.signal });
   try {
     const records = await resolve(domainName, { nameServer, signal: controller.signal });
     const nameservers = normaliseNameservers(records);
     if (nameservers.length > 0) return { outcome: "delegated", nameservers };
-    return await resolverAnswersFor(topLevelDomain(domainName), resolve, {
-      nameServer,
-      signal: controller.signal,
-    });
+    return await notDelegated();
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return await resolverAnswersFor(topLevelDomain(domainName), resolve, {
-        nameServer,
-        signal: controller.signal,
-      });
-    }
+    if (error instanceof Deno.errors.NotFound) return await notDelegated();
     if (controller.signal.aborted || error instanceof Deno.errors.TimedOut) {
       return { outcome: "error", error: "timeout" };
     }
@@ -73,8 +70,8 @@ function topLevelDomain(domainName: string): string {
   return domainName.replace(/\.+$/, "").split(".").pop() ?? domainName;
 }
 
-/** "Not delegated" when the resolver can find the TLD's own NS records; an error when it cannot. */
-async function resolverAnswersFor(
+/** "Not delegated" when the system resolver can find the TLD's own NS records; an error when it cannot. */
+async function systemResolverKnows(
   tld: string,
   resolve: ResolveNs,
   options: Deno.ResolveDnsOptions,
