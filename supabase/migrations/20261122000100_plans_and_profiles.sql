@@ -24,6 +24,30 @@ $$;
 revoke all on function public.set_updated_at() from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
+-- The signed-in account, or DW401 when the caller is not signed in. The account functions start with
+-- `v_uid uuid := public.current_account_id();` instead of repeating the auth.uid() null check.
+-- ---------------------------------------------------------------------------------------------------
+create function public.current_account_id()
+returns uuid
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = 'DW401', message = 'DW401: Sign in first.';
+  end if;
+  return v_uid;
+end
+$$;
+
+revoke all on function public.current_account_id() from public, anon, authenticated, service_role;
+grant execute on function public.current_account_id() to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------
 -- plans
 -- ---------------------------------------------------------------------------------------------------
 create table public.plans (

@@ -104,16 +104,12 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_name text := btrim(coalesce(p_name, ''));
   v_api_access boolean;
   v_raw text;
   v_id uuid;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to create an API key.';
-  end if;
-
   if char_length(v_name) < 1 or char_length(v_name) > 100 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An API key needs a name of 1 to 100 characters.';
@@ -153,12 +149,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to revoke an API key.';
-  end if;
-
   update public.api_keys as k
      set revoked_at = now()
    where k.id = p_key_id

@@ -112,7 +112,7 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_count integer;
   v_invalid text[];
   v_quota integer;
@@ -121,10 +121,6 @@ declare
   v_dups integer;
   v_added integer;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to change the watchlist.';
-  end if;
-
   if p_domain_names is null or coalesce(array_ndims(p_domain_names), 1) <> 1 then
     raise exception using errcode = 'DW400', message = 'DW400: domains must be a list of domain names.';
   end if;
@@ -260,11 +256,8 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to read the watchlist.';
-  end if;
   if p_cursor is not null and p_offset is not null then
     raise exception using errcode = 'DW400', message = 'DW400: Send either cursor or offset, not both.';
   end if;
@@ -302,12 +295,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to change the watchlist.';
-  end if;
-
   update public.watchlist_entries as e
      set deleted_at = now()
    where e.user_id = v_uid

@@ -171,13 +171,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_name text := btrim(coalesce(p_name, ''));
   v_id uuid;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to create an organization.';
-  end if;
   if char_length(v_name) < 1 or char_length(v_name) > 200 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An organization needs a name of 1 to 200 characters.';
@@ -202,14 +199,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_email text;
   v_inv public.invitations%rowtype;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to accept an invitation.';
-  end if;
-
   -- Only a confirmed address proves the caller owns the invited mailbox (an unconfirmed sign-up with the
   -- invitee's address must not be able to take the invitation).
   select u.email into v_email from auth.users as u where u.id = v_uid and u.email_confirmed_at is not null;

@@ -134,15 +134,12 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_now timestamptz := now();
   v_count integer;
   v_oldest timestamptz;
   v_freeing timestamptz;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in first.';
-  end if;
   if p_action is null or p_action !~ '^[a-z][a-z0-9_.-]{0,63}$' then
     raise exception using errcode = 'DW400', message = 'DW400: Invalid rate-limit action.';
   end if;

@@ -17,13 +17,9 @@ set search_path = ''
 set timezone = 'UTC'
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_profile jsonb;
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to export the account.';
-  end if;
-
   select jsonb_build_object(
            'id', p.id,
            'email', p.email,

@@ -740,11 +740,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   if char_length(p_description) > 500 then
     raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
   end if;
@@ -767,11 +764,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   update public.webhook_endpoints as w
      set secret = public.validated_webhook_secret(p_secret)
    where w.id = p_id and w.user_id = v_uid;
@@ -789,12 +783,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'hex');
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   update public.webhook_endpoints as w set secret = v_secret where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -811,11 +802,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   delete from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -831,12 +819,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
   v_chat_id text := btrim(p_chat_id);
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   if v_chat_id is not null and v_chat_id !~ '^(-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$' then
     raise exception using errcode = 'DW400',
       message = 'DW400: A Telegram chat ID is a number (e.g. 123456789 or -1001234567890) or an @channel name.';
@@ -854,11 +839,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   if p_enabled is null then
     raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
   end if;
@@ -921,11 +903,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := auth.uid();
+  v_uid uuid := public.current_account_id();
 begin
-  if v_uid is null then
-    raise exception using errcode = 'DW401', message = 'DW401: Sign in to manage alerts.';
-  end if;
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (
     select 1 from public.notification_settings as n where n.user_id = v_uid and n.telegram_chat_id is not null

@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(17);
+select plan(19);
 
 select tests.create_user('alice@test.local', 'pro') as alice \gset
 select tests.create_user('bob@test.local', 'pro') as bob \gset
@@ -47,6 +47,12 @@ select throws_ok($$ update public.plans set watchlist_quota = 1000000 where id =
   'a user cannot change the plans');
 
 update public.profiles set display_name = 'hacked' where id = :'bob';
+
+-- public.current_account_id() ------------------------------------------------------------------------
+select is(public.current_account_id(), :'alice'::uuid, 'current_account_id() is the signed-in account');
+select set_config('request.jwt.claims', '', true);
+select throws_ok($$ select public.current_account_id() $$, 'DW401', 'DW401: Sign in first.',
+  'current_account_id() raises DW401 without claims');
 
 -- As anon -------------------------------------------------------------------------------------------
 select tests.authenticate_as_anon();
