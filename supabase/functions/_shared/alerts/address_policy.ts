@@ -1,6 +1,6 @@
 /**
  * Which IP addresses a webhook may be sent to. The same ranges as `public.is_non_public_address` in the
- * database (20261122000900_alerts.sql), applied here to IP literals and to every address a host name
+ * database (20261122000900_webhook_targets.sql), applied here to IP literals and to every address a host name
  * resolves to. IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are
  * judged by that IPv4 address; Teredo is refused.
  */
