@@ -4,10 +4,13 @@
  *
  *   deno task admin create-account --email <e> --plan <free|pro|business|enterprise>
  *   deno task admin session-token --email <e>
+ *   deno task admin add-webhook --email <e> --url <u> [--secret <s>]
+ *   deno task admin set-telegram --email <e> --chat-id <id>
+ *   deno task admin poll-now
  */
 import postgres from "postgres";
 import { parseArgs } from "node:util";
-import { createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
+import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
 import { stackStateFile } from "./local/paths.ts";
 import { localJwtSecret, sessionToken } from "./local/secrets.ts";
 
@@ -38,15 +41,25 @@ function fail(message: string): never {
   Deno.exit(2);
 }
 
+const usage =
+  "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
+  "add-webhook --email <e> --url <u> [--secret <s>] | set-telegram --email <e> --chat-id <id> | poll-now";
+
 async function main(): Promise<void> {
   const [command, ...rest] = Deno.args;
   const { values } = parseArgs({
     args: rest,
-    options: { email: { type: "string" }, plan: { type: "string" } },
+    options: {
+      email: { type: "string" },
+      plan: { type: "string" },
+      url: { type: "string" },
+      secret: { type: "string" },
+      "chat-id": { type: "string" },
+    },
     strict: true,
   });
-  const email = values.email?.trim();
-  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
+  const email = values.email?.trim() ?? "";
+  if (command !== "poll-now" && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
   const sql = postgres(state.databaseUrl, { max: 1, onnotice: () => {} });
@@ -63,8 +76,45 @@ async function main(): Promise<void> {
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
       const token = await sessionToken(user, { secret: state.jwtSecret, supabaseUrl: state.supabaseUrl });
       console.log(JSON.stringify({ access_token: token }));
+    } else if (command === "add-webhook") {
+      if (!values.url) fail("--url <webhook URL> is required");
+      const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
+      const webhook = await asAccount(sql, user.id, async (tx) => {
+        const [row] = await tx<{ id: string }[]>`
+          select public.create_webhook_endpoint(${values.url!}, 'added by deno task admin', ${
+          values.secret ?? null
+        }) as id`;
+        const secret = values.secret ??
+          (await tx<{ secret: string }[]>`select public.rotate_webhook_secret(${row.id}) as secret`)[0]
+            .secret;
+        return { webhook_id: row.id, url: values.url, secret };
+      }).catch((error) => fail(String(error?.message ?? error)));
+      console.log(JSON.stringify(webhook));
+    } else if (command === "set-telegram") {
+      if (!values["chat-id"]) fail("--chat-id <id> is required");
+      const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
+      await asAccount(sql, user.id, (tx) => tx`select public.set_telegram_chat(${values["chat-id"]!})`)
+        .catch((error) => fail(String(error?.message ?? error)));
+      console.log(JSON.stringify({ email, telegram_configured: true }));
+    } else if (command === "poll-now") {
+      // Makes every watched name due and fires the pg_cron job's own command (Vault → pg_net → rdap-poller);
+      // the running stack's pg_net stand-in delivers it within a moment.
+      const [due] = await sql<{ count: number }[]>`
+        with due as (
+          update public.domains as d set next_check_at = now(), lease_until = null
+          where exists (select 1 from public.watchlist_entries as w
+                        where w.domain_name = d.name and w.deleted_at is null)
+          returning 1)
+        select count(*)::int as count from due`;
+      const [queued] = await sql<
+        { request_id: number | null }[]
+      >`select public.invoke_rdap_poller() as request_id`;
+      if (queued.request_id === null) {
+        fail("the Vault secrets project_url and poller_secret are missing: start the stack");
+      }
+      console.log(JSON.stringify({ due_domains: due.count, request_id: queued.request_id }));
     } else {
-      fail("usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e>");
+      fail(usage);
     }
   } finally {
     await sql.end({ timeout: 2 });

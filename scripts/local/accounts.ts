@@ -44,6 +44,19 @@ export async function createApiKey(
   return key.api_key;
 }
 
+/** Runs `work` in one transaction as the account (role authenticated with its claims), as the app would. */
+export function asAccount<T>(
+  sql: postgres.Sql,
+  userId: string,
+  work: (tx: postgres.TransactionSql) => Promise<T>,
+): Promise<T> {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+  return sql.begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    return await work(tx);
+  }) as Promise<T>;
+}
+
 export async function findUserByEmail(
   sql: postgres.Sql,
   email: string,

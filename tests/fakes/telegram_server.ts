@@ -30,46 +30,49 @@ export interface FakeTelegram {
   close(): Promise<void>;
 }
 
-export function startFakeTelegram(options: { token?: string } = {}): FakeTelegram {
+export function startFakeTelegram(options: { token?: string; port?: number } = {}): FakeTelegram {
   const token = options.token ?? `${Math.floor(Math.random() * 1e9)}:fake-bot-token`;
   const calls: SentMessage[] = [];
   const queued = new Map<string, TelegramAnswer[]>();
   let messageId = 1;
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
-    const path = new URL(request.url).pathname;
-    const match = path.match(/^\/bot([^/]+)\/sendMessage$/);
-    if (!match || request.method !== "POST") {
-      return Response.json({ ok: false, error_code: 404, description: "Not Found" }, { status: 404 });
-    }
-    if (decodeURIComponent(match[1]) !== token) {
-      return Response.json({ ok: false, error_code: 401, description: "Unauthorized" }, { status: 401 });
-    }
-    const body = await request.json().catch(() => ({})) as { chat_id?: unknown; text?: unknown };
-    const chatId = String(body.chat_id ?? "");
-    const answer = queued.get(chatId)?.shift() ?? { status: 200 };
-    calls.push({ chatId, text: String(body.text ?? ""), at: Date.now(), status: answer.status });
-    switch (answer.status) {
-      case 200:
-        return Response.json({
-          ok: true,
-          result: { message_id: messageId++, chat: { id: chatId }, date: Math.floor(Date.now() / 1000) },
-        });
-      case 429:
-        return Response.json({
-          ok: false,
-          error_code: 429,
-          description: `Too Many Requests: retry after ${answer.retryAfter}`,
-          parameters: { retry_after: answer.retryAfter },
-        }, { status: 429 });
-      default:
-        return Response.json({
-          ok: false,
-          error_code: answer.status,
-          description: answer.description ?? "Bad Request: chat not found",
-        }, { status: answer.status });
-    }
-  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
+    async (request) => {
+      const path = new URL(request.url).pathname;
+      const match = path.match(/^\/bot([^/]+)\/sendMessage$/);
+      if (!match || request.method !== "POST") {
+        return Response.json({ ok: false, error_code: 404, description: "Not Found" }, { status: 404 });
+      }
+      if (decodeURIComponent(match[1]) !== token) {
+        return Response.json({ ok: false, error_code: 401, description: "Unauthorized" }, { status: 401 });
+      }
+      const body = await request.json().catch(() => ({})) as { chat_id?: unknown; text?: unknown };
+      const chatId = String(body.chat_id ?? "");
+      const answer = queued.get(chatId)?.shift() ?? { status: 200 };
+      calls.push({ chatId, text: String(body.text ?? ""), at: Date.now(), status: answer.status });
+      switch (answer.status) {
+        case 200:
+          return Response.json({
+            ok: true,
+            result: { message_id: messageId++, chat: { id: chatId }, date: Math.floor(Date.now() / 1000) },
+          });
+        case 429:
+          return Response.json({
+            ok: false,
+            error_code: 429,
+            description: `Too Many Requests: retry after ${answer.retryAfter}`,
+            parameters: { retry_after: answer.retryAfter },
+          }, { status: 429 });
+        default:
+          return Response.json({
+            ok: false,
+            error_code: answer.status,
+            description: answer.description ?? "Bad Request: chat not found",
+          }, { status: answer.status });
+      }
+    },
+  );
 
   return {
     url: `http://127.0.0.1:${server.addr.port}`,

@@ -32,13 +32,13 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-export function startWebhookReceiver(): WebhookReceiver {
+export function startWebhookReceiver(options: { port?: number } = {}): WebhookReceiver {
   const endpoints = new Map<string, { secret?: string; failWith: number[] }>();
   const received: ReceivedWebhook[] = [];
   let baseUrl = "";
 
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
     async (request): Promise<Response> => {
       const match = new URL(request.url).pathname.match(/^\/hooks\/([^/]+)$/);
       const endpoint = match ? endpoints.get(match[1]) : undefined;

@@ -1,0 +1,90 @@
+/**
+ * `deno task fakes`: local stand-ins for the internet services, for trying alerts by hand against
+ * `deno task start` (README, "Watch a drop on your machine"). Prints what the webhook receiver and the
+ * Telegram fake get. Ctrl-C stops them.
+ *
+ *   RDAP registry  http://127.0.0.1:9000  (bootstrap at /dns.json for com, net, org)
+ *   DNS server     127.0.0.1:9053 (UDP)
+ *   control        http://127.0.0.1:9001  PUT /domains/<name> {"state": "registered"|"pending_delete"|"available"}
+ *   webhooks       http://127.0.0.1:9100/hooks/demo  (verifies signatures with --webhook-secret)
+ *   Telegram       http://127.0.0.1:9200  (bot token local:fake-bot-token)
+ */
+import { parseArgs } from "node:util";
+import { startFakeDns } from "../tests/fakes/dns_server.ts";
+import { minimalDomain, startFakeRdap } from "../tests/fakes/rdap_server.ts";
+import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
+import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
+
+const states = ["registered", "pending_delete", "available"] as const;
+type DomainState = typeof states[number];
+
+const { values } = parseArgs({ args: Deno.args, options: { "webhook-secret": { type: "string" } } });
+
+const rdap = await startFakeRdap({ port: 9000, tlds: ["com", "net", "org"] });
+const dns = await startFakeDns({ port: 9053 });
+const receiver = startWebhookReceiver({ port: 9100 });
+receiver.endpoint("demo", { secret: values["webhook-secret"] });
+const telegram = startFakeTelegram({ port: 9200, token: "local:fake-bot-token" });
+
+function setState(name: string, state: DomainState): void {
+  if (state === "available") {
+    rdap.setDomain(name, { status: 404 });
+    dns.remove(name);
+    return;
+  }
+  const status = state === "pending_delete" ? ["pending delete", "redemption period"] : ["active"];
+  rdap.setDomain(name, { status: 200, body: { ...minimalDomain(name), status } });
+  if (state === "registered") dns.setDelegated(name, [`ns1.${name}`, `ns2.${name}`]);
+  else dns.remove(name);
+}
+
+const control = Deno.serve({ hostname: "127.0.0.1", port: 9001, onListen: () => {} }, async (request) => {
+  const match = new URL(request.url).pathname.match(/^\/domains\/([^/]+)$/);
+  if (!match || request.method !== "PUT") {
+    return Response.json({ error: "not_found", message: "Use PUT /domains/<name>." }, { status: 404 });
+  }
+  const body = await request.json().catch(() => ({}));
+  if (!states.includes(body?.state)) {
+    return Response.json({ error: "invalid_request", message: `state must be one of ${states.join(", ")}` }, {
+      status: 400,
+    });
+  }
+  const name = decodeURIComponent(match[1]).toLowerCase();
+  setState(name, body.state);
+  console.log(`• ${name} is now ${body.state} at the fake registry`);
+  return Response.json({ domain_name: name, state: body.state });
+});
+
+console.log(`Local fakes are running:
+  RDAP_BOOTSTRAP_URL=${rdap.url}dns.json
+  DNS_NAMESERVER=${dns.address}
+  TELEGRAM_API_BASE=${telegram.url} TELEGRAM_BOT_TOKEN=${telegram.token}
+  webhook URL      ${receiver.url}/hooks/demo${values["webhook-secret"] ? " (signatures verified)" : ""}
+  control          curl -X PUT http://127.0.0.1:9001/domains/<name> -d '{"state":"pending_delete"}'
+Press Ctrl-C to stop.`);
+
+let shownWebhooks = 0;
+let shownMessages = 0;
+const printer = setInterval(() => {
+  for (const hook of receiver.received.slice(shownWebhooks)) {
+    const verified = hook.signatureValid === null ? "not checked" : hook.signatureValid ? "valid" : "INVALID";
+    console.log(
+      `\n▶ webhook ${hook.headers["x-service-event"]} delivery ${hook.headers["x-service-delivery"]}`,
+    );
+    console.log(`  x-service-signature: ${hook.headers["x-service-signature"] ?? "(none)"} — ${verified}`);
+    console.log(`  ${hook.rawBody}`);
+  }
+  shownWebhooks = receiver.received.length;
+  for (const message of telegram.calls.slice(shownMessages)) {
+    console.log(`\n▶ Telegram to chat ${message.chatId}:\n  ${message.text.replaceAll("\n", "\n  ")}`);
+  }
+  shownMessages = telegram.calls.length;
+}, 500);
+
+const stop = async () => {
+  clearInterval(printer);
+  await Promise.all([control.shutdown(), rdap.close(), dns.close(), receiver.close(), telegram.close()]);
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGINT", stop);
+Deno.addSignalListener("SIGTERM", stop);
