@@ -47,12 +47,14 @@ export async function authenticateApiKey(apiKey: string | null | undefined): Pro
   throw new ApiError("unauthorized", "The API key is unknown or has been revoked.");
 }
 
-/** Counts one request against the account's daily limit (per UTC day, all keys together). */
-export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
-  const [row] = await asService((tx) =>
-    tx<{ allowed: boolean; request_limit: number | null; remaining: number | null; reset_at: Date }[]>`
-      select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`
-  );
+interface AllowanceRow {
+  allowed: boolean;
+  request_limit: number | null;
+  remaining: number | null;
+  reset_at: Date;
+}
+
+function toAllowance(row: AllowanceRow): DailyAllowance {
   return {
     allowed: row.allowed,
     limit: row.request_limit,
@@ -61,18 +63,22 @@ export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAll
   };
 }
 
+/** Counts one request against the account's daily limit (per UTC day, all keys together). */
+export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
+  const [row] = await asService((tx) =>
+    tx<AllowanceRow[]>`
+      select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`
+  );
+  return toAllowance(row);
+}
+
 /** Today's allowance without counting a request (for responses that do not count, such as MCP chatter). */
 export async function currentDailyAllowance(account: ApiAccount): Promise<DailyAllowance> {
   const [row] = await asService((tx) =>
-    tx<{ allowed: boolean; request_limit: number | null; remaining: number | null; reset_at: Date }[]>`
+    tx<AllowanceRow[]>`
       select allowed, request_limit, remaining, reset_at from public.api_request_allowance(${account.userId})`
   );
-  return {
-    allowed: row.allowed,
-    limit: row.request_limit,
-    remaining: row.remaining,
-    resetAt: new Date(row.reset_at),
-  };
+  return toAllowance(row);
 }
 
 /** `RateLimit-*` headers for an allowance (none for unlimited plans); `Retry-After` when refused. */
