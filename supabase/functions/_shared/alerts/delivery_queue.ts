@@ -1,5 +1,5 @@
 /** The deliveries outbox in the database (service_role): claim due deliveries, record each attempt. */
-import { asService, type Transaction } from "../db/client.ts";
+import { asService, type TransactionRunner } from "../db/client.ts";
 import type { AlertEvent, AlertEventType } from "./alert_event.ts";
 
 export interface ClaimedDelivery {
@@ -62,9 +62,7 @@ interface ClaimRow {
   telegram_enabled: boolean | null;
 }
 
-type Runner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
-
-export function databaseDeliveryQueue(run: Runner = asService): DeliveryQueue {
+export function databaseDeliveryQueue(run: TransactionRunner = asService): DeliveryQueue {
   return {
     claim: (limit, leaseSeconds) =>
       run(async (tx) => {

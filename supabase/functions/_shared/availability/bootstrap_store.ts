@@ -14,7 +14,7 @@ import {
   type ServerOverride,
   withOverrides,
 } from "../rdap/bootstrap.ts";
-import { asService, type Transaction } from "../db/client.ts";
+import { asService, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
 
 export interface StoredBootstrap {
@@ -172,7 +172,7 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
 
 /** Storage in `public.rdap_bootstrap_cache` and `public.rdap_server_overrides`, as service_role. */
 export function databaseBootstrapStorage(
-  run: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T> = asService,
+  run: TransactionRunner = asService,
 ): BootstrapStorage {
   return {
     load: (sourceUrl) =>

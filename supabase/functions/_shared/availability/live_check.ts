@@ -4,7 +4,7 @@
  * repeated checks; a fresh result also updates the shared state of a watched name (`public.domains`).
  */
 import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.ts";
-import { asService, type Transaction } from "../db/client.ts";
+import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
 
 export interface LiveCheckStore {
@@ -71,7 +71,7 @@ export async function recordDomainCheck(tx: Transaction, result: CheckResult): P
 
 /** The cache in `public.live_check_cache` and the state in `public.domains`, as service_role. */
 export function databaseLiveCheckStore(
-  run: <T>(work: (tx: Transaction) => Promise<T>) => Promise<T> = asService,
+  run: TransactionRunner = asService,
 ): LiveCheckStore {
   return {
     cached: (domainName) =>

@@ -3,6 +3,8 @@ import { config } from "../config.ts";
 
 export type Sql = postgres.Sql;
 export type Transaction = postgres.TransactionSql;
+/** Runs work in one transaction under some identity (`asService`, or a test's own runner). */
+export type TransactionRunner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
 
 let shared: Sql | undefined;
 

@@ -1,5 +1,5 @@
 /** Watched names in the database (service_role): claim the due ones, record what a check found. */
-import { asService, type Transaction } from "../db/client.ts";
+import { asService, type TransactionRunner } from "../db/client.ts";
 import type { CheckResult } from "../availability/check_domain.ts";
 import type { DomainStatus } from "../availability/classify.ts";
 import { recordDomainCheck } from "../availability/live_check.ts";
@@ -37,9 +37,7 @@ interface ClaimRow {
   last_checked_at: Date | null;
 }
 
-type Runner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
-
-export function databaseDomainQueue(run: Runner = asService): DomainQueue {
+export function databaseDomainQueue(run: TransactionRunner = asService): DomainQueue {
   return {
     claim: (limit, leaseSeconds) =>
       run(async (tx) => {
