@@ -1,5 +1,7 @@
 /** `X-Service-Signature`: `sha256=` + the hex HMAC-SHA256 of the raw body, keyed by the webhook's secret. */
 
+import { toHex } from "../encoding.ts";
+
 const encoder = new TextEncoder();
 
 export async function webhookSignature(secret: string, rawBody: string): Promise<string> {
@@ -11,5 +13,5 @@ export async function webhookSignature(secret: string, rawBody: string): Promise
     ["sign"],
   );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(rawBody)));
-  return `sha256=${Array.from(mac, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+  return `sha256=${toHex(mac)}`;
 }

@@ -3,6 +3,7 @@
  * (`authenticate_api_key`, `consume_api_request`) so REST and MCP share one rule.
  */
 import { asService } from "../db/client.ts";
+import { toHex } from "../encoding.ts";
 import { ApiError } from "../http/errors.ts";
 import { secondsUntil } from "../http/pipeline.ts";
 
@@ -21,7 +22,7 @@ export interface DailyAllowance {
 
 export async function sha256Hex(value: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }
 
 /** Resolves an `x-api-key` header to its account: 401 when missing, unknown or revoked; 403 on Free. */

@@ -2,6 +2,7 @@
  * RDAP server discovery for domain names (RFC 9224): parsing IANA's `dns.json`, applying operator
  * overrides, and finding the servers for a name by the longest matching suffix of whole labels.
  */
+import { isRecord } from "../encoding.ts";
 
 export interface BootstrapRegistry {
   /** The file's `publication` time as ISO 8601, or null when it is missing or unreadable. */
@@ -114,8 +115,4 @@ function parsePublication(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : new Date(time).toISOString();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

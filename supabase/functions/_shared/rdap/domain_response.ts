@@ -5,6 +5,7 @@
  * `org` but no `fn`.
  */
 import { parseRdapDate } from "./dates.ts";
+import { isRecord } from "../encoding.ts";
 
 export interface RdapDomain {
   /** ASCII name, lower case, no trailing dot; null when the server sent none. */
@@ -169,8 +170,4 @@ function absoluteHttpUrl(value: string): string | null {
 
 function lowerText(value: unknown): string {
   return typeof value === "string" ? value.trim().toLowerCase() : "";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
