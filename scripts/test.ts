@@ -3,6 +3,9 @@
  * PostgreSQL cluster on a free port (installed when missing) with bootstrap, migrations and seed; pgTAP;
  * then every Deno test (unit, integration, database, end to end) against that database. Cleans up and
  * ends with one line `N passed, N failed`.
+ *
+ * `deno task test <path>…` runs only the named tests (Deno test files or folders, and pgTAP files named
+ * `*.test.sql`) on a fresh cluster, without the format, lint and type checks: for a quick loop while working.
  */
 import { join } from "node:path";
 import { pgTestsDir, repoRoot } from "./local/paths.ts";
@@ -46,12 +49,18 @@ function readTap(output: string): TapResult {
   return { passed: ok, failed: notOk, output };
 }
 
+const only = Deno.args;
+const onlySql = only.filter((arg) => arg.endsWith(".test.sql")).map((arg) => arg.split("/").pop());
+const onlyDeno = only.filter((arg) => !arg.endsWith(".test.sql"));
+
 async function pgTap(databaseUrl: string, port: number, baseDir: string): Promise<void> {
   console.log("\n▶ pgTAP (supabase/tests/database)");
   const cluster = { ...clusterAt(baseDir, port), url: databaseUrl };
   const files = [];
   for await (const entry of Deno.readDir(pgTestsDir)) {
-    if (entry.isFile && entry.name.endsWith(".test.sql")) files.push(entry.name);
+    if (!entry.isFile || !entry.name.endsWith(".test.sql")) continue;
+    if (only.length > 0 && !onlySql.includes(entry.name)) continue;
+    files.push(entry.name);
   }
   for (const file of files.sort()) {
     let result: TapResult;
@@ -73,7 +82,7 @@ async function pgTap(databaseUrl: string, port: number, baseDir: string): Promis
 async function denoTests(env: Record<string, string>): Promise<void> {
   console.log("\n▶ deno test (tests/)");
   const child = new Deno.Command(deno, {
-    args: ["test", "-A", "--no-check", "tests/"],
+    args: ["test", "-A", "--no-check", ...(only.length > 0 ? onlyDeno : ["tests/"])],
     cwd: repoRoot,
     // Plain output, so the summary line can be read.
     env: { ...env, NO_COLOR: "1" },
@@ -97,9 +106,11 @@ async function denoTests(env: Record<string, string>): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  await step("deno fmt --check", ["fmt", "--check"]);
-  await step("deno lint", ["lint"]);
-  await step("deno check", ["check", ...typeChecked]);
+  if (only.length === 0) {
+    await step("deno fmt --check", ["fmt", "--check"]);
+    await step("deno lint", ["lint"]);
+    await step("deno check", ["check", ...typeChecked]);
+  }
 
   const baseDir = await Deno.makeTempDir({ prefix: "watchlist-test-db-" });
   const port = freePort();
@@ -107,11 +118,13 @@ async function main(): Promise<void> {
   try {
     console.log(`\n▶ PostgreSQL 15 throwaway cluster on 127.0.0.1:${port}`);
     await prepareDatabase(cluster);
-    await pgTap(cluster.url, port, baseDir);
-    await denoTests({
-      SUPABASE_DB_URL: cluster.url,
-      AUTH_JWT_SECRET: Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret,
-    });
+    if (only.length === 0 || onlySql.length > 0) await pgTap(cluster.url, port, baseDir);
+    if (only.length === 0 || onlyDeno.length > 0) {
+      await denoTests({
+        SUPABASE_DB_URL: cluster.url,
+        AUTH_JWT_SECRET: Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret,
+      });
+    }
   } catch (error) {
     failed++;
     console.error(`✗ ${(error as Error).message}`);
