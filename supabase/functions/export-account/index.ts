@@ -10,7 +10,7 @@ app.use("*", requestId(), cors);
 app.onError(errorHandler("export-account"));
 app.notFound(notFound());
 
-app.post("/", requireSession, sessionRateLimit("export-account", 3), exportAccountHandler);
+app.post("/", requireSession, sessionRateLimit("export-account"), exportAccountHandler);
 app.all("/", methodNotAllowed(["POST", "OPTIONS"]));
 
 Deno.serve(app.fetch);

@@ -10,7 +10,7 @@ app.use("*", requestId(), cors);
 app.onError(errorHandler("send-org-invite"));
 app.notFound(notFound());
 
-app.post("/", requireSession, sessionRateLimit("send-org-invite", 5), sendOrgInviteHandler);
+app.post("/", requireSession, sessionRateLimit("send-org-invite"), sendOrgInviteHandler);
 app.all("/", methodNotAllowed(["POST", "OPTIONS"]));
 
 Deno.serve(app.fetch);

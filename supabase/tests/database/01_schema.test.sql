@@ -78,34 +78,34 @@ select ok(not has_column_privilege('authenticated', 'public.notification_setting
   'authenticated cannot read notification_settings.telegram_chat_id');
 select ok(not has_column_privilege('authenticated', 'public.invitations', 'token', 'SELECT'),
   'authenticated cannot read invitations.token');
-select ok(has_column_privilege('authenticated', 'public.webhook_endpoints', 'secret', 'UPDATE'),
-  'authenticated can write webhook_endpoints.secret');
-select ok(has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'UPDATE'),
-  'authenticated can write notification_settings.telegram_chat_id');
+select ok(not has_table_privilege('authenticated', 'public.webhook_endpoints', 'INSERT, UPDATE'),
+  'authenticated writes webhook_endpoints only through the functions');
+select ok(not has_table_privilege('authenticated', 'public.notification_settings', 'INSERT, UPDATE'),
+  'authenticated writes notification_settings only through the functions');
 select ok(not has_column_privilege('authenticated', 'public.profiles', 'plan_id', 'UPDATE'),
   'authenticated cannot change profiles.plan_id');
 
 -- The function contract -----------------------------------------------------------------------------
 select has_function('public', 'authenticate_api_key', array['text']);
 select has_function('public', 'consume_api_request', array['uuid']);
-select has_function('public', 'add_watchlist_domains', array['text[]', 'text[]']);
+select has_function('public', 'add_watchlist_domains', array['text[]']);
 select has_function('public', 'list_watchlist', array['integer', 'integer', 'text']);
 select has_function('public', 'remove_watchlist_domain', array['text']);
 select has_function('public', 'create_api_key', array['text']);
 select has_function('public', 'revoke_api_key', array['uuid']);
-select has_function('public', 'consume_session_request', array['text', 'integer', 'interval']);
-select has_function('public', 'export_account', array[]::text[]);
+select has_function('public', 'consume_session_request', array['uuid', 'text']);
+select has_function('public', 'export_account', array['uuid']);
 select has_function('public', 'invitation_for_sending', array['uuid']);
-select has_function('public', 'mark_invitation_emailed', array['uuid']);
+select has_function('public', 'mark_invitation_emailed', array['uuid', 'uuid']);
 select has_function('public', 'accept_invitation', array['text']);
 select has_function('public', 'has_org_role', array['uuid', 'text[]']);
 
 select is_definer('public', 'authenticate_api_key', array['text']);
 select is_definer('public', 'consume_api_request', array['uuid']);
-select is_definer('public', 'add_watchlist_domains', array['text[]', 'text[]']);
+select is_definer('public', 'add_watchlist_domains', array['text[]']);
 select is_definer('public', 'create_api_key', array['text']);
-select is_definer('public', 'consume_session_request', array['text', 'integer', 'interval']);
-select is_definer('public', 'export_account', array[]::text[]);
+select is_definer('public', 'consume_session_request', array['uuid', 'text']);
+select is_definer('public', 'export_account', array['uuid']);
 select is_definer('public', 'accept_invitation', array['text']);
 select isnt_definer('public', 'list_watchlist', array['integer', 'integer', 'text']);
 
@@ -117,7 +117,7 @@ select ok(has_function_privilege('service_role', 'public.authenticate_api_key(te
   'service_role can execute authenticate_api_key');
 select ok(has_function_privilege('service_role', 'public.consume_api_request(uuid)', 'EXECUTE'),
   'service_role can execute consume_api_request');
-select ok(has_function_privilege('authenticated', 'public.add_watchlist_domains(text[], text[])', 'EXECUTE'),
+select ok(has_function_privilege('authenticated', 'public.add_watchlist_domains(text[])', 'EXECUTE'),
   'authenticated can execute add_watchlist_domains');
 
 -- auth helpers read the claims like Supabase ---------------------------------------------------------

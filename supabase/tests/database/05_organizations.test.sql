@@ -55,8 +55,11 @@ select results_eq($$ select email from public.invitations order by created_at, e
 select results_eq(format('select organization_name, email, role, token is not null from public.invitation_for_sending(%L)', :'ivy_inv'),
   $$ values ('Acme'::text, 'IVY@Test.local'::text, 'member'::text, true) $$,
   'an admin gets a pending invitation for sending, with its token');
-select lives_ok(format('select public.mark_invitation_emailed(%L)', :'ivy_inv'), 'an admin marks it emailed');
+select tests.authenticate_as_service_role();
+select lives_ok(format('select public.mark_invitation_emailed(%L, %L)', tests.user_id('adam@test.local'), :'ivy_inv'),
+  'send-org-invite marks it emailed for an admin');
 select isnt((select emailed_at from public.invitations where id = :'ivy_inv'), null, 'emailed_at is set');
+select tests.authenticate_as('adam@test.local');
 select throws_ok(format($$ update public.invitations set status = 'accepted' where id = %L $$, :'ivy_inv'),
   '42501', null, 'an admin cannot mark an invitation accepted');
 select throws_ok(format($$ insert into public.invitations (organization_id, email) values (%L, 'x@test.local') $$, gen_random_uuid()),
@@ -72,8 +75,8 @@ select throws_ok(format($$ insert into public.invitations (organization_id, emai
 select is_empty($$ select id from public.invitations $$, 'a member does not read the invitations');
 select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW403', null,
   'a member of the organisation cannot get an invitation for sending (DW403)');
-select throws_ok(format('select public.mark_invitation_emailed(%L)', :'ivy_inv'), 'DW404', null,
-  'a member cannot mark an invitation emailed');
+select throws_ok(format('select public.mark_invitation_emailed(%L, %L)', auth.uid(), :'ivy_inv'), '42501', null,
+  'a member cannot call mark_invitation_emailed');
 select results_eq($$ select name from public.organizations $$, array['Acme'], 'a member reads the organisation');
 select is((select count(*)::integer from public.organization_members), 3, 'a member reads the members');
 select results_eq($$ select email from public.profiles order by email $$,
@@ -93,8 +96,10 @@ select throws_ok(format('select public.accept_invitation(%L)', :'ivy_token'), 'D
   'an invitation for another address is not found');
 select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW404', null,
   'an outsider cannot get an invitation for sending');
-select throws_ok(format('select public.mark_invitation_emailed(%L)', :'ivy_inv'), 'DW404', null,
-  'an outsider cannot mark an invitation emailed');
+select tests.authenticate_as_service_role();
+select throws_ok(format('select public.mark_invitation_emailed(%L, %L)', tests.user_id('otto@test.local'), :'ivy_inv'),
+  'DW404', null, 'an outsider''s invitation cannot be marked emailed');
+select tests.authenticate_as('otto@test.local');
 delete from public.organizations where id = :'org';
 delete from public.organization_members where organization_id = :'org';
 

@@ -16,22 +16,20 @@ select tests.create_user('fred@test.local', 'free') as fred \gset
 
 -- Alice's Telegram chat ---------------------------------------------------------------------------
 select tests.authenticate_as('alice@test.local');
-select lives_ok($$ insert into public.notification_settings (telegram_chat_id) values ('12345') $$,
-  'a user saves a Telegram chat ID');
+select lives_ok($$ select public.set_telegram_chat('12345') $$, 'a user saves a Telegram chat ID');
 select results_eq($$ select user_id, telegram_enabled, telegram_configured from public.notification_settings $$,
   format($$ values (%L::uuid, true, true) $$, :'alice'), 'the user sees that Telegram is configured');
 select throws_ok($$ select telegram_chat_id from public.notification_settings $$, '42501', null,
   'the chat ID is not readable by authenticated');
 select throws_ok($$ select * from public.notification_settings $$, '42501', null,
   'select * on notification_settings is refused too');
-select lives_ok($$ update public.notification_settings set telegram_chat_id = '99999', telegram_enabled = false $$,
+select lives_ok($$ select public.set_telegram_chat('99999'), public.set_telegram_enabled(false) $$,
   'the user changes the chat ID and switches Telegram off');
 select throws_ok(format($$ insert into public.notification_settings (user_id, telegram_chat_id) values (%L, '1') $$, :'bob'),
   '42501', null, 'a user cannot create settings for someone else');
 
 -- Alice's webhook ---------------------------------------------------------------------------------
-insert into public.webhook_endpoints (url, secret, description)
-values ('https://hooks.test.local/alice', 'alice-secret', 'main') returning id as hook \gset
+select public.create_webhook_endpoint('https://hooks.test.local/alice', 'main', 'alice-secret-0123456') as hook \gset
 select results_eq($$ select user_id, url, secret_configured, enabled from public.webhook_endpoints $$,
   format($$ values (%L::uuid, 'https://hooks.test.local/alice'::text, true, true) $$, :'alice'),
   'a Pro user adds a webhook and sees it without the secret');
@@ -39,9 +37,10 @@ select throws_ok($$ select secret from public.webhook_endpoints $$, '42501', nul
   'the webhook secret is not readable by authenticated');
 select throws_ok($$ select * from public.webhook_endpoints $$, '42501', null,
   'select * on webhook_endpoints is refused too');
-select lives_ok($$ update public.webhook_endpoints set secret = 'rotated-secret' $$, 'the user rotates the secret');
-select throws_ok($$ insert into public.webhook_endpoints (url) values ('ftp://hooks.test.local/') $$, '23514', null,
-  'a webhook URL must be http(s)');
+select lives_ok(format($$ select public.set_webhook_secret(%L, 'rotated-secret-0123456') $$, :'hook'),
+  'the user replaces the secret');
+select throws_ok($$ insert into public.webhook_endpoints (url) values ('https://hooks.test.local/') $$, '42501', null,
+  'a direct insert is refused: webhooks are written through the functions');
 select throws_ok(format($$ insert into public.webhook_endpoints (user_id, url) values (%L, 'https://x.test/') $$, :'bob'),
   '42501', null, 'a user cannot add a webhook for someone else');
 
@@ -49,15 +48,13 @@ select throws_ok(format($$ insert into public.webhook_endpoints (user_id, url) v
 select tests.authenticate_as('fred@test.local');
 select throws_ok($$ insert into public.webhook_endpoints (url) values ('https://hooks.test.local/fred') $$,
   '42501', null, 'the free plan cannot add webhooks');
-select lives_ok($$ insert into public.notification_settings (telegram_chat_id) values ('777') $$,
+select lives_ok($$ select public.set_telegram_chat('777') $$,
   'the free plan can use Telegram');
 
 -- Bob cannot see or touch Alice's rows --------------------------------------------------------------
 select tests.authenticate_as('bob@test.local');
 select is_empty($$ select user_id from public.notification_settings $$, 'bob reads no one else''s settings');
 select is_empty($$ select id from public.webhook_endpoints $$, 'bob reads no one else''s webhooks');
-update public.notification_settings set telegram_chat_id = 'bob-chat';
-update public.webhook_endpoints set url = 'https://evil.test/', secret = null;
 delete from public.webhook_endpoints;
 delete from public.notification_settings;
 
@@ -65,14 +62,14 @@ select tests.clear_authentication();
 select results_eq(format('select telegram_chat_id, telegram_enabled from public.notification_settings where user_id = %L', :'alice'),
   $$ values ('99999'::text, false) $$, 'alice''s settings hold her values and bob changed nothing');
 select results_eq(format('select url, secret from public.webhook_endpoints where id = %L', :'hook'),
-  $$ values ('https://hooks.test.local/alice'::text, 'rotated-secret'::text) $$,
+  $$ values ('https://hooks.test.local/alice'::text, 'rotated-secret-0123456'::text) $$,
   'alice''s webhook keeps its URL and secret; bob changed nothing');
 select is((select count(*)::integer from public.notification_settings where user_id in (:'alice', :'bob', :'fred')), 2,
   'bob deleted no settings');
 
 -- service_role (the alert sender) reads everything ----------------------------------------------------
 select tests.authenticate_as_service_role();
-select is((select secret from public.webhook_endpoints where id = :'hook'), 'rotated-secret',
+select is((select secret from public.webhook_endpoints where id = :'hook'), 'rotated-secret-0123456',
   'service_role reads the webhook secret');
 select is((select telegram_chat_id from public.notification_settings where user_id = :'alice'), '99999',
   'service_role reads the chat ID');
@@ -80,7 +77,7 @@ select is((select telegram_chat_id from public.notification_settings where user_
 -- Alice removes her webhook and her chat --------------------------------------------------------------
 select tests.authenticate_as('alice@test.local');
 select lives_ok($$ delete from public.webhook_endpoints $$, 'a user deletes their own webhook');
-select lives_ok($$ update public.notification_settings set telegram_chat_id = null $$, 'a user clears their chat ID');
+select lives_ok($$ select public.set_telegram_chat(null) $$, 'a user clears their chat ID');
 select results_eq($$ select telegram_configured from public.notification_settings $$, array[false],
   'Telegram is no longer configured');
 select tests.clear_authentication();

@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(40);
+select plan(41);
 
 insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
 values ('tiny', true, 3, 10, false, 99), ('closed', true, 0, 10, false, 98);
@@ -76,48 +76,52 @@ select tests.authenticate_as('pat@test.local');
 select throws_ok(format('select * from public.consume_api_request(%L)', :'pat'), '42501', null,
   'authenticated cannot call consume_api_request');
 
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (true, 2, now() + interval '10 minutes') $$, 'first export in the window');
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (true, 1, now() + interval '10 minutes') $$, 'second export');
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (true, 0, now() + interval '10 minutes') $$, 'third export fills the window');
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (false, 0, now() + interval '10 minutes') $$, 'the fourth is refused until the oldest leaves');
-select results_eq($$ select allowed, remaining from public.consume_session_request('send_invite', 5, '10 minutes') $$,
-  $$ values (true, 4) $$, 'another action has its own window');
+select throws_ok(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'), '42501',
+  null, 'authenticated cannot call consume_session_request (only the edge functions, as service_role)');
 
-select tests.authenticate_as('pia@test.local');
-select results_eq($$ select allowed, remaining from public.consume_session_request('export', 3, '10 minutes') $$,
+select tests.authenticate_as_service_role();
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (true, 2, now() + interval '10 minutes', 3, 600) $$, 'first export in the window (3 per 10 minutes)');
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (true, 1, now() + interval '10 minutes', 3, 600) $$, 'second export');
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (true, 0, now() + interval '10 minutes', 3, 600) $$, 'third export fills the window');
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (false, 0, now() + interval '10 minutes', 3, 600) $$, 'the fourth is refused until the oldest leaves');
+select results_eq(format($$ select allowed, remaining, request_limit from public.consume_session_request(%L, 'send-org-invite') $$, :'pat'),
+  $$ values (true, 4, 5) $$, 'another action has its own window (5 per 10 minutes)');
+select results_eq(format($$ select allowed, remaining from public.consume_session_request(%L, 'export-account') $$, :'pia'),
   $$ values (true, 2) $$, 'another account has its own window');
 
 -- The window rolls ----------------------------------------------------------------------------------
 select tests.clear_authentication();
 with ranked as (
   select id, row_number() over (order by id) as n
-    from public.session_request_log where user_id = :'pat' and action = 'export'
+    from public.session_request_log where user_id = :'pat' and action = 'export-account'
 )
 update public.session_request_log as l
    set requested_at = now() - case r.n when 1 then interval '11 minutes' when 2 then interval '9 minutes'
                                        else interval '8 minutes' end
   from ranked as r
  where r.id = l.id;
-select tests.authenticate_as('pat@test.local');
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (true, 0, now() + interval '1 minute') $$,
+select tests.authenticate_as_service_role();
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (true, 0, now() + interval '1 minute', 3, 600) $$,
   'a request older than the window frees a slot; reset_at is when the oldest remaining one leaves');
-select results_eq($$ select * from public.consume_session_request('export', 3, '10 minutes') $$,
-  $$ values (false, 0, now() + interval '1 minute') $$, 'refused again, with the same reset_at');
-select is((select count(*)::integer from public.session_request_log where action = 'export'), 3,
+select results_eq(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'),
+  $$ values (false, 0, now() + interval '1 minute', 3, 600) $$, 'refused again, with the same reset_at');
+select is((select count(*)::integer from public.session_request_log where user_id = :'pat' and action = 'export-account'), 3,
   'rows older than the window were deleted');
 
-select throws_ok($$ select * from public.consume_session_request('export', 0, '10 minutes') $$, 'DW400', null,
-  'a maximum below 1 is invalid');
-select throws_ok($$ select * from public.consume_session_request('export', 3, '-1 minute') $$, 'DW400', null,
-  'a negative window is invalid');
-select throws_ok($$ select * from public.consume_session_request('Bad Action', 3, '10 minutes') $$, 'DW400', null,
-  'an action must be a simple name');
+select throws_ok(format($$ select * from public.consume_session_request(%L, 'export') $$, :'pat'), 'DW400', null,
+  'an action without a server-side limit is refused');
+select throws_ok(format($$ select * from public.consume_session_request(%L, 'Bad Action') $$, :'pat'), 'DW400', null,
+  'an action must be a known name');
+select is((select count(*)::integer from pg_proc where proname = 'consume_session_request'
+            and pronamespace = 'public'::regnamespace and pronargs <> 2), 0,
+  'no signature takes a maximum or a window');
 
+select tests.authenticate_as('pat@test.local');
 -- RLS ----------------------------------------------------------------------------------------------
 select results_eq($$ select distinct user_id from public.session_request_log $$, array[:'pat'::uuid],
   'a user reads only their own session log');
@@ -129,15 +133,15 @@ select throws_ok($$ update public.api_request_counters set request_count = 0 $$,
   'a user cannot reset their counter');
 select throws_ok($$ delete from public.session_request_log $$, '42501', null, 'a user cannot delete the session log');
 
-select set_config('request.jwt.claims', '', true);
-select throws_ok($$ select * from public.consume_session_request('export', 3, '10 minutes') $$, 'DW401', null,
+select tests.authenticate_as_service_role();
+select throws_ok($$ select * from public.consume_session_request(null, 'export-account') $$, 'DW401', null,
   'consume_session_request needs an account');
 
 select tests.authenticate_as_anon();
 select throws_ok($$ select * from public.api_request_counters $$, '42501', null, 'anon cannot read counters');
 select throws_ok($$ select * from public.session_request_log $$, '42501', null, 'anon cannot read the session log');
-select throws_ok($$ select * from public.consume_session_request('export', 3, '10 minutes') $$, '42501', null,
-  'anon cannot call consume_session_request');
+select throws_ok(format($$ select * from public.consume_session_request(%L, 'export-account') $$, :'pat'), '42501',
+  null, 'anon cannot call consume_session_request');
 
 select tests.clear_authentication();
 select * from tests.finish();

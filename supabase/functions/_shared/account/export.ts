@@ -1,9 +1,10 @@
 /**
  * export-account: the whole account as one JSON document, downloaded as an attachment. The document is
- * built by `export_account()` in SQL, as the account, and never holds a secret (API keys or their hashes,
+ * built by `export_account(user id)` in SQL (service_role only, so only this rate-limited endpoint can build
+ * it; the account is the verified JWT's) and never holds a secret (API keys or their hashes,
  * webhook URLs or secrets, Telegram chat IDs, invitation tokens).
  */
-import { asAccount } from "../db/client.ts";
+import { asService } from "../db/client.ts";
 import { apiErrorFromDatabase } from "../http/errors.ts";
 import type { SessionContext } from "../session/middleware.ts";
 
@@ -11,9 +12,8 @@ export type AccountExport = Record<string, unknown> & { format_version: number; 
 
 export async function exportAccount(userId: string): Promise<AccountExport> {
   try {
-    const [row] = await asAccount(
-      userId,
-      (tx) => tx<{ document: AccountExport }[]>`select public.export_account() as document`,
+    const [row] = await asService(
+      (tx) => tx<{ document: AccountExport }[]>`select public.export_account(${userId}) as document`,
     );
     // jsonb keeps its own key order; put the document's version and date first for people reading it.
     const { format_version, exported_at, ...sections } = row.document;

@@ -2,13 +2,16 @@
  * send-org-invite: emails a pending organisation invitation through Supabase Auth.
  *
  * The database decides who may send (`invitation_for_sending`: owners and admins, pending and unexpired
- * only; 403 for a plain member of the organisation, 404 for everything else) and records the send
- * (`mark_invitation_emailed`) only after Auth accepted it. When the address is already registered or Auth
- * fails, nothing changes and the invitation stays a copy-link.
+ * only; 403 for a plain member of the organisation, 404 for everything else), then reserves one invite mail
+ * under the per-account daily and project-wide hourly caps (`reserve_invite_mail`; over a cap the answer is
+ * `rate_limited` and Auth is not called), and records the send (`mark_invitation_emailed`) only after Auth
+ * accepted it. When the address is already registered (the reservation is given back) or Auth fails,
+ * nothing changes and the invitation stays a copy-link. The mail bookkeeping runs as service_role with the
+ * verified JWT's account: a user has no reason to call those functions.
  */
 import { z } from "zod";
 import { config } from "../config.ts";
-import { asAccount } from "../db/client.ts";
+import { asAccount, asService } from "../db/client.ts";
 import { apiErrorFromDatabase } from "../http/errors.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { parseWith } from "../http/validation.ts";
@@ -19,7 +22,9 @@ export const sendInviteBody = z.object({
   invitationId: z.guid({ message: "must be an invitation id (a UUID)" }),
 });
 
-export type SendInviteOutcome = { sent: true } | { sent: false; reason: "existing_account" | "send_failed" };
+export type SendInviteOutcome =
+  | { sent: true }
+  | { sent: false; reason: "existing_account" | "send_failed" | "rate_limited" };
 
 interface SendableInvitation {
   id: string;
@@ -45,9 +50,25 @@ function invitationForSending(userId: string, invitationId: string): Promise<Sen
   });
 }
 
+/** One invite mail under both caps, or false when a cap is reached. */
+function reserveInviteMail(userId: string, invitationId: string): Promise<boolean> {
+  return inDatabase(async () => {
+    const [row] = await asService((tx) =>
+      tx<{ reserved: boolean }[]>`select public.reserve_invite_mail(${userId}, ${invitationId}) as reserved`
+    );
+    return row.reserved;
+  });
+}
+
+function releaseInviteMail(userId: string, invitationId: string): Promise<void> {
+  return inDatabase(async () => {
+    await asService((tx) => tx`select public.release_invite_mail(${userId}, ${invitationId})`);
+  });
+}
+
 function markInvitationEmailed(userId: string, invitationId: string): Promise<void> {
   return inDatabase(async () => {
-    await asAccount(userId, (tx) => tx`select public.mark_invitation_emailed(${invitationId})`);
+    await asService((tx) => tx`select public.mark_invitation_emailed(${userId}, ${invitationId})`);
   });
 }
 
@@ -67,12 +88,16 @@ export async function sendOrganizationInvite(
     console.error("[send-org-invite] APP_URL is not set; cannot build the invitation link");
     return { sent: false, reason: "send_failed" };
   }
+  if (!await reserveInviteMail(userId, invitation.id)) return { sent: false, reason: "rate_limited" };
   const result = await invite({
     email: invitation.email,
     redirectTo: acceptInvitationLink(appUrl, invitation.token),
     data: { organization_id: invitation.organization_id, invitation_id: invitation.id },
   });
-  if (result === "existing_account") return { sent: false, reason: "existing_account" };
+  if (result === "existing_account") {
+    await releaseInviteMail(userId, invitation.id);
+    return { sent: false, reason: "existing_account" };
+  }
   if (result !== "sent") return { sent: false, reason: "send_failed" };
   await markInvitationEmailed(userId, invitation.id);
   return { sent: true };

@@ -1,9 +1,10 @@
 /**
  * The session endpoints' own middleware (export-account, send-org-invite): CORS for the app's origins,
- * the session JWT (401) and the per-user rolling-window limit (429).
+ * the session JWT (401) and the per-user rolling-window limit (429). The limits are server data
+ * (`session_action_limits`): this code names the action only.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { asAccount } from "../db/client.ts";
+import { asService } from "../db/client.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
 import { errorResponse, secondsUntil } from "../http/pipeline.ts";
 import { allowedOrigin, preflightHeaders, responseHeaders } from "./cors.ts";
@@ -19,9 +20,6 @@ export interface SessionEnv {
 }
 
 export type SessionContext = Context<SessionEnv>;
-
-/** Both session endpoints count requests per user over a rolling window of this length. */
-export const rateLimitWindowMinutes = 10;
 
 /**
  * Answers preflights (204 for an allowed origin, 403 without CORS headers otherwise) and adds the CORS
@@ -59,18 +57,33 @@ interface SessionAllowance {
   allowed: boolean;
   remaining: number;
   resetAt: Date;
+  limit: number;
+  windowSeconds: number;
 }
 
-async function consumeSessionRequest(userId: string, action: string, max: number): Promise<SessionAllowance> {
+interface SessionAllowanceRow {
+  allowed: boolean;
+  remaining: number;
+  reset_at: Date;
+  request_limit: number;
+  window_seconds: number;
+}
+
+/** Counts one request as service_role for the verified user; the limit is the server's. */
+async function consumeSessionRequest(userId: string, action: string): Promise<SessionAllowance> {
   try {
-    const [row] = await asAccount(
-      userId,
-      (tx) =>
-        tx<{ allowed: boolean; remaining: number; reset_at: Date }[]>`
-        select allowed, remaining, reset_at
-          from public.consume_session_request(${action}, ${max}, make_interval(mins => ${rateLimitWindowMinutes}))`,
+    const [row] = await asService((tx) =>
+      tx<SessionAllowanceRow[]>`
+        select allowed, remaining, reset_at, request_limit, window_seconds
+          from public.consume_session_request(${userId}, ${action})`
     );
-    return { allowed: row.allowed, remaining: row.remaining, resetAt: new Date(row.reset_at) };
+    return {
+      allowed: row.allowed,
+      remaining: row.remaining,
+      resetAt: new Date(row.reset_at),
+      limit: row.request_limit,
+      windowSeconds: row.window_seconds,
+    };
   } catch (error) {
     // A still-valid token of an account that has been deleted: its log row has no profile to point to.
     if ((error as { code?: string })?.code === "23503") {
@@ -80,14 +93,25 @@ async function consumeSessionRequest(userId: string, action: string, max: number
   }
 }
 
+/** `10 minutes`, `1 hour`, `90 seconds`: a window length for messages. */
+export function describeWindow(seconds: number): string {
+  const [size, unit] = seconds % 3600 === 0
+    ? [seconds / 3600, "hour"]
+    : seconds % 60 === 0
+    ? [seconds / 60, "minute"]
+    : [seconds, "second"];
+  return size === 1 ? `1 ${unit}` : `${size} ${unit}s`;
+}
+
 /**
- * Counts the request against the user's limit for `action` (at most `max` per rolling window, decided in
- * SQL) and reports it in `RateLimit-*` headers; 429 with `reset_at` and `Retry-After` when used up.
+ * Counts the request against the user's limit for `action` (the maximum and window are the server's,
+ * decided in SQL) and reports it in `RateLimit-*` headers; 429 with `reset_at` and `Retry-After` when used up.
  */
-export function sessionRateLimit(action: string, max: number): MiddlewareHandler<SessionEnv> {
+export function sessionRateLimit(action: string): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
-    const allowance = await consumeSessionRequest(c.get("userId"), action, max);
+    const allowance = await consumeSessionRequest(c.get("userId"), action);
     const resetSeconds = secondsUntil(allowance.resetAt);
+    const max = allowance.limit;
     c.header("RateLimit-Limit", String(max));
     c.header("RateLimit-Remaining", String(allowance.remaining));
     c.header("RateLimit-Reset", String(resetSeconds));
@@ -96,7 +120,9 @@ export function sessionRateLimit(action: string, max: number): MiddlewareHandler
       const resetAt = allowance.resetAt.toISOString();
       throw new ApiError(
         "rate_limited",
-        `At most ${max} ${action} requests are allowed per ${rateLimitWindowMinutes} minutes; try again at ${resetAt}.`,
+        `At most ${max} ${action} requests are allowed per ${
+          describeWindow(allowance.windowSeconds)
+        }; try again at ${resetAt}.`,
         { reset_at: resetAt },
       );
     }

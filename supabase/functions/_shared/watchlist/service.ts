@@ -92,13 +92,11 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
     });
   }
   const domainNames: string[] = [];
-  const unicodeNames: (string | null)[] = [];
   const invalid: { index: number; value: unknown; message: string }[] = [];
   names.forEach((value, index) => {
     const normalized = normalizeDomainName(value);
     if (normalized.ok) {
       domainNames.push(normalized.domainName);
-      unicodeNames.push(normalized.unicodeName);
     } else {
       invalid.push({
         index,
@@ -118,7 +116,7 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
     const [row] = await asAccount(userId, (tx) =>
       tx<AddDomainsResult[]>`
         select added, skipped_duplicates, rejected_over_limit, remaining_quota
-        from public.add_watchlist_domains(${domainNames}::text[], ${unicodeNames}::text[])`);
+        from public.add_watchlist_domains(${domainNames}::text[])`);
     return row;
   });
 }
