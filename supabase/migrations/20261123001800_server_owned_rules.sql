@@ -805,7 +805,7 @@ as $$
   delete from public.invite_mail_log as g
    where g.id = (
      select max(x.id) from public.invite_mail_log as x
-      where x.user_id = p_user_id and x.invitation_id = p_invitation_id
+      where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
    )
 $$;
 

@@ -161,9 +161,9 @@ Deno.test({
 
       const results = await Promise.all(
         Array.from({ length: 20 }, () =>
-          asAccount(sql, userId, async (tx) => {
+          asServiceRole(sql, async (tx) => {
             const [result] = await tx<{ allowed: boolean; remaining: number; reset_at: Date }[]>`
-              select * from public.consume_session_request('export', 3, '10 minutes')`;
+              select * from public.consume_session_request(${userId}, 'export-account')`;
             return result;
           })),
       );
@@ -172,7 +172,7 @@ Deno.test({
       assertEquals(results.filter((result) => !result.allowed).length, 17);
       const [{ logged }] = await sql<{ logged: number }[]>`
         select count(*)::int as logged from public.session_request_log
-         where user_id = ${userId} and action = 'export'`;
+         where user_id = ${userId} and action = 'export-account'`;
       assertEquals(logged, 3);
     } finally {
       await deleteAccounts(sql, userIds);

@@ -665,7 +665,7 @@ async function privateTargetsScenario(world: World): Promise<void> {
         (tx) => tx`insert into public.webhook_endpoints (url) values ('https://169.254.169.254/')`,
       )
     );
-    assertEquals(direct, "DW400", "a plain insert is checked too");
+    assertEquals(direct, "42501", "a plain insert is refused: webhooks are written through the functions");
 
     // Saved while private targets were allowed, refused at send time once they are not.
     await setWebhookTargetPolicy(sql, true);
