@@ -859,3 +859,14 @@ begin
   );
 end
 $do$;
+
+-- ===================================================================================================
+-- 5. Leftover grants the grant probe (tests/database/grant_probe.test.ts) found
+-- ===================================================================================================
+-- Sequences: every table with an identity column is written by definer functions or service_role only.
+revoke all on all sequences in schema public from public, anon, authenticated;
+grant usage, select on all sequences in schema public to service_role;
+
+-- next_check_delay is the poller's schedule (used inside record_domain_check); nobody calls it over the API.
+revoke all on function public.next_check_delay(text, timestamptz, integer) from public, anon, authenticated;
+grant execute on function public.next_check_delay(text, timestamptz, integer) to service_role;

@@ -1,0 +1,580 @@
+/**
+ * The grant probe: what can a user do with every privilege they hold?
+ *
+ * 1. It reads the catalog and lists every table, column and sequence privilege and every executable
+ *    function that `anon` and `authenticated` hold in the schemas PostgREST exposes (`[api] schemas` in
+ *    supabase/config.toml). Any grant missing from `allowedGrants` (one line per grant saying why that role
+ *    needs it) fails the test, and so does an allow-list line whose grant no longer exists.
+ * 2. It runs hostile calls as a real user, through the same role switch and claims PostgREST uses: every
+ *    function `authenticated` may execute, with other accounts' ids, values past every cap and bound, and
+ *    limits or windows the caller should not choose; every direct insert, update and delete the grants
+ *    allow. Each call runs in its own savepoint; after it the probe checks, as the superuser, that nothing of
+ *    another account changed, that no server-owned limit or counter changed, and that the caller is still
+ *    within every cap. Then the savepoint is rolled back.
+ * 3. `anon` executes no security-definer function and writes no table.
+ *
+ * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied); skipped
+ * without it, like the other database tests.
+ */
+import postgres from "postgres";
+import { assert, assertEquals } from "../support/assert.ts";
+
+const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
+const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+
+type Role = "anon" | "authenticated";
+
+/**
+ * Every grant `anon` and `authenticated` may hold in an exposed schema, and why. Keys:
+ *   `<role> <PRIVILEGE> <schema.table>`               a table privilege
+ *   `<role> <PRIVILEGE> <schema.table>(<column>)`     a column privilege without the table privilege
+ *   `<role> USAGE <schema.sequence>`                  a sequence privilege
+ *   `<role> EXECUTE <schema.function(arg types)>`     a function
+ * To add a function or table: add its lines here, with the reason a user needs it.
+ */
+const allowedGrants: Record<string, string> = {
+  // plans ---------------------------------------------------------------------------------------------
+  "authenticated SELECT public.plans": "the app shows the plans and their limits",
+  // profiles ------------------------------------------------------------------------------------------
+  "authenticated SELECT public.profiles": "own profile, and shared-organisation members' email and name (RLS)",
+  "authenticated UPDATE public.profiles(display_name)":
+    "the account renames itself; the 200-character rule is a check constraint",
+  // api keys ------------------------------------------------------------------------------------------
+  "authenticated SELECT public.api_keys(id)": "the key list (never key_hash)",
+  "authenticated SELECT public.api_keys(user_id)": "the key list (never key_hash)",
+  "authenticated SELECT public.api_keys(name)": "the key list (never key_hash)",
+  "authenticated SELECT public.api_keys(prefix)": "the key list shows the prefix",
+  "authenticated SELECT public.api_keys(created_at)": "the key list (never key_hash)",
+  "authenticated SELECT public.api_keys(last_used_at)": "the key list (never key_hash)",
+  "authenticated SELECT public.api_keys(revoked_at)": "the key list (never key_hash)",
+  "authenticated EXECUTE public.create_api_key(text)": "Pro and higher create keys; plan check inside",
+  "authenticated EXECUTE public.revoke_api_key(uuid)": "revokes only the caller's own key",
+  // watchlist -----------------------------------------------------------------------------------------
+  "authenticated SELECT public.domains": "check state of the names the account watches (RLS)",
+  "authenticated SELECT public.watchlist_entries": "own watchlist (RLS); writes only through the functions",
+  "authenticated EXECUTE public.add_watchlist_domains(text[])":
+    "quota and validation inside; unicode forms derived by trigger",
+  "authenticated EXECUTE public.list_watchlist(integer,integer,text)": "security invoker; RLS filters",
+  "authenticated EXECUTE public.remove_watchlist_domain(text)": "soft-deletes only the caller's own entry",
+  "authenticated EXECUTE public.is_valid_domain_name(text)": "pure check, writes nothing",
+  "authenticated EXECUTE public.current_account_id()": "auth.uid() or DW401; reads nothing else",
+  // organisations -------------------------------------------------------------------------------------
+  "authenticated SELECT public.organizations": "members read their organisations (RLS)",
+  "authenticated DELETE public.organizations": "owners delete their organisation (RLS)",
+  "authenticated UPDATE public.organizations(name)": "owners rename (RLS); length is a check constraint",
+  "authenticated SELECT public.organization_members": "members read the member list (RLS)",
+  "authenticated DELETE public.organization_members":
+    "owners/admins remove, members leave (RLS); a trigger revokes the leaver's invitations",
+  "authenticated UPDATE public.organization_members(role)":
+    "owners change others' roles (RLS); a trigger revokes a demoted admin's invitations",
+  "authenticated SELECT public.invitations(id)": "owners, admins and the inviter list invitations (never token)",
+  "authenticated SELECT public.invitations(organization_id)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(email)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(role)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(status)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(invited_by)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(created_at)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(expires_at)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(emailed_at)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(accepted_at)": "invitation list (never token)",
+  "authenticated SELECT public.invitations(accepted_by)": "invitation list (never token)",
+  "authenticated INSERT public.invitations(organization_id)":
+    "owners/admins invite (RLS: role, invited_by = caller, pending); accept re-checks the inviter",
+  "authenticated INSERT public.invitations(email)": "see invitations(organization_id); address is a check",
+  "authenticated INSERT public.invitations(role)": "see invitations(organization_id); admin/member only",
+  "authenticated UPDATE public.invitations(status)": "owners/admins revoke pending ones (RLS: only to revoked)",
+  "authenticated EXECUTE public.create_organization(text)": "creates an organisation owned by the caller",
+  "authenticated EXECUTE public.accept_invitation(text)":
+    "the invited, confirmed address accepts once; the inviter must still be owner/admin",
+  "authenticated EXECUTE public.invitation_for_sending(uuid)": "the copy-link: owners/admins get the token",
+  "authenticated EXECUTE public.has_org_role(uuid,text[])": "used by policies; answers only about the caller",
+  "authenticated EXECUTE public.shares_organization_with(uuid)":
+    "used by policies; answers only about the caller",
+  // notifications and webhooks ------------------------------------------------------------------------
+  "authenticated SELECT public.notification_settings(user_id)": "own settings without the chat ID",
+  "authenticated SELECT public.notification_settings(telegram_enabled)": "own settings without the chat ID",
+  "authenticated SELECT public.notification_settings(telegram_configured)": "own settings without the chat ID",
+  "authenticated SELECT public.notification_settings(updated_at)": "own settings without the chat ID",
+  "authenticated DELETE public.notification_settings": "the owner removes their settings (RLS)",
+  "authenticated SELECT public.webhook_endpoints(id)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(user_id)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(url)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(description)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(enabled)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(secret_configured)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(created_at)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(updated_at)": "own webhooks without the secret",
+  "authenticated DELETE public.webhook_endpoints": "the owner deletes a webhook (RLS)",
+  "authenticated EXECUTE public.create_webhook_endpoint(text,text,text)":
+    "plan, 10-per-account cap, URL and secret rules inside (and in the table)",
+  "authenticated EXECUTE public.update_webhook_endpoint(uuid,text,text,boolean)": "own webhook; URL rules",
+  "authenticated EXECUTE public.set_webhook_secret(uuid,text)": "own webhook; 16-256 characters",
+  "authenticated EXECUTE public.rotate_webhook_secret(uuid)": "own webhook; random secret returned once",
+  "authenticated EXECUTE public.delete_webhook_endpoint(uuid)": "own webhook",
+  "authenticated EXECUTE public.set_telegram_chat(text)": "own chat ID, format checked",
+  "authenticated EXECUTE public.set_telegram_enabled(boolean)": "own switch",
+  "authenticated EXECUTE public.send_webhook_test(uuid)": "own webhook; 10 test alerts per 10 minutes",
+  "authenticated EXECUTE public.send_telegram_test()": "own chat; 10 test alerts per 10 minutes",
+  "authenticated EXECUTE public.webhook_url_problem(text)": "the app checks a URL before saving; writes nothing",
+  // limits and alerts (read-only) ---------------------------------------------------------------------
+  "authenticated SELECT public.api_request_counters": "own daily API usage (RLS)",
+  "authenticated SELECT public.session_request_log": "own session-endpoint usage (RLS)",
+  "authenticated SELECT public.alert_events": "own alert history (RLS)",
+  "authenticated SELECT public.alert_deliveries": "own delivery status (RLS)",
+  "authenticated SELECT public.alert_delivery_attempts": "own delivery attempts (RLS)",
+};
+
+const privilegeOrder = ["SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER"];
+
+async function exposedSchemas(): Promise<string[]> {
+  const text = await Deno.readTextFile(new URL("../../supabase/config.toml", import.meta.url));
+  const api = text.split(/^\[/m).find((section) => section.startsWith("api]")) ?? "";
+  const match = api.match(/^schemas\s*=\s*\[([^\]]*)\]/m);
+  const schemas = match ? [...match[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]) : ["public"];
+  return schemas.length > 0 ? schemas : ["public"];
+}
+
+interface Grant {
+  key: string;
+  role: Role;
+  definer: boolean;
+}
+
+/** Every privilege anon and authenticated hold in the exposed schemas, as allow-list keys. */
+async function heldGrants(sql: postgres.Sql, schemas: string[]): Promise<Grant[]> {
+  const rows = await sql<{ key: string; role: Role; definer: boolean }[]>`
+    with roles (role) as (values ('anon'), ('authenticated')),
+    relations as (
+      select c.oid, n.nspname || '.' || c.relname as name, c.relkind
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = any(${schemas}) and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+    )
+    select r.role || ' ' || p.privilege || ' ' || rel.name as key, r.role, false as definer
+      from relations rel cross join roles r
+      cross join unnest(array['SELECT','INSERT','UPDATE','DELETE','TRUNCATE','REFERENCES','TRIGGER']) as p (privilege)
+     where rel.relkind <> 'S' and has_table_privilege(r.role, rel.oid, p.privilege)
+    union all
+    select r.role || ' ' || p.privilege || ' ' || rel.name || '(' || a.attname || ')', r.role, false
+      from relations rel cross join roles r
+      join pg_attribute a on a.attrelid = rel.oid and a.attnum > 0 and not a.attisdropped
+      cross join unnest(array['SELECT','INSERT','UPDATE','REFERENCES']) as p (privilege)
+     where rel.relkind <> 'S'
+       and has_column_privilege(r.role, rel.oid, a.attnum, p.privilege)
+       and not has_table_privilege(r.role, rel.oid, p.privilege)
+    union all
+    select r.role || ' ' || p.privilege || ' ' || rel.name, r.role, false
+      from relations rel cross join roles r cross join unnest(array['USAGE','SELECT','UPDATE']) as p (privilege)
+     where rel.relkind = 'S' and has_sequence_privilege(r.role, rel.oid, p.privilege)
+    union all
+    select r.role || ' EXECUTE ' || n.nspname || '.' || f.proname || '(' ||
+             coalesce((select string_agg(format_type(t, null), ',' order by i)
+                         from unnest(f.proargtypes) with ordinality as x (t, i)), '') || ')',
+           r.role, f.prosecdef
+      from pg_proc f join pg_namespace n on n.oid = f.pronamespace cross join roles r
+     where n.nspname = any(${schemas})
+       and has_function_privilege(r.role, f.oid, 'EXECUTE')
+     order by 1`;
+  return rows.map((row) => ({ key: row.key, role: row.role, definer: row.definer }));
+}
+
+Deno.test({
+  name: "grant probe: every privilege anon and authenticated hold is on the allow-list, with a reason",
+  ...options,
+  fn: async () => {
+    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    try {
+      const held = await heldGrants(sql, await exposedSchemas());
+      const unexpected = held.filter((grant) => !(grant.key in allowedGrants)).map((grant) => grant.key);
+      const heldKeys = new Set(held.map((grant) => grant.key));
+      const stale = Object.keys(allowedGrants).filter((key) => !heldKeys.has(key));
+      assertEquals(
+        { unexpected, stale },
+        { unexpected: [], stale: [] },
+        "grants not on the allow-list (add a line saying why the role needs it, or revoke the grant), " +
+          "and allow-list lines whose grant is gone",
+      );
+      const anonDefiner = held.filter((grant) => grant.role === "anon" && grant.definer).map((g) => g.key);
+      assertEquals(anonDefiner, [], "anon executes no security-definer function");
+      const anonWrites = held.filter((grant) =>
+        grant.role === "anon" && /^anon (INSERT|UPDATE|DELETE|TRUNCATE) /.test(grant.key)
+      );
+      assertEquals(anonWrites, [], "anon writes no table");
+      for (const reason of Object.values(allowedGrants)) assert(reason.trim().length > 0, "every line says why");
+    } finally {
+      await sql.end();
+    }
+  },
+});
+
+// -------------------------------------------------------------------------------------------------------
+// Hostile calls as a real user
+// -------------------------------------------------------------------------------------------------------
+
+type Tx = postgres.TransactionSql;
+
+interface World {
+  attacker: string;
+  attackerEmail: string;
+  victim: string;
+  victimEmail: string;
+  victimOrg: string;
+  victimHook: string;
+  victimInvitation: string;
+  victimKey: string;
+}
+
+class Rollback extends Error {}
+
+async function createAccount(tx: Tx, label: string, plan: string): Promise<{ id: string; email: string }> {
+  const email = `probe-${label}-${crypto.randomUUID()}@test.local`;
+  const [user] = await tx<{ id: string }[]>`
+    insert into auth.users (email, email_confirmed_at) values (${email}, now()) returning id`;
+  await tx`update public.profiles set plan_id = ${plan} where id = ${user.id}`;
+  return { id: user.id, email };
+}
+
+async function actAs(tx: Tx, role: Role | "service_role", userId?: string, email?: string): Promise<void> {
+  const claims = role === "authenticated"
+    ? JSON.stringify({ sub: userId, role, aud: "authenticated", email })
+    : JSON.stringify({ role });
+  await tx`select set_config('role', ${role}, true), set_config('request.jwt.claims', ${claims}, true)`;
+}
+
+async function asSuperuser(tx: Tx): Promise<void> {
+  await tx`select set_config('role', 'none', true), set_config('request.jwt.claims', '', true)`;
+}
+
+/** A victim with data everywhere, and an attacker at their webhook cap who is a plain member of the victim's org. */
+async function buildWorld(tx: Tx): Promise<World> {
+  const victim = await createAccount(tx, "victim", "pro");
+  const attacker = await createAccount(tx, "attacker", "pro");
+  await actAs(tx, "authenticated", victim.id, victim.email);
+  const [{ org }] = await tx<{ org: string }[]>`select public.create_organization('Victim Org') as org`;
+  const [{ hook }] = await tx<{ hook: string }[]>`
+    select public.create_webhook_endpoint('https://hooks.example.com/victim', 'victim', 'victim-secret-0123456789')
+      as hook`;
+  await tx`select public.set_telegram_chat('424242')`;
+  await tx`select * from public.add_watchlist_domains(array['victim-name.test', 'xn--bcher-kva.test'])`;
+  const [{ id: key }] = await tx<{ id: string }[]>`select id from public.create_api_key('victim key')`;
+  const [{ id: invitation }] = await tx<{ id: string }[]>`
+    insert into public.invitations (organization_id, email, role) values (${org}, 'friend@test.local', 'member')
+    returning id`;
+  await actAs(tx, "authenticated", attacker.id, attacker.email);
+  for (let i = 0; i < 10; i++) {
+    await tx`select public.create_webhook_endpoint(${`https://hooks.example.com/attacker-${i}`})`;
+  }
+  await tx`select * from public.add_watchlist_domains(array['attacker-name.test'])`;
+  await asSuperuser(tx);
+  await tx`insert into public.organization_members (organization_id, user_id, role)
+           values (${org}, ${attacker.id}, 'member')`;
+  await tx`insert into public.session_request_log (user_id, action)
+           select ${attacker.id}, 'export-account' from generate_series(1, 3)`;
+  return {
+    attacker: attacker.id,
+    attackerEmail: attacker.email,
+    victim: victim.id,
+    victimEmail: victim.email,
+    victimOrg: org,
+    victimHook: hook,
+    victimInvitation: invitation,
+    victimKey: key,
+  };
+}
+
+/**
+ * A fingerprint of everything the attacker must not be able to change: the victim's rows in every table
+ * (the attacker's own membership row excepted: members may leave), the server-owned limits and counters,
+ * and the attacker's plan, counters and memberships.
+ */
+async function protectedState(tx: Tx, w: World): Promise<Record<string, string>> {
+  const [row] = await tx<Record<string, string>[]>`
+    select
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.profiles t
+        where t.id = ${w.victim}) as victim_profile,
+      (select t.plan_id || ' ' || coalesce(t.email, '') from public.profiles t where t.id = ${w.attacker})
+        as attacker_plan_and_email,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.webhook_endpoints t
+        where t.user_id = ${w.victim}) as victim_webhooks,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.notification_settings t
+        where t.user_id = ${w.victim}) as victim_settings,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.watchlist_entries t
+        where t.user_id = ${w.victim}) as victim_watchlist,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.api_keys t
+        where t.user_id = ${w.victim}) as victim_keys,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.organizations t
+        where t.id = ${w.victimOrg}) as victim_org,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.organization_members t
+        where t.organization_id = ${w.victimOrg} and t.user_id <> ${w.attacker}) as victim_members,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.organization_members t
+        where t.organization_id = ${w.victimOrg} and t.user_id = ${w.attacker} and t.role <> 'member')
+        as attacker_role_in_victim_org,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.invitations t
+        where t.organization_id = ${w.victimOrg}) as victim_invitations,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.session_request_log t
+        where t.user_id in (${w.victim}, ${w.attacker})) as session_log,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.session_action_limits t)
+        as session_limits,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.invite_mail_limits t)
+        as invite_limits,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.invite_mail_log t)
+        as invite_log,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.api_request_counters t)
+        as api_counters,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.plans t) as plans,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.webhook_target_policy t)
+        as target_policy,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.alert_events t
+        where t.user_id = ${w.victim}) as victim_alerts,
+      (select count(*) <= 10 from public.webhook_endpoints t where t.user_id = ${w.attacker})::text
+        as attacker_webhooks_within_cap,
+      (select count(*) = 0 from public.webhook_endpoints t
+        where t.secret is not null and char_length(t.secret) not between 16 and 256)::text as no_short_secret,
+      (select count(*) <= 1000 from public.watchlist_entries t
+        where t.user_id = ${w.attacker} and t.deleted_at is null)::text as attacker_within_quota,
+      (select count(*) = 0 from public.watchlist_entries t
+        where t.unicode_name is distinct from public.domain_unicode_name(t.domain_name))::text as derived_unicode`;
+  return row;
+}
+
+/** Hostile values per argument type; the probe calls each function with the i-th value of every argument. */
+function candidates(w: World): Record<string, string[]> {
+  const q = (value: string) => `'${value.replaceAll("'", "''")}'`;
+  const manyNames = `(select array_agg('probe-' || g || '.test') from generate_series(1, 1001) g)`;
+  return {
+    uuid: [w.victim, w.victimOrg, w.victimHook, w.victimInvitation, w.victimKey, w.attacker].map(q),
+    text: [
+      q("x"),
+      q("export-account"),
+      `repeat('x', 300)`,
+      q(w.victimEmail),
+      q("owner"),
+      q("https://127.0.0.1/"),
+      q("<a href=\"https://phish.example\">win</a>"),
+    ],
+    "text[]": [
+      manyNames,
+      `array['xn--bcher-kva.test']`,
+      `array['owner', 'admin']`,
+      `(select array_agg('x' || g || '.test') from generate_series(1, 10001) g)`,
+    ],
+    integer: ["2147483647", "-1", "0", "1000000"],
+    bigint: ["9223372036854775807", "-1"],
+    interval: [q("1 second"), q("-1 day"), q("100 years")],
+    boolean: ["true", "false"],
+    inet: [q("127.0.0.1")],
+    jsonb: [q(`{"sub": "${w.victim}", "role": "service_role"}`)],
+  };
+}
+
+interface Callable {
+  name: string;
+  types: string[];
+}
+
+async function executableFunctions(tx: Tx, role: Role, schemas: string[]): Promise<Callable[]> {
+  const rows = await tx<{ name: string; types: string[] }[]>`
+    select n.nspname || '.' || f.proname as name,
+           coalesce((select array_agg(format_type(t, null) order by i)
+                       from unnest(f.proargtypes) with ordinality as x (t, i)), '{}') as types
+      from pg_proc f join pg_namespace n on n.oid = f.pronamespace
+     where n.nspname = any(${schemas}) and f.prokind = 'f'
+       and has_function_privilege(${role}, f.oid, 'EXECUTE')
+       and f.prorettype <> 'trigger'::regtype
+       and not exists (select 1 from pg_depend d where d.objid = f.oid and d.deptype = 'e')
+     order by 1`;
+  return rows;
+}
+
+function callVariants(fn: Callable, values: Record<string, string[]>): string[] {
+  const variants = [`select * from ${fn.name}(${fn.types.map((t) => `null::${t}`).join(", ")})`];
+  const rounds = Math.max(1, ...fn.types.map((t) => values[t]?.length ?? 1));
+  for (let i = 0; i < rounds; i++) {
+    const args = fn.types.map((t) => {
+      const list = values[t];
+      return list ? `${list[i % list.length]}::${t}` : `null::${t}`;
+    });
+    variants.push(`select * from ${fn.name}(${args.join(", ")})`);
+  }
+  return [...new Set(variants)];
+}
+
+interface WriteTarget {
+  table: string;
+  privilege: "INSERT" | "UPDATE" | "DELETE";
+  columns: { name: string; type: string }[];
+}
+
+async function writableTables(tx: Tx, role: Role, schemas: string[]): Promise<WriteTarget[]> {
+  const rows = await tx<{ table: string; privilege: "INSERT" | "UPDATE" | "DELETE"; columns: string[][] }[]>`
+    select n.nspname || '.' || c.relname as table, p.privilege,
+           coalesce((select array_agg(array[a.attname::text, format_type(a.atttypid, a.atttypmod)] order by a.attnum)
+                       from pg_attribute a
+                      where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+                        and p.privilege <> 'DELETE'
+                        and has_column_privilege(${role}, c.oid, a.attnum, p.privilege)), '{}') as columns
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     cross join unnest(array['INSERT', 'UPDATE', 'DELETE']) as p (privilege)
+     where n.nspname = any(${schemas}) and c.relkind in ('r', 'p')
+       and (has_table_privilege(${role}, c.oid, p.privilege)
+            or (p.privilege <> 'DELETE' and has_any_column_privilege(${role}, c.oid, p.privilege)))
+     order by 1, 2`;
+  return rows.map((row) => ({
+    table: row.table,
+    privilege: row.privilege,
+    columns: row.columns.map(([name, type]) => ({ name, type })),
+  }));
+}
+
+function writeVariants(target: WriteTarget, values: Record<string, string[]>): string[] {
+  if (target.privilege === "DELETE") return [`delete from ${target.table}`];
+  const valueFor = (type: string, i: number) => {
+    const base = type.replace(/\(.*\)$/, "");
+    const list = values[base];
+    return list ? `${list[i % list.length]}::${base}` : "default";
+  };
+  const rounds = Math.max(1, ...target.columns.map((c) => values[c.type.replace(/\(.*\)$/, "")]?.length ?? 1));
+  const variants: string[] = [];
+  for (let i = 0; i < rounds; i++) {
+    if (target.privilege === "INSERT") {
+      const names = target.columns.map((c) => c.name).join(", ");
+      const row = target.columns.map((c) => valueFor(c.type, i)).join(", ");
+      variants.push(`insert into ${target.table} (${names}) values (${row})`);
+      variants.push(`insert into ${target.table} (${names}) select ${row} from generate_series(1, 15)`);
+    } else {
+      for (const column of target.columns) {
+        variants.push(`update ${target.table} set ${column.name} = ${valueFor(column.type, i)}`);
+      }
+    }
+  }
+  return [...new Set(variants)];
+}
+
+async function probeStatements(
+  sql: postgres.Sql,
+  role: Role,
+  statements: (w: World, tx: Tx) => Promise<string[]>,
+): Promise<{ ran: number; succeeded: string[]; changed: string[] }> {
+  let ran = 0;
+  const succeeded: string[] = [];
+  const changed: string[] = [];
+  await sql.begin(async (tx) => {
+    const w = await buildWorld(tx);
+    const before = await protectedState(tx, w);
+    for (const statement of await statements(w, tx)) {
+      ran++;
+      try {
+        await tx.savepoint(async (sp) => {
+          if (role === "authenticated") await actAs(sp, role, w.attacker, w.attackerEmail);
+          else await actAs(sp, role);
+          let ok = true;
+          try {
+            await sp.savepoint((inner) => inner.unsafe(statement));
+          } catch (error) {
+            if (error instanceof Rollback) throw error;
+            ok = false;
+          }
+          await asSuperuser(sp);
+          if (ok) succeeded.push(statement);
+          const after = await protectedState(sp, w);
+          for (const [key, value] of Object.entries(after)) {
+            if (value !== before[key]) changed.push(`${key} changed by: ${statement.slice(0, 200)}`);
+          }
+          throw new Rollback();
+        });
+      } catch (error) {
+        if (!(error instanceof Rollback)) throw error;
+      }
+    }
+    throw new Rollback();
+  }).catch((error) => {
+    if (!(error instanceof Rollback)) throw error;
+  });
+  return { ran, succeeded, changed };
+}
+
+Deno.test({
+  name: "grant probe: hostile calls to every function authenticated may execute change nothing they must not",
+  ...options,
+  fn: async () => {
+    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    try {
+      const schemas = await exposedSchemas();
+      const result = await probeStatements(sql, "authenticated", async (w, tx) => {
+        const values = candidates(w);
+        const statements: string[] = [];
+        for (const fn of await executableFunctions(tx, "authenticated", schemas)) {
+          statements.push(...callVariants(fn, values));
+        }
+        // Limits and windows the caller should not choose, and the old signatures.
+        statements.push(
+          `select * from public.consume_session_request('export-account', 1000, '1 second')`,
+          `select * from public.consume_session_request('${w.attacker}', 'export-account')`,
+          `select public.export_account('${w.attacker}')`,
+          `select public.export_account()`,
+          `select public.reserve_invite_mail('${w.attacker}', null)`,
+          `update public.session_action_limits set max_requests = 1000`,
+          `delete from public.session_request_log`,
+          `update public.invite_mail_limits set project_per_hour = 100000`,
+          `delete from public.invite_mail_log`,
+          `select * from public.add_watchlist_domains(array['xn--bcher-kva.test'], array['phish'])`,
+        );
+        return statements;
+      });
+      assertEquals(result.changed, [], "hostile calls changed protected state");
+      assert(result.ran > 100, `the probe ran ${result.ran} calls`);
+    } finally {
+      await sql.end();
+    }
+  },
+});
+
+Deno.test({
+  name: "grant probe: direct writes through every table privilege break no rule",
+  ...options,
+  fn: async () => {
+    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    try {
+      const schemas = await exposedSchemas();
+      let targets: WriteTarget[] = [];
+      const result = await probeStatements(sql, "authenticated", async (w, tx) => {
+        const values = candidates(w);
+        targets = await writableTables(tx, "authenticated", schemas);
+        return targets.flatMap((target) => writeVariants(target, values));
+      });
+      assertEquals(result.changed, [], "direct writes changed protected state");
+      const insertable = targets.filter((t) => t.privilege !== "DELETE").map((t) => `${t.privilege} ${t.table}`);
+      for (const table of ["public.webhook_endpoints", "public.notification_settings"]) {
+        assert(!insertable.some((entry) => entry.endsWith(` ${table}`)), `${table} is written only by functions`);
+      }
+    } finally {
+      await sql.end();
+    }
+  },
+});
+
+Deno.test({
+  name: "grant probe: anon calls nothing and writes nothing",
+  ...options,
+  fn: async () => {
+    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    try {
+      const schemas = await exposedSchemas();
+      const result = await probeStatements(sql, "anon", async (w, tx) => {
+        const values = candidates(w);
+        const statements: string[] = [];
+        for (const fn of await executableFunctions(tx, "anon", schemas)) statements.push(...callVariants(fn, values));
+        const tables = await tx<{ name: string }[]>`
+          select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+           where n.nspname = any(${schemas}) and c.relkind in ('r', 'p') order by 1`;
+        for (const { name } of tables) {
+          statements.push(`insert into ${name} default values`, `delete from ${name}`, `truncate ${name}`);
+        }
+        return statements;
+      });
+      assertEquals(result.succeeded, [], "anon statements that succeeded");
+      assertEquals(result.changed, [], "anon changed protected state");
+    } finally {
+      await sql.end();
+    }
+  },
+});
