@@ -442,6 +442,83 @@ Deno.test("account session endpoints end to end", options, async (t) => {
       assert(Number(limited.headers.get("retry-after")) > 0);
     });
 
+    await t.step(
+      "the 4th export and the 6th invite are 429 whatever functions the user calls first",
+      async () => {
+        const org = await newOrg();
+        const user = org.owner;
+        const token = await tokenFor(user);
+        for (let i = 1; i <= 3; i++) {
+          assertEquals((await post(exportUrl, { token })).status, 200, `export ${i}`);
+        }
+        for (let i = 1; i <= 5; i++) {
+          assertEquals((await sendInvite(user, crypto.randomUUID())).status, 404, `invite request ${i}`);
+        }
+        // Every function the user may execute, with nulls and with limits they should not choose, each in its
+        // own transaction as the user (the way PostgREST runs /rest/v1/rpc/...), plus direct writes.
+        const functions = await stack.sql<{ call: string }[]>`
+          select format('select * from %s(%s)', f.oid::regproc,
+                        coalesce((select string_agg('null::' || format_type(t, null), ', ')
+                                    from unnest(f.proargtypes) as t), '')) as call
+            from pg_proc f
+           where f.pronamespace = 'public'::regnamespace and f.prokind = 'f'
+             and f.prorettype <> 'trigger'::regtype
+             and has_function_privilege('authenticated', f.oid, 'EXECUTE')`;
+        const attempts = [
+          ...functions.map((row) => row.call),
+          `select * from public.consume_session_request('export-account', 1000, '1 second')`,
+          `select * from public.consume_session_request('send-org-invite', 1000, '1 second')`,
+          `select * from public.consume_session_request('${user.user_id}', 'export-account')`,
+          `select public.export_account('${user.user_id}')`,
+          `delete from public.session_request_log`,
+          `update public.session_request_log set requested_at = now() - interval '1 day'`,
+          `update public.session_action_limits set max_requests = 1000`,
+        ];
+        for (const statement of attempts) {
+          await asUser(user.user_id, (tx) => tx.unsafe(statement)).catch(() => undefined);
+        }
+        const exported = await post(exportUrl, { token });
+        assertEquals(exported.status, 429, "4th export");
+        assertEquals(exported.headers.get("ratelimit-limit"), "3");
+        const invited = await sendInvite(user, crypto.randomUUID());
+        assertEquals(invited.status, 429, "6th invite");
+        assertEquals(invited.headers.get("ratelimit-limit"), "5");
+      },
+    );
+
+    await t.step("send-org-invite: over the invite-mail caps the answer is rate_limited", async () => {
+      const [saved] = await stack.sql<{ per_account_per_day: number; project_per_hour: number }[]>`
+        select per_account_per_day, project_per_hour from public.invite_mail_limits`;
+      try {
+        await stack.sql`delete from public.invite_mail_log`;
+        await stack.sql`update public.invite_mail_limits set per_account_per_day = 1, project_per_hour = 100`;
+        fake.inviteAnswer = "ok";
+        const org = await newOrg();
+        const first = await newInvitation(org);
+        const second = await newInvitation(org);
+        assertEquals((await sendInvite(org.owner, first.id)).body, { sent: true });
+        fake.invites.length = 0;
+        const daily = await sendInvite(org.owner, second.id);
+        assertEquals(daily.status, 200);
+        assertEquals(daily.body, { sent: false, reason: "rate_limited" });
+        assertEquals(fake.invites.length, 0, "Auth was not asked");
+        assertEquals(await invitationRow(second.id), { status: "pending", emailed_at: null });
+
+        // The project-wide hourly cap, for an account that has sent nothing today.
+        await stack.sql`update public.invite_mail_limits set per_account_per_day = 100, project_per_hour = 1`;
+        const other = await newOrg("Other");
+        const invitation = await newInvitation(other);
+        const hourly = await sendInvite(other.owner, invitation.id);
+        assertEquals(hourly.body, { sent: false, reason: "rate_limited" });
+        assertEquals(fake.invites.length, 0, "Auth was not asked");
+        assertEquals(await invitationRow(invitation.id), { status: "pending", emailed_at: null });
+      } finally {
+        await stack.sql`update public.invite_mail_limits
+                           set per_account_per_day = ${saved.per_account_per_day},
+                               project_per_hour = ${saved.project_per_hour}`;
+      }
+    });
+
     await t.step("accept_invitation: the invited account joins once, not after expiry", async () => {
       const org = await newOrg();
       const invitation = await newInvitation(org);

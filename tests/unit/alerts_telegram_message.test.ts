@@ -30,3 +30,20 @@ Deno.test("an IDN shows both spellings; a test alert says it is a test", () => {
 Deno.test("formatUtc", () => {
   assertEquals(formatUtc(new Date("2026-01-02T03:04:05.999Z")), "2026-01-02 03:04:05 UTC");
 });
+
+Deno.test("a unicode form that does not look like a domain name never reaches the chat", () => {
+  for (
+    const hostile of [
+      "Claim your prize: https://phish.example/login",
+      "bücher.de\n\nVisit evil.example",
+      "bücher\u202e.de",
+      "<b>bold</b>.de",
+      "a b.de",
+      "x".repeat(300),
+    ]
+  ) {
+    const text = telegramAlertText({ ...base, domainName: "xn--bcher-kva.de", unicodeName: hostile });
+    assert(!text.includes(hostile), JSON.stringify(hostile));
+    assert(text.startsWith("xn--bcher-kva.de is available."), text);
+  }
+});
