@@ -180,3 +180,69 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "webhooks: 20 concurrent creations, or 15 concurrent direct inserts, leave at most 10 per account",
+  ...options,
+  fn: async () => {
+    const sql = connect();
+    const userIds: string[] = [];
+    try {
+      const creator = await createAccount(sql, "pro");
+      const writer = await createAccount(sql, "pro");
+      userIds.push(creator, writer);
+
+      const created = await Promise.allSettled(
+        Array.from(
+          { length: 20 },
+          (_, i) =>
+            asAccount(
+              sql,
+              creator,
+              (tx) =>
+                tx`select public.create_webhook_endpoint(${`https://hooks.example.com/c-${i}`}, null,
+                                                     ${`secret-${crypto.randomUUID()}`})`,
+            ),
+        ),
+      );
+      assertEquals(created.filter((result) => result.status === "fulfilled").length, 10);
+
+      // Direct inserts: refused outright for the account; as service_role (which bypasses row-level
+      // security) the table's own trigger still holds the cap.
+      const direct = await Promise.allSettled(
+        Array.from(
+          { length: 15 },
+          (_, i) =>
+            asAccount(sql, writer, (tx) =>
+              tx`insert into public.webhook_endpoints (user_id, url)
+               values (${writer}, ${`https://hooks.example.com/d-${i}`})`),
+        ),
+      );
+      assertEquals(direct.filter((result) => result.status === "fulfilled").length, 0);
+      const service = await Promise.allSettled(
+        Array.from(
+          { length: 15 },
+          (_, i) =>
+            asServiceRole(sql, (tx) =>
+              tx`insert into public.webhook_endpoints (user_id, url)
+               values (${writer}, ${`https://hooks.example.com/s-${i}`})`),
+        ),
+      );
+      assertEquals(service.filter((result) => result.status === "fulfilled").length, 10);
+
+      const counts = await sql<{ user_id: string; count: number }[]>`
+        select user_id, count(*)::int as count from public.webhook_endpoints
+         where user_id = any(${userIds}::uuid[]) group by user_id order by user_id`;
+      assertEquals(counts.map((row) => row.count), [10, 10]);
+
+      const shortSecret = await asServiceRole(
+        sql,
+        (tx) => tx`update public.webhook_endpoints set secret = 'x' where user_id = ${writer}`,
+      ).then(() => "stored", (error) => String(error.code));
+      assertEquals(shortSecret, "23514", "a direct write cannot store a secret shorter than 16 characters");
+    } finally {
+      await deleteAccounts(sql, userIds);
+      await sql.end();
+    }
+  },
+});
