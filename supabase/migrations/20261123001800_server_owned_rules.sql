@@ -489,6 +489,7 @@ grant execute on function public.domain_unicode_name(text) to service_role;
 create function public.derive_unicode_name()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 begin
@@ -500,11 +501,11 @@ $$;
 revoke all on function public.derive_unicode_name() from public, anon, authenticated, service_role;
 
 create trigger watchlist_entries_derive_unicode_name
-  before insert or update on public.watchlist_entries
+  before insert or update of domain_name, unicode_name on public.watchlist_entries
   for each row execute function public.derive_unicode_name();
 
 create trigger alert_events_derive_unicode_name
-  before insert or update on public.alert_events
+  before insert or update of domain_name, unicode_name on public.alert_events
   for each row execute function public.derive_unicode_name();
 
 -- Names stored before this migration: replace whatever a caller sent with the derived form.
