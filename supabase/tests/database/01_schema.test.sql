@@ -80,8 +80,9 @@ select ok(not has_column_privilege('authenticated', 'public.invitations', 'token
   'authenticated cannot read invitations.token');
 select ok(has_column_privilege('authenticated', 'public.webhook_endpoints', 'secret', 'UPDATE'),
   'authenticated can write webhook_endpoints.secret');
-select ok(has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'UPDATE'),
-  'authenticated can write notification_settings.telegram_chat_id');
+select ok(not has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'UPDATE')
+  and not has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'INSERT'),
+  'authenticated cannot write notification_settings.telegram_chat_id (only the bot link flow links a chat)');
 select ok(not has_column_privilege('authenticated', 'public.profiles', 'plan_id', 'UPDATE'),
   'authenticated cannot change profiles.plan_id');
 
