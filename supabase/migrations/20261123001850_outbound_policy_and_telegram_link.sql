@@ -112,9 +112,13 @@ begin
   if v_parts is null or v_parts[1] = '' then
     return 'Write the URL''s host in ASCII letters, digits, dots and hyphens, without percent-encoding.';
   end if;
-  if v_parts[2] is not null and v_parts[2] <> ''
-     and (char_length(v_parts[2]) > 5 or v_parts[2]::integer > 65535) then
-    return 'The URL''s port is not valid.';
+  if v_parts[2] is not null and v_parts[2] <> '' then
+    -- Two steps: the cast runs only on at most 5 digits.
+    if char_length(v_parts[2]) > 5 then
+      return 'The URL''s port is not valid.';
+    elsif v_parts[2]::integer > 65535 then
+      return 'The URL''s port is not valid.';
+    end if;
   end if;
   v_host := lower(v_parts[1]);
 

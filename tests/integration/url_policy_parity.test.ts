@@ -16,6 +16,8 @@ export const HOSTILE_URLS: [string, Verdict, Verdict][] = [
   ["HTTPS://Hooks.Example.COM:8443/a?b#c", "ok", "ok"],
   ["https://hooks.example.com:/x", "ok", "ok"],
   ["https://hooks.example.com:65536/", "no", "no"],
+  ["https://hooks.example.com:99999999999999999999/", "no", "no"],
+  ["https://hooks.example.com:0065535/", "no", "no"],
   ["http://hooks.example.com/x", "no", "ok"],
   ["ftp://hooks.example.com/x", "no", "no"],
   ["https:hooks.example.com/x", "no", "no"],
