@@ -64,6 +64,7 @@ Domain Watchlist is running.
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
+  Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
   Demo account   ${demoEmail} (pro)
 
