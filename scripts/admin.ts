@@ -5,14 +5,16 @@
  *   deno task admin create-account --email <e> --plan <free|pro|business|enterprise>
  *   deno task admin session-token --email <e>
  *   deno task admin add-webhook --email <e> --url <u> [--secret <s>]
- *   deno task admin set-telegram --email <e> --chat-id <id>
+ *   deno task admin link-telegram --email <e>
+ *   deno task admin telegram-webhook [--url <public URL of the telegram-bot function>]
  *   deno task admin poll-now
  */
 import postgres from "postgres";
 import { parseArgs } from "node:util";
 import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
 import { stackStateFile } from "./local/paths.ts";
-import { localJwtSecret, sessionToken } from "./local/secrets.ts";
+import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "./local/secrets.ts";
+import { setTelegramBotUsername } from "./local/vault.ts";
 
 interface StackState {
   supabaseUrl: string;
@@ -43,23 +45,86 @@ function fail(message: string): never {
 
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
-  "add-webhook --email <e> --url <u> [--secret <s>] | set-telegram --email <e> --chat-id <id> | poll-now";
+  "add-webhook --email <e> --url <u> [--secret <s>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
+  "poll-now";
+
+/**
+ * Registers the telegram-bot function as the bot's webhook (setWebhook with secret_token), then stores
+ * the bot's username (TELEGRAM_BOT_USERNAME, else getMe) for create_telegram_link's deep links.
+ * The bot token is sent only in the Bot API path and never printed.
+ */
+async function registerTelegramWebhook(
+  sql: postgres.Sql,
+  state: StackState,
+  url: string | undefined,
+): Promise<Record<string, unknown>> {
+  const botToken = Deno.env.get("TELEGRAM_BOT_TOKEN");
+  if (!botToken) fail("TELEGRAM_BOT_TOKEN is not set");
+  const apiBase = (Deno.env.get("TELEGRAM_API_BASE") || "https://api.telegram.org").replace(/\/+$/, "");
+  const webhookUrl = url ?? `${state.supabaseUrl.replace(/\/+$/, "")}/functions/v1/telegram-bot`;
+  let parsed: URL;
+  try {
+    parsed = new URL(webhookUrl);
+  } catch {
+    fail("--url must be an absolute URL");
+  }
+  const local = ["127.0.0.1", "localhost", "[::1]"].includes(parsed.hostname);
+  const secret = Deno.env.get("TELEGRAM_WEBHOOK_SECRET") || (local ? localTelegramWebhookSecret : undefined);
+  if (!secret) fail("TELEGRAM_WEBHOOK_SECRET is not set (the same value the telegram-bot function has)");
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(secret)) {
+    fail("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -");
+  }
+
+  const call = async (method: string, body?: unknown): Promise<Record<string, unknown>> => {
+    let response: Response;
+    try {
+      response = await fetch(`${apiBase}/bot${botToken}/${method}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body ?? {}),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch {
+      fail(`the Telegram Bot API at ${apiBase} could not be reached`);
+    }
+    const answer = await response.json().catch(() => ({})) as Record<string, unknown>;
+    if (!response.ok || answer.ok !== true) {
+      fail(`Telegram ${method} failed: HTTP ${response.status} ${String(answer.description ?? "")}`.trim());
+    }
+    return answer;
+  };
+  await call("setWebhook", {
+    url: webhookUrl,
+    secret_token: secret,
+    allowed_updates: ["message", "channel_post"],
+  });
+  const me = await call("getMe");
+  const username = Deno.env.get("TELEGRAM_BOT_USERNAME") ||
+    String((me.result as Record<string, unknown> | undefined)?.username ?? "");
+  if (!/^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(username)) fail("the bot's username could not be learned (getMe)");
+  await setTelegramBotUsername(sql, username);
+  return { webhook_url: webhookUrl, bot_username: username };
+}
 
 async function main(): Promise<void> {
   const [command, ...rest] = Deno.args;
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      email: { type: "string" },
-      plan: { type: "string" },
-      url: { type: "string" },
-      secret: { type: "string" },
-      "chat-id": { type: "string" },
-    },
-    strict: true,
-  });
+  const options = {
+    email: { type: "string" },
+    plan: { type: "string" },
+    url: { type: "string" },
+    secret: { type: "string" },
+  } as const;
+  let values: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof options; strict: true }>
+  >["values"];
+  try {
+    values = parseArgs({ args: rest, options, strict: true }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}; ${usage}`);
+  }
   const email = values.email?.trim() ?? "";
-  if (command !== "poll-now" && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
+  const needsEmail = command !== "poll-now" && command !== "telegram-webhook";
+  if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
   const sql = postgres(state.databaseUrl, { max: 1, onnotice: () => {} });
@@ -90,12 +155,18 @@ async function main(): Promise<void> {
         return { webhook_id: row.id, url: values.url, secret };
       }).catch((error) => fail(String(error?.message ?? error)));
       console.log(JSON.stringify(webhook));
-    } else if (command === "set-telegram") {
-      if (!values["chat-id"]) fail("--chat-id <id> is required");
+    } else if (command === "link-telegram") {
+      // The app's link flow: a one-time deep link (15 minutes); the chat is linked when its owner opens it
+      // and Telegram delivers "/start <token>" to the telegram-bot function. Nothing links without that.
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
-      await asAccount(sql, user.id, (tx) => tx`select public.set_telegram_chat(${values["chat-id"]!})`)
-        .catch((error) => fail(String(error?.message ?? error)));
-      console.log(JSON.stringify({ email, telegram_configured: true }));
+      const link = await asAccount(
+        sql,
+        user.id,
+        async (tx) => (await tx<{ link: unknown }[]>`select public.create_telegram_link() as link`)[0].link,
+      ).catch((error) => fail(String(error?.message ?? error)));
+      console.log(JSON.stringify({ email, ...(link as Record<string, unknown>) }));
+    } else if (command === "telegram-webhook") {
+      console.log(JSON.stringify(await registerTelegramWebhook(sql, state, values.url)));
     } else if (command === "poll-now") {
       // Makes every watched name due and fires the pg_cron job's own command (Vault → pg_net → rdap-poller);
       // the running stack's pg_net stand-in delivers it within a moment.

@@ -11,7 +11,7 @@ import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
 import { clusterAt, stopCluster } from "./local/postgres.ts";
 import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
-import { setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
+import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
 
 const gatewayPort = 54321;
 const databasePort = 54322;
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   // The pg_cron job rdap-poller (every minute) reads these to call the gateway, as on Supabase.
   await storePollerVaultSecrets(sql, { projectUrl: supabaseUrl, pollerSecret: environment.POLLER_SECRET });
   await setWebhookTargetPolicy(sql, Deno.env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS") === "true");
+  await setTelegramBotUsername(sql, environment.TELEGRAM_BOT_USERNAME);
   await sql.end();
   await Deno.mkdir(localDir, { recursive: true });
   await Deno.writeTextFile(
@@ -63,6 +64,7 @@ Domain Watchlist is running.
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
+  Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
   Demo account   ${demoEmail} (pro)
 

@@ -10,7 +10,13 @@ import { functionsDir } from "./paths.ts";
 
 type Handler = (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
-export const functionNames = ["api-v1", "export-account", "send-org-invite", "rdap-poller"] as const;
+export const functionNames = [
+  "api-v1",
+  "export-account",
+  "send-org-invite",
+  "rdap-poller",
+  "telegram-bot",
+] as const;
 
 const handlers = new Map<string, Handler>();
 

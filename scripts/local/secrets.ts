@@ -6,6 +6,8 @@ import { SignJWT } from "jose";
 
 export const localJwtSecret = "super-secret-jwt-token-with-at-least-32-characters-long";
 export const localPollerSecret = "local-poller-secret";
+export const localTelegramWebhookSecret = "local-telegram-webhook-secret";
+export const localTelegramBotUsername = "DomainWatchlistLocalBot";
 
 function sign(claims: Record<string, unknown>, secret: string, expiresIn: string): Promise<string> {
   return new SignJWT(claims)

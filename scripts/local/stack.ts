@@ -4,7 +4,13 @@
  */
 import { migrate } from "./migrate.ts";
 import { type Cluster, ensureCluster, ensurePostgresPackages, startCluster } from "./postgres.ts";
-import { localApiKeys, localJwtSecret, localPollerSecret } from "./secrets.ts";
+import {
+  localApiKeys,
+  localJwtSecret,
+  localPollerSecret,
+  localTelegramBotUsername,
+  localTelegramWebhookSecret,
+} from "./secrets.ts";
 
 /** Installs what is missing, creates the cluster on first use, starts it and applies migrations. */
 export async function prepareDatabase(cluster: Cluster): Promise<{ created: boolean; applied: string[] }> {
@@ -31,6 +37,8 @@ export async function applyFunctionEnvironment(
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
     AUTH_JWT_SECRET: secret,
     POLLER_SECRET: localPollerSecret,
+    TELEGRAM_WEBHOOK_SECRET: localTelegramWebhookSecret,
+    TELEGRAM_BOT_USERNAME: localTelegramBotUsername,
     APP_URL: "http://localhost:3000",
   };
   for (const [name, value] of Object.entries(defaults)) {

@@ -28,3 +28,8 @@ export async function removePollerVaultSecrets(sql: postgres.Sql): Promise<void>
 export async function setWebhookTargetPolicy(sql: postgres.Sql, allowPrivateTargets: boolean): Promise<void> {
   await sql`update public.webhook_target_policy set allow_private_targets = ${allowPrivateTargets}`;
 }
+
+/** The database's copy of TELEGRAM_BOT_USERNAME, for create_telegram_link's deep links (null: linking off). */
+export async function setTelegramBotUsername(sql: postgres.Sql, username: string | null): Promise<void> {
+  await sql`update public.telegram_bot_settings set bot_username = ${username}`;
+}

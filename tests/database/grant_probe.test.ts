@@ -102,7 +102,8 @@ const allowedGrants: Record<string, string> = {
   "authenticated DELETE public.notification_settings": "the owner removes their settings (RLS)",
   "authenticated SELECT public.webhook_endpoints(id)": "own webhooks without the secret",
   "authenticated SELECT public.webhook_endpoints(user_id)": "own webhooks without the secret",
-  "authenticated SELECT public.webhook_endpoints(url)": "own webhooks without the secret",
+  "authenticated SELECT public.webhook_endpoints(url_masked)":
+    "own webhooks, URL masked (scheme, host, last 4 characters): the URL is a bearer credential",
   "authenticated SELECT public.webhook_endpoints(description)": "own webhooks without the secret",
   "authenticated SELECT public.webhook_endpoints(enabled)": "own webhooks without the secret",
   "authenticated SELECT public.webhook_endpoints(secret_configured)": "own webhooks without the secret",
@@ -115,7 +116,13 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.set_webhook_secret(uuid,text)": "own webhook; 16-256 characters",
   "authenticated EXECUTE public.rotate_webhook_secret(uuid)": "own webhook; random secret returned once",
   "authenticated EXECUTE public.delete_webhook_endpoint(uuid)": "own webhook",
-  "authenticated EXECUTE public.set_telegram_chat(text)": "own chat ID, format checked",
+  "authenticated EXECUTE public.set_telegram_chat(text)": "own chat: only null (unlink) is accepted",
+  "authenticated EXECUTE public.create_telegram_link()":
+    "one-time bot deep link for the caller's own account; only its hash is stored",
+  "authenticated EXECUTE public.mask_url(text)":
+    "invoker function computing webhook_endpoints.url_masked on insert; reads and writes nothing",
+  "authenticated SELECT public.notification_settings(telegram_linked_at)":
+    "own settings: when the chat was linked",
   "authenticated EXECUTE public.set_telegram_enabled(boolean)": "own switch",
   "authenticated EXECUTE public.send_webhook_test(uuid)": "own webhook; 10 test alerts per 10 minutes",
   "authenticated EXECUTE public.send_telegram_test()": "own chat; 10 test alerts per 10 minutes",
@@ -258,7 +265,12 @@ async function buildWorld(tx: Tx): Promise<World> {
   const [{ hook }] = await tx<{ hook: string }[]>`
     select public.create_webhook_endpoint('https://hooks.example.com/victim', 'victim', 'victim-secret-0123456789')
       as hook`;
-  await tx`select public.set_telegram_chat('424242')`;
+  await tx`select public.set_telegram_enabled(true)`;
+  // A chat linked through the bot (what telegram_link_chat stores once /start <token> proved it).
+  await actAs(tx, "service_role");
+  await tx`update public.notification_settings set telegram_chat_id = '424242', telegram_linked_at = now()
+            where user_id = ${victim.id}`;
+  await actAs(tx, "authenticated", victim.id, victim.email);
   await tx`select * from public.add_watchlist_domains(array['victim-name.test', 'xn--bcher-kva.test'])`;
   const [{ id: key }] = await tx<{ id: string }[]>`select id from public.create_api_key('victim key')`;
   const [{ id: invitation }] = await tx<{ id: string }[]>`

@@ -1,6 +1,8 @@
 /** `deno task admin`: one JSON line per command, against the database in SUPABASE_DB_URL. */
 import { decodeJwt } from "jose";
+import postgres from "postgres";
 import { repoRoot } from "../../scripts/local/paths.ts";
+import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, uniqueEmail } from "../support/stack.ts";
 
@@ -16,7 +18,7 @@ async function admin(...args: string[]): Promise<{ code: number; json: Record<st
   return { code: result.code, json: JSON.parse(text.split("\n").at(-1)!) };
 }
 
-Deno.test("admin create-account, session-token, add-webhook and set-telegram", async () => {
+Deno.test("admin create-account, session-token, add-webhook and link-telegram", async () => {
   const email = uniqueEmail("admin");
   const pro = await admin("create-account", "--email", email, "--plan", "pro");
   assertEquals(pro.code, 0);
@@ -41,8 +43,16 @@ Deno.test("admin create-account, session-token, add-webhook and set-telegram", a
   const webhook = await admin("add-webhook", "--email", email, "--url", "https://hooks.example.com/in");
   assertEquals(webhook.code, 0);
   assertMatch(String(webhook.json.secret), /^whsec_[0-9a-f]{64}$/);
-  const telegram = await admin("set-telegram", "--email", email, "--chat-id", "4242");
-  assertEquals(telegram.json.telegram_configured, true);
+  // A chat is linked only through the bot: the command gives the account's one-time deep link.
+  const sql = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
+  await setTelegramBotUsername(sql, "AdminCliTestBot").finally(() => sql.end());
+  const link = await admin("link-telegram", "--email", email);
+  assertEquals(link.code, 0);
+  assertMatch(String(link.json.url), /^https:\/\/t\.me\/[A-Za-z][A-Za-z0-9_]+\?start=[0-9a-f]{48}$/);
+  assert(
+    (await admin("set-telegram", "--email", email, "--chat-id", "4242")).code !== 0,
+    "no hand-typed chat",
+  );
   const refused = await admin("add-webhook", "--email", email, "--url", "http://10.0.0.1/hook");
   assert(refused.code === 2, "a private target is refused");
 });

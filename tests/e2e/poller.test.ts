@@ -22,6 +22,7 @@ import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";
 import { type FakeRdap, minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { type FakeTelegram, startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook_receiver.ts";
+import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "polltest";
@@ -63,8 +64,14 @@ async function watch(sql: postgres.Sql, account: CreatedAccount, names: string[]
   await asAccount(sql, account, (tx) => tx`select * from public.add_watchlist_domains(${names})`);
 }
 
-async function setTelegramChat(sql: postgres.Sql, account: CreatedAccount, chatId: string): Promise<void> {
-  await asAccount(sql, account, (tx) => tx`select public.set_telegram_chat(${chatId})`);
+/** Links the chat through the bot (the only way), then forgets the bot's confirmation so only alerts count. */
+async function setTelegramChat(
+  world: Pick<World, "stack" | "telegram">,
+  account: CreatedAccount,
+  chatId: string,
+): Promise<void> {
+  await linkTelegramChat(world.stack.sql, world.telegram, account.user_id, chatId);
+  world.telegram.forget(chatId);
 }
 
 async function createWebhook(
@@ -228,6 +235,7 @@ Deno.test("poller and alerts end to end", options, async (t) => {
   };
   const { sql } = stack;
   await setWebhookTargetPolicy(sql, true);
+  await registerBotWebhook(sql, telegram, stack.functionsBase);
 
   try {
     await t.step("the poller answers only POST with its bearer secret", async () => {
@@ -329,10 +337,10 @@ async function dropScenario(world: World): Promise<void> {
   const dave = await world.account("pro"); // watched it, then removed it
   const erin = await world.account("pro"); // watches it, no channel
   const secrets = { alice: "alice-signing-secret-0123", bob: "bob-signing-secret-456789" };
-  await setTelegramChat(sql, alice, chat(1));
-  await setTelegramChat(sql, bob, `-${chat(2)}`);
-  await setTelegramChat(sql, carol, chat(3));
-  await setTelegramChat(sql, dave, chat(4));
+  await setTelegramChat(world, alice, chat(1));
+  await setTelegramChat(world, bob, chat(2));
+  await setTelegramChat(world, carol, chat(3));
+  await setTelegramChat(world, dave, chat(4));
   await createWebhook(sql, alice, receiver.endpoint("alice", { secret: secrets.alice }), secrets.alice);
   await createWebhook(sql, bob, receiver.endpoint("bob", { secret: secrets.bob }), secrets.bob);
   const bobDisabled = await createWebhook(sql, bob, receiver.endpoint("bob-off"), null);
@@ -370,7 +378,7 @@ async function dropScenario(world: World): Promise<void> {
   );
   assert(events.every((event) => event.previous_status === "pending_delete"));
 
-  for (const chatId of [chat(1), `-${chat(2)}`, chat(3)]) {
+  for (const chatId of [chat(1), chat(2), chat(3)]) {
     const messages = telegram.delivered(chatId);
     assertEquals(messages.length, 1, `exactly one Telegram message to ${chatId}`);
     assert(messages[0].text.startsWith(`${name} is available.`), messages[0].text);
@@ -606,7 +614,7 @@ async function crashBetweenStepsScenario(world: World): Promise<void> {
   const { stack, rdap, telegram, chat } = world;
   const { sql } = stack;
   const ivan = await world.account("pro");
-  await setTelegramChat(sql, ivan, chat(20));
+  await setTelegramChat(world, ivan, chat(20));
   const name = uniqueName("crash");
   rdap.setDomain(name, { status: 404 });
   await watch(sql, ivan, [name]);
@@ -701,7 +709,7 @@ async function rateLimitScenario(world: World): Promise<void> {
 
   // Telegram asks to wait 1 s: the run waits and sends it.
   const hank = await world.account("pro");
-  await setTelegramChat(sql, hank, chat(30));
+  await setTelegramChat(world, hank, chat(30));
   telegram.queueAnswers(chat(30), [{ status: 429, retryAfter: 1 }]);
   await asAccount(sql, hank, (tx) => tx`select public.send_telegram_test()`);
   await runPoller(stack);

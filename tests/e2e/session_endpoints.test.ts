@@ -245,15 +245,15 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         select prefix, key_hash from public.api_keys where user_id = ${uid}`;
       const webhookUrl = `https://hooks.example.test/${crypto.randomUUID()}`;
       const webhookSecret = `whsec-${crypto.randomUUID()}`;
-      const telegramChatId = `-100${Math.floor(Math.random() * 1e12)}`;
+      const telegramChatId = `${1 + Math.floor(Math.random() * 1e12)}`;
       await stack.sql`insert into public.domains (name) values ('export-one.com'), ('export-two.com')
                       on conflict do nothing`;
       await stack
         .sql`insert into public.watchlist_entries (user_id, domain_name) values (${uid}, 'export-one.com')`;
       await stack.sql`insert into public.watchlist_entries (user_id, domain_name, deleted_at)
                       values (${uid}, 'export-two.com', now())`;
-      await stack.sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_enabled)
-                      values (${uid}, ${telegramChatId}, true)`;
+      await stack.sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at)
+                      values (${uid}, ${telegramChatId}, now())`;
       await stack.sql`insert into public.webhook_endpoints (user_id, url, secret, description)
                       values (${uid}, ${webhookUrl}, ${webhookSecret}, 'alerts')`;
       const [org] = await asUser(

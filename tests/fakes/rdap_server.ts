@@ -2,10 +2,11 @@
  * A local fake RDAP registry for tests. It serves:
  * - `/dns.json`: an RFC 9224 bootstrap whose services point at this server;
  * - `/domain/<name>`: whatever `setDomain` configured (unknown names: 404 with an empty body, as Verisign does);
- * - `/moved/domain/<name>`: a 301 redirect to `/domain/<name>`, to test that redirects are followed.
+ * - `/moved/domain/<name>`: a 301 redirect to `/domain/<name>`, to test that redirects are followed
+ *   (`setDomain` with status 302 redirects anywhere).
  */
 
-export type FakeStatus = 200 | 404 | 429 | 500 | "timeout" | "html";
+export type FakeStatus = 200 | 302 | 404 | 429 | 500 | "timeout" | "html";
 
 export interface FakeResponse {
   status: FakeStatus;
@@ -13,6 +14,8 @@ export interface FakeResponse {
   body?: unknown;
   /** Value of the `Retry-After` header on a 429 (seconds as a number, or an HTTP date string). */
   retryAfter?: number | string;
+  /** The `Location` of a 302. */
+  location?: string;
 }
 
 export interface FakeRequest {
@@ -90,6 +93,8 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
           headers,
         });
       }
+      case 302:
+        return new Response(null, { status: 302, headers: { location: answer.location ?? "/" } });
       case 500:
         return new Response(serialise(answer.body ?? "Internal Server Error"), { status: 500 });
       case "html":

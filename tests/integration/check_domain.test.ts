@@ -28,18 +28,29 @@ async function harness(
     ratePerSecond?: number;
     timeoutMs?: number;
     overrides?: (registry: FakeRdap) => ServerOverride[];
+    /** WEBHOOK_ALLOW_PRIVATE_TARGETS for judged URLs; the fakes listen on loopback. */
+    allowPrivateTargets?: boolean;
   } = {},
 ): Promise<Harness> {
   const registry = await startFakeRdap({ tlds: ["test"] });
   const dns = await startFakeDns();
   const overrides = options.overrides?.(registry) ?? [];
   const limiter = createHostLimiter({ ratePerSecond: options.ratePerSecond ?? 1, concurrency: 2 });
+  const servers = createBootstrapStore({
+    storage: memoryBootstrapStorage(overrides),
+    bootstrapUrl: () => `${registry.url}dns.json`,
+  });
   const deps: CheckDeps = {
-    servers: createBootstrapStore({
-      storage: memoryBootstrapStorage(overrides),
-      bootstrapUrl: () => `${registry.url}dns.json`,
+    servers,
+    rdap: createRdapClient({
+      limiter,
+      timeoutMs: options.timeoutMs ?? 2_000,
+      outbound: {
+        allowPrivateTargets: options.allowPrivateTargets ?? true,
+        resolve: () => Promise.reject(new Error("the fakes are reached by IP address")),
+        isListedServer: (url) => servers.isListedServer(url),
+      },
     }),
-    rdap: createRdapClient({ limiter, timeoutMs: options.timeoutMs ?? 2_000 }),
     dns: (name) => lookupNameservers(name, { nameserver: dns.address, timeoutMs: 500 }),
   };
   return {
@@ -291,6 +302,56 @@ Deno.test("a thin registry answer is completed from the registrar's RDAP; the re
     registrar.setDomain("down.test", { status: 500 });
     const down = await checkDomain(h.deps, "down.test");
     assertEquals([down.status, down.reason, down.rdap?.registrar], ["registered", "rdap_found", null]);
+  } finally {
+    await registrar.close();
+    await h.close();
+  }
+});
+
+Deno.test("a registry redirecting to an unlisted host causes no request there: the check answers unknown", async () => {
+  const h = await harness();
+  const elsewhere = await startFakeRdap();
+  try {
+    h.registry.setDomain("bounced.test", { status: 302, location: `${elsewhere.url}domain/bounced.test` });
+    elsewhere.setDomain("bounced.test", { status: 404 });
+    const result = await checkDomain(h.deps, "bounced.test");
+    assertEquals([result.status, result.available, result.reason], [
+      "unknown",
+      null,
+      "rdap_target_not_allowed",
+    ]);
+    assertEquals(elsewhere.requests.length, 0);
+  } finally {
+    await elsewhere.close();
+    await h.close();
+  }
+});
+
+Deno.test("a registrar linked at a private address is never asked: the answer comes without registrar data", async () => {
+  const h = await harness({ allowPrivateTargets: false });
+  const registrar = await startFakeRdap();
+  try {
+    h.registry.setDomain("linked.test", {
+      status: 200,
+      body: {
+        objectClassName: "domain",
+        ldhName: "LINKED.TEST",
+        status: ["active"],
+        links: [{
+          rel: "related",
+          type: "application/rdap+json",
+          href: `${registrar.url}domain/linked.test`,
+        }],
+      },
+    });
+    registrar.setDomain("linked.test", { status: 200 });
+    const result = await checkDomain(h.deps, "linked.test");
+    assertEquals([result.status, result.rdap?.registrar, result.rdap?.expiration_date], [
+      "registered",
+      null,
+      null,
+    ]);
+    assertEquals(registrar.requests.length, 0);
   } finally {
     await registrar.close();
     await h.close();

@@ -7,6 +7,15 @@ import {
 } from "../../supabase/functions/_shared/rdap/client.ts";
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { fakeClock } from "../fakes/clock.ts";
+import type { RdapOutboundRules } from "../../supabase/functions/_shared/rdap/client.ts";
+
+/** Public names resolve to a public address; `inside.test` names to a private one. Nothing is listed. */
+const outbound: RdapOutboundRules = {
+  allowPrivateTargets: false,
+  resolve: (host, type) =>
+    Promise.resolve(type === "AAAA" ? [] : host.endsWith("inside.test") ? ["10.0.0.7"] : ["93.184.216.34"]),
+  isListedServer: () => Promise.resolve(false),
+};
 
 interface Seen {
   url: string;
@@ -48,7 +57,7 @@ function setup(answers: (() => Answer)[], timeoutMs = 1_000) {
   // No spacing between requests here: the limiter's rate is tested on its own.
   const limiter = createHostLimiter({ ratePerSecond: 0, concurrency: 2, now: clock.now, sleep: clock.sleep });
   const { fetchImpl, seen } = scriptedFetch(answers, clock.now);
-  const client = createRdapClient({ limiter, timeoutMs, fetch: fetchImpl, now: clock.now });
+  const client = createRdapClient({ limiter, outbound, timeoutMs, fetch: fetchImpl, now: clock.now });
   return { clock, limiter, client, seen };
 }
 
@@ -141,7 +150,7 @@ Deno.test("429 with a short HTTP-date Retry-After is retried too", async () => {
     () => new Response("", { status: 429, headers: { "retry-after": "Sun, 22 Nov 2026 10:00:03 GMT" } }),
     ok200,
   ], clock.now);
-  const client = createRdapClient({ limiter, timeoutMs: 1_000, fetch: fetchImpl, now: clock.now });
+  const client = createRdapClient({ limiter, outbound, timeoutMs: 1_000, fetch: fetchImpl, now: clock.now });
   const pending = client.lookupDomain(BASE, "example.test");
   await clock.advance(3_000);
   assertEquals((await pending).outcome, "found");
@@ -249,4 +258,109 @@ Deno.test("repeated 404s are answers, not failures: no back-off", async () => {
   const { client, limiter } = setup([empty404, empty404, empty404, empty404]);
   for (let attempt = 0; attempt < 4; attempt++) await client.lookupDomain(BASE, "example.test");
   assertEquals(limiter.pausedUntil("rdap.registry.test"), null);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Redirects and referrals: followed by hand, every hop judged and counted against its own host
+// ---------------------------------------------------------------------------------------------------
+
+const redirect = (location: string, status = 301) => () =>
+  new Response("", { status, headers: { location } });
+
+function redirectSetup(answers: (() => Answer)[], rules: Partial<RdapOutboundRules> = {}) {
+  const acquired: string[] = [];
+  const real = createHostLimiter({ ratePerSecond: 0, concurrency: 2 });
+  const limiter = {
+    ...real,
+    acquire: (host: string, options?: { maxWaitMs?: number }) => {
+      acquired.push(host);
+      return real.acquire(host, options);
+    },
+  };
+  const { fetchImpl, seen } = scriptedFetch(answers);
+  const client = createRdapClient({
+    limiter,
+    outbound: { ...outbound, ...rules },
+    timeoutMs: 1_000,
+    fetch: fetchImpl,
+  });
+  return { client, seen, acquired };
+}
+
+Deno.test("a same-host redirect is followed by hand and counted against the host again", async () => {
+  const { client, seen, acquired } = redirectSetup([redirect("/v2/domain/example.test"), ok200]);
+  const lookup = await client.lookupDomain(BASE, "example.test");
+  assertEquals(lookup.outcome, "found");
+  assertEquals(seen.map((s) => s.url), [
+    "https://rdap.registry.test/v1/domain/example.test",
+    "https://rdap.registry.test/v2/domain/example.test",
+  ]);
+  assertEquals(acquired, ["rdap.registry.test", "rdap.registry.test"]);
+});
+
+Deno.test("a redirect to an unlisted host is refused before any request there", async () => {
+  for (
+    const target of [
+      "https://elsewhere.example/rdap/domain/example.test",
+      "https://169.254.169.254/latest/meta-data/",
+      "http://127.0.0.1:9/",
+      "https://[::1]/",
+    ]
+  ) {
+    const { client, seen } = redirectSetup([redirect(target, 302), ok200]);
+    const lookup = await client.lookupDomain(BASE, "example.test");
+    assertEquals(lookup.outcome === "failed" && lookup.reason, "rdap_target_not_allowed", target);
+    assertEquals(seen.length, 1, target);
+  }
+});
+
+Deno.test("a cross-host redirect to a listed server is followed; a downgrade to http is not", async () => {
+  const listed = (url: string) => Promise.resolve(new URL(url).host === "rdap.listed.test");
+  const moved = redirectSetup([redirect("https://rdap.listed.test/domain/example.test", 307), ok200], {
+    isListedServer: listed,
+  });
+  assertEquals((await moved.client.lookupDomain(BASE, "example.test")).outcome, "found");
+  assertEquals(moved.acquired, ["rdap.registry.test", "rdap.listed.test"]);
+
+  const downgrade = redirectSetup([redirect("http://rdap.registry.test/v1/domain/example.test"), ok200]);
+  const lookup = await downgrade.client.lookupDomain(BASE, "example.test");
+  assertEquals(lookup.outcome === "failed" && lookup.reason, "rdap_target_not_allowed");
+  assertEquals(downgrade.seen.length, 1);
+});
+
+Deno.test("at most 3 redirects", async () => {
+  const three = redirectSetup([redirect("/a"), redirect("/b"), redirect("/c"), ok200]);
+  assertEquals((await three.client.lookupDomain(BASE, "example.test")).outcome, "found");
+  assertEquals(three.seen.length, 4);
+
+  const four = redirectSetup([redirect("/a"), redirect("/b"), redirect("/c"), redirect("/d"), ok200]);
+  const lookup = await four.client.lookupDomain(BASE, "example.test");
+  assertEquals(lookup.outcome === "failed" && lookup.reason, "rdap_target_not_allowed");
+  assertEquals(four.seen.length, 4);
+});
+
+Deno.test("a referral URL is judged: http, private literals and names resolving inside are never asked", async () => {
+  for (
+    const url of [
+      "http://rdap.registrar.example/domain/x.test",
+      "https://10.1.2.3/domain/x.test",
+      "https://rdap.inside.test/domain/x.test",
+      "https://metadata.google.internal/domain/x.test",
+      "https://rdap.registrar.example\\@127.0.0.1/domain/x.test",
+    ]
+  ) {
+    const { client, seen } = redirectSetup([ok200]);
+    const lookup = await client.lookupUrl(url);
+    assertEquals(lookup.outcome === "failed" && lookup.reason, "rdap_target_not_allowed", url);
+    assertEquals(seen.length, 0, url);
+  }
+  const { client, seen } = redirectSetup([ok200]);
+  assertEquals((await client.lookupUrl("https://rdap.registrar.example/domain/x.test")).outcome, "found");
+  assertEquals(seen.length, 1);
+});
+
+Deno.test("with the local switch, a referral on loopback is allowed (local stacks and tests)", async () => {
+  const { client, seen } = redirectSetup([ok200], { allowPrivateTargets: true });
+  assertEquals((await client.lookupUrl("http://127.0.0.1:9/domain/x.test")).outcome, "found");
+  assertEquals(seen.length, 1);
 });

@@ -35,7 +35,16 @@ function throughClient(status: number, body: string) {
     Promise.resolve(
       new Response(body, { status, headers: { "content-type": "application/rdap+json" } }),
     )) as typeof fetch;
-  return createRdapClient({ limiter, timeoutMs: 1_000, fetch: fetchImpl }).lookupDomain(
+  return createRdapClient({
+    limiter,
+    timeoutMs: 1_000,
+    fetch: fetchImpl,
+    outbound: {
+      allowPrivateTargets: false,
+      resolve: () => Promise.resolve([]),
+      isListedServer: () => Promise.resolve(false),
+    },
+  }).lookupDomain(
     "https://rdap.corpus.test/",
     "example.test",
   );

@@ -39,6 +39,10 @@ export const config = {
   liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
   telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),
   telegramApiBase: () => env("TELEGRAM_API_BASE") ?? "https://api.telegram.org",
+  /** Telegram presents it in `X-Telegram-Bot-Api-Secret-Token` on every update to telegram-bot. */
+  telegramWebhookSecret: () => env("TELEGRAM_WEBHOOK_SECRET"),
+  /** The bot's username (without @), for the link flow's deep links `https://t.me/<bot>?start=…`. */
+  telegramBotUsername: () => env("TELEGRAM_BOT_USERNAME"),
   authBaseUrl: () => env("AUTH_BASE_URL") ?? env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
   authJwtSecret: () => env("AUTH_JWT_SECRET"),
   supabaseJwks: () => env("SUPABASE_JWKS"),

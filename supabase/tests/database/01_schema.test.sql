@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(61);
+select plan(62);
 
 -- Tables of this part of the design -----------------------------------------------------------------
 select has_table('public', t, 'table public.' || t || ' exists')
@@ -82,6 +82,9 @@ select ok(not has_table_privilege('authenticated', 'public.webhook_endpoints', '
   'authenticated writes webhook_endpoints only through the functions');
 select ok(not has_table_privilege('authenticated', 'public.notification_settings', 'INSERT, UPDATE'),
   'authenticated writes notification_settings only through the functions');
+select ok(not has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'UPDATE')
+  and not has_column_privilege('authenticated', 'public.notification_settings', 'telegram_chat_id', 'INSERT'),
+  'authenticated cannot write notification_settings.telegram_chat_id (only the bot link flow links a chat)');
 select ok(not has_column_privilege('authenticated', 'public.profiles', 'plan_id', 'UPDATE'),
   'authenticated cannot change profiles.plan_id');
 

@@ -23,9 +23,10 @@ update public.profiles set display_name = 'Alice Example' where id = auth.uid();
 select added from public.add_watchlist_domains(array['b.test', 'a.test', 'xn--bcher-kva.test']) \gset ignored_
 select public.remove_watchlist_domain('b.test') \gset ignored_
 select tests.authenticate_as_service_role();
-insert into public.notification_settings (user_id, telegram_chat_id) values (:'alice', 'CHAT-ID-SECRET-8675309');
+-- A chat linked through the bot (what telegram_link_chat stores).
+insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at) values (:'alice', '8675309424242', now());
 select tests.authenticate_as('alice@test.local');
-select public.create_webhook_endpoint('https://hooks.test.local/WEBHOOK-URL-SECRET', 'my hook',
+select public.create_webhook_endpoint('https://hooks.example.net/WEBHOOK-URL-SECRET', 'my hook',
   'WEBHOOK-SIGNING-SECRET-42') \gset ignored_
 select api_key as raw_key, prefix as key_prefix from public.create_api_key('export test key') \gset
 select public.create_organization('Acme') as org \gset
@@ -71,9 +72,9 @@ select is((select array_agg(k order by k) from export_doc, jsonb_object_keys(doc
         'organization_memberships', 'profile', 'watchlist', 'webhooks'],
   'the document''s sections (no api_keys)');
 
-select unalike((select doc::text from export_doc), '%CHAT-ID-SECRET-8675309%', 'no Telegram chat ID');
+select unalike((select doc::text from export_doc), '%8675309424242%', 'no Telegram chat ID');
 select unalike((select doc::text from export_doc), '%WEBHOOK-URL-SECRET%', 'no webhook URL');
-select unalike((select doc::text from export_doc), '%hooks.test.local%', 'no webhook host');
+select unalike((select doc::text from export_doc), '%hooks.example.net%', 'no webhook host');
 select unalike((select doc::text from export_doc), '%WEBHOOK-SIGNING-SECRET-42%', 'no webhook secret');
 select unalike((select doc::text from export_doc), '%' || :'invite_token' || '%', 'no invitation token');
 select unalike((select doc::text from export_doc), '%' || :'key_hash' || '%', 'no API key hash');

@@ -9,7 +9,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(98);
+select plan(99);
 
 -- Tables and their protection ------------------------------------------------------------------------
 select has_table('public', t, 'table public.' || t || ' exists')
@@ -74,13 +74,19 @@ select tests.create_user('bob@test.local', 'free') as bob \gset
 select tests.create_user('carol@test.local', 'pro') as carol \gset
 select tests.create_user('dave@test.local', 'pro') as dave \gset
 select tests.create_user('eve@test.local', 'business') as eve \gset
+update public.telegram_bot_settings set bot_username = 'TestWatchlistBot';
 
 -- The app's functions: Telegram ------------------------------------------------------------------------
 select tests.authenticate_as('alice@test.local');
-select lives_ok($$ select public.set_telegram_chat('123456789') $$, 'a numeric chat ID is saved');
-select lives_ok($$ select public.set_telegram_chat('-1001234567890') $$, 'a group chat ID replaces it');
-select throws_ok($$ select public.set_telegram_chat('12 34') $$, 'DW400', null, 'a malformed chat ID is refused');
-select lives_ok($$ select public.set_telegram_chat('@my_channel') $$, 'an @channel name is accepted');
+select throws_ok($$ select public.set_telegram_chat('123456789') $$, 'DW400', null, 'a hand-typed chat ID is refused');
+select matches((public.create_telegram_link())->>'url', '^https://t\.me/TestWatchlistBot\?start=[0-9a-f]{48}$',
+  'the app gets a one-time deep link to the bot');
+select split_part((public.create_telegram_link())->>'url', 'start=', 2) as alice_token \gset
+select tests.authenticate_as_service_role();
+select is(public.telegram_link_chat(:'alice_token', '-1001234567890'), 'invalid', 'a group chat is never linked');
+select is(public.telegram_link_chat(:'alice_token', '123456789'), 'linked', 'the private chat that opened the link is');
+select is(public.telegram_link_chat(:'alice_token', '123456789'), 'invalid', 'a link works once');
+select tests.authenticate_as('alice@test.local');
 select results_eq($$ select telegram_configured, telegram_enabled from public.notification_settings $$,
   $$ values (true, true) $$, 'the app sees that Telegram is configured');
 select throws_ok($$ select telegram_chat_id from public.notification_settings $$, '42501', null,
@@ -88,8 +94,8 @@ select throws_ok($$ select telegram_chat_id from public.notification_settings $$
 
 -- The app's functions: webhooks ------------------------------------------------------------------------
 select public.create_webhook_endpoint('https://hooks.example.com/alice', 'main', 'alice-secret-0123456789') as alice_hook \gset
-select results_eq($$ select url, description, enabled, secret_configured from public.webhook_endpoints $$,
-  $$ values ('https://hooks.example.com/alice'::text, 'main'::text, true, true) $$,
+select results_eq($$ select url_masked, description, enabled, secret_configured from public.webhook_endpoints $$,
+  $$ values ('https://hooks.example.com/…lice'::text, 'main'::text, true, true) $$,
   'a Pro account creates a webhook with a secret');
 select throws_ok($$ select secret from public.webhook_endpoints $$, '42501', null, 'the secret is write-only');
 select throws_ok($$ select public.create_webhook_endpoint('http://hooks.example.com/x') $$, 'DW400', null,
@@ -112,8 +118,8 @@ select throws_ok($$ select public.create_webhook_endpoint('https://hooks.example
   'a secret shorter than 16 characters is refused');
 select lives_ok(format($$ select public.update_webhook_endpoint(%L, 'https://hooks.example.com/alice2', '', false) $$, :'alice_hook'),
   'the webhook is updated (URL, description cleared, disabled)');
-select results_eq($$ select url, description, enabled from public.webhook_endpoints $$,
-  $$ values ('https://hooks.example.com/alice2'::text, null::text, false) $$, 'the update is applied');
+select results_eq($$ select url_masked, description, enabled from public.webhook_endpoints $$,
+  $$ values ('https://hooks.example.com/…ice2'::text, null::text, false) $$, 'the update is applied');
 select lives_ok(format($$ select public.update_webhook_endpoint(%L, p_enabled => true) $$, :'alice_hook'),
   'null arguments leave the other fields alone');
 select throws_ok(format($$ select public.update_webhook_endpoint(%L, 'https://192.168.0.1/') $$, :'alice_hook'), 'DW400', null,
@@ -136,23 +142,23 @@ select throws_ok(format($$ select public.send_webhook_test(%L) $$, :'alice_hook'
 select tests.authenticate_as('bob@test.local');
 select throws_ok($$ select public.create_webhook_endpoint('https://hooks.example.com/bob') $$, 'DW403', null,
   'the Free plan has no webhooks');
-select lives_ok($$ select public.set_telegram_chat('555') $$, 'the Free plan has Telegram');
+select lives_ok($$ select public.create_telegram_link() $$, 'the Free plan has Telegram');
 select lives_ok($$ select public.set_telegram_enabled(false) $$, 'and can switch it off');
 
 select tests.clear_authentication();
 select is((select secret from public.webhook_endpoints where id = :'alice_hook'), 'a-secret-of-my-own-choosing',
   'the sender (service side) reads the saved secret');
-select is((select telegram_chat_id from public.notification_settings where user_id = :'alice'), '@my_channel',
+select is((select telegram_chat_id from public.notification_settings where user_id = :'alice'), '123456789',
   'and the chat ID');
 
+-- Chats linked through the bot (what telegram_link_chat stores).
+update public.notification_settings set telegram_chat_id = '1001', telegram_linked_at = now() where user_id = :'alice';
+insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at)
+values (:'eve', '1005', now()), (:'carol', '1003', now()), (:'bob', '555', now())
+on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id, telegram_linked_at = now();
 select tests.authenticate_as('alice@test.local');
-select public.set_telegram_chat('1001');
 select public.create_webhook_endpoint('https://hooks.example.com/alice-off') as alice_off \gset
 select public.update_webhook_endpoint(:'alice_off', p_enabled => false);
-select tests.authenticate_as('eve@test.local');
-select public.set_telegram_chat('1005');
-select tests.authenticate_as('carol@test.local');
-select public.set_telegram_chat('1003');
 
 -- Everybody watches drop.test; carol removes it again ----------------------------------------------
 select tests.authenticate_as('alice@test.local');

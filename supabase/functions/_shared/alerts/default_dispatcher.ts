@@ -1,8 +1,9 @@
 /** The dispatcher's dependencies from the environment, read at call time (`TELEGRAM_*`, `WEBHOOK_*`, `DNS_*`). */
 import { config } from "../config.ts";
 import { databaseDeliveryQueue } from "./delivery_queue.ts";
+import { denoResolver } from "../net/dns_resolver.ts";
+import { checkOutboundUrl } from "../net/url_policy.ts";
 import type { DispatcherDeps } from "./dispatcher.ts";
-import { checkWebhookTarget, denoResolver } from "./target_guard.ts";
 import { sendTelegramMessage } from "./telegram_client.ts";
 import { postWebhook } from "./webhook_sender.ts";
 
@@ -17,6 +18,6 @@ export function defaultDispatcherDeps(): DispatcherDeps {
       ? null
       : (chatId, text) => sendTelegramMessage({ apiBase, botToken, chatId, text }),
     postWebhook: (url, body, headers) => postWebhook(url, body, headers),
-    checkTarget: (url) => checkWebhookTarget(url, { allowPrivateTargets, resolve }),
+    checkTarget: (url) => checkOutboundUrl(url, { allowPrivateTargets, resolve }),
   };
 }

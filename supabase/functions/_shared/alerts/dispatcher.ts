@@ -10,7 +10,7 @@
 import type { AlertEvent } from "./alert_event.ts";
 import type { ClaimedDelivery, DeliveryQueue } from "./delivery_queue.ts";
 import { nextAttemptAfterFailure, nextAttemptAfterRateLimit } from "./retry_schedule.ts";
-import type { TargetVerdict } from "./target_guard.ts";
+import type { TargetVerdict } from "../net/url_policy.ts";
 import type { TelegramOutcome } from "./telegram_client.ts";
 import { telegramAlertText } from "./telegram_message.ts";
 import type { WebhookOutcome } from "./webhook_sender.ts";

@@ -35,6 +35,11 @@ export interface BootstrapStorage {
 export interface ServerDirectory {
   /** Base URLs of the registry's RDAP servers for `domainName`, best first; empty when there is none. */
   serversFor(domainName: string): Promise<string[]>;
+  /**
+   * Is `url`'s origin (scheme, host, port) that of a server listed in the bootstrap or the server table?
+   * Only such servers may be the target of a cross-host RDAP redirect (docs/url-policy.md).
+   */
+  isListedServer(url: string): Promise<boolean>;
 }
 
 export class BootstrapUnavailableError extends Error {
@@ -67,6 +72,8 @@ interface Memo {
   /** IANA's services with overrides applied; null when no bootstrap copy could be had. */
   registry: BootstrapRegistry | null;
   overrides: BootstrapRegistry;
+  /** Origins of every base URL listed in IANA's file or the override table. */
+  listedOrigins: Set<string>;
 }
 
 export function createBootstrapStore(options: BootstrapStoreOptions): ServerDirectory & {
@@ -136,7 +143,13 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
         console.error(`stored RDAP bootstrap is unreadable: ${(error as Error).message}`);
       }
     }
-    return { sourceUrl, loadedAt: now(), registry, overrides: overridesOnly };
+    const listedOrigins = new Set<string>();
+    for (const services of [registry?.services, overridesOnly.services]) {
+      for (const urls of services?.values() ?? []) {
+        for (const url of urls) listedOrigins.add(new URL(url).origin);
+      }
+    }
+    return { sourceUrl, loadedAt: now(), registry, overrides: overridesOnly, listedOrigins };
   }
 
   function isFresh(candidate: Memo | undefined, sourceUrl: string): candidate is Memo {
@@ -163,6 +176,15 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
       const overridden = findRdapServers(current.overrides, domainName);
       if (overridden !== null) return overridden;
       throw new BootstrapUnavailableError("no copy of the RDAP bootstrap could be loaded");
+    },
+    async isListedServer(url) {
+      let origin: string;
+      try {
+        origin = new URL(url).origin;
+      } catch {
+        return false;
+      }
+      return (await currentMemo()).listedOrigins.has(origin);
     },
     forget() {
       memo = undefined;

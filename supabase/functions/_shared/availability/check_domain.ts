@@ -10,6 +10,7 @@ import type { RdapDomain } from "../rdap/domain_response.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
 import { type DnsOutcome, lookupNameservers } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
+import { denoResolver } from "../net/dns_resolver.ts";
 
 export interface CheckResult {
   domain_name: string;
@@ -136,11 +137,23 @@ function summarise(registry: RegistryLookup): RdapSummary | null {
   };
 }
 
-/** Dependencies from the environment: the shared bootstrap store and host limiter, `DNS_NAMESERVER`. */
+/**
+ * Dependencies from the environment: the shared bootstrap store and host limiter, `DNS_NAMESERVER`, and
+ * `WEBHOOK_ALLOW_PRIVATE_TARGETS` for the URL judge.
+ */
 export function defaultCheckDeps(): CheckDeps {
+  const servers = sharedBootstrapStore();
   return {
-    servers: sharedBootstrapStore(),
-    rdap: createRdapClient({ limiter: sharedHostLimiter(), timeoutMs: config.rdapTimeoutMs() }),
+    servers,
+    rdap: createRdapClient({
+      limiter: sharedHostLimiter(),
+      timeoutMs: config.rdapTimeoutMs(),
+      outbound: {
+        allowPrivateTargets: config.webhookAllowPrivateTargets(),
+        resolve: denoResolver(config.dnsNameserver()),
+        isListedServer: (url) => servers.isListedServer(url),
+      },
+    }),
     dns: (domainName) => lookupNameservers(domainName, { nameserver: config.dnsNameserver() }),
   };
 }

@@ -1,9 +1,16 @@
 /**
  * Asks an RDAP server about one domain, politely (through the host limiter), and says what came back:
  * found (with the parsed domain), not found, or failed with a reason. Never throws for upstream trouble.
+ *
+ * Redirects are followed by hand, at most MAX_REDIRECTS hops, each judged before it is requested and each
+ * counted against its own host's politeness: a base URL from the bootstrap or the server table is used as
+ * listed; any other URL (a redirect target, a registrar referral) must pass the outbound URL judge
+ * (`_shared/net/url_policy.ts`: https and a public address after resolution), and a redirect may leave
+ * its host only for a server listed in the bootstrap or the server table (docs/url-policy.md).
  */
 import { parseDomainResponse, type RdapDomain } from "./domain_response.ts";
 import type { HostLimiter } from "./host_limiter.ts";
+import { checkOutboundUrl, type ResolveAddresses } from "../net/url_policy.ts";
 
 export type RdapFailureReason =
   | "rdap_timeout"
@@ -13,7 +20,9 @@ export type RdapFailureReason =
   | "rdap_network_error"
   | "rdap_host_backoff"
   | "rdap_host_busy"
-  | "rdap_unexpected_status";
+  | "rdap_unexpected_status"
+  /** A redirect or referral the URL policy refuses, or more than MAX_REDIRECTS redirects. */
+  | "rdap_target_not_allowed";
 
 export type RdapLookup =
   | { outcome: "found"; url: string; httpStatus: number; domain: RdapDomain }
@@ -34,14 +43,24 @@ export interface LookupOptions {
 }
 
 export interface RdapClient {
-  /** `GET <baseUrl>domain/<name>` on a registry server. */
+  /** `GET <baseUrl>domain/<name>` on a registry server; `baseUrl` is a listed base URL, used as listed. */
   lookupDomain(baseUrl: string, domainName: string, options?: LookupOptions): Promise<RdapLookup>;
-  /** `GET <url>` for a domain record at a full URL (a registrar referral). */
+  /** `GET <url>` for a domain record at a full URL (a registrar referral), judged by the URL policy. */
   lookupUrl(url: string, options?: LookupOptions): Promise<RdapLookup>;
+}
+
+/** What the client needs to judge URLs that are not listed RDAP base URLs. */
+export interface RdapOutboundRules {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and loopback pass the judge (local use only). */
+  allowPrivateTargets: boolean;
+  resolve: ResolveAddresses;
+  /** Is this URL's origin a server listed in the bootstrap or the server table? */
+  isListedServer(url: string): Promise<boolean>;
 }
 
 export interface RdapClientOptions {
   limiter: HostLimiter;
+  outbound: RdapOutboundRules;
   timeoutMs: number;
   fetch?: typeof fetch;
   now?: () => number;
@@ -55,6 +74,9 @@ export const SHORT_RETRY_AFTER_MS = 5_000;
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 /** A Retry-After longer than this is shortened to it (a wrong header must not silence a host for days). */
 const MAX_RETRY_AFTER_MS = 60 * 60_000;
+/** Redirects followed for one lookup; one more is refused. */
+export const MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Larger bodies are not an RDAP domain answer. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -63,11 +85,62 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
   const now = options.now ?? Date.now;
   const { limiter } = options;
 
-  async function lookupUrl(url: string, lookupOptions: LookupOptions = {}): Promise<RdapLookup> {
+  /**
+   * May `url` be requested? The listed base URL the lookup started from is used as listed; a hop to
+   * another host only when that host is a listed server; anything else must pass the URL judge.
+   */
+  async function mayRequest(url: string, previousHost: string | null, listedStart: string | null) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    if (parsed.origin === listedStart) return true;
+    const listed = await options.outbound.isListedServer(url).catch(() => false);
+    if (previousHost !== null && parsed.host !== previousHost && !listed) return false;
+    if (listed) return true;
+    const verdict = await checkOutboundUrl(url, options.outbound);
+    return verdict.verdict === "allowed";
+  }
+
+  async function lookup(
+    url: string,
+    lookupOptions: LookupOptions,
+    listedStart: string | null,
+  ): Promise<RdapLookup> {
+    let current = url;
+    let previousHost: string | null = null;
+    for (let hop = 0;; hop++) {
+      if (!await mayRequest(current, previousHost, listedStart)) {
+        return failed(current, null, "rdap_target_not_allowed", null);
+      }
+      const answer = await askOnce(current, lookupOptions);
+      if (answer.kind === "done") return answer.lookup;
+      if (hop === MAX_REDIRECTS || answer.location === null) {
+        return failed(current, answer.status, "rdap_target_not_allowed", null);
+      }
+      previousHost = new URL(current).host;
+      try {
+        current = new URL(answer.location, current).href;
+      } catch {
+        return failed(current, answer.status, "rdap_target_not_allowed", null);
+      }
+    }
+  }
+
+  /** One URL, through the host limiter (a short 429 is waited out once); a redirect is handed back. */
+  async function askOnce(
+    url: string,
+    lookupOptions: LookupOptions,
+  ): Promise<
+    { kind: "done"; lookup: RdapLookup } | { kind: "redirect"; status: number; location: string | null }
+  > {
+    const done = (lookup: RdapLookup) => ({ kind: "done" as const, lookup });
     const host = new URL(url).host;
     for (let attempt = 1;; attempt++) {
       const turn = await limiter.acquire(host, { maxWaitMs: lookupOptions.maxWaitMs });
-      if (!turn.granted) return failed(url, null, turn.reason, turn.until);
+      if (!turn.granted) return done(failed(url, null, turn.reason, turn.until));
 
       let answer: HttpAnswer;
       try {
@@ -78,52 +151,58 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
 
       if (answer.kind === "timeout" || answer.kind === "network_error") {
         limiter.reportFailure(host);
-        return failed(url, null, answer.kind === "timeout" ? "rdap_timeout" : "rdap_network_error", null);
+        return done(
+          failed(url, null, answer.kind === "timeout" ? "rdap_timeout" : "rdap_network_error", null),
+        );
       }
       if (answer.kind === "too_large") {
         limiter.reportFailure(host);
-        return failed(url, answer.status, "rdap_invalid_response", null);
+        return done(failed(url, answer.status, "rdap_invalid_response", null));
       }
 
       const { status } = answer;
+      if (REDIRECT_STATUSES.has(status)) {
+        limiter.reportSuccess(host);
+        return { kind: "redirect", status, location: answer.headers.get("location") };
+      }
       if (status === 429) {
         const waitMs = parseRetryAfter(answer.headers.get("retry-after"), now()) ?? DEFAULT_RETRY_AFTER_MS;
         const pausedUntil = now() + Math.min(waitMs, MAX_RETRY_AFTER_MS);
         limiter.pause(host, pausedUntil, "rdap_rate_limited");
         if (attempt === 1 && waitMs <= SHORT_RETRY_AFTER_MS) continue;
-        return failed(url, status, "rdap_rate_limited", pausedUntil);
+        return done(failed(url, status, "rdap_rate_limited", pausedUntil));
       }
       if (status >= 500) {
         limiter.reportFailure(host);
-        return failed(url, status, "rdap_server_error", null);
+        return done(failed(url, status, "rdap_server_error", null));
       }
       if (status === 404) {
         if (answer.body.trim() !== "" && decodeJson(answer.body) === undefined) {
           // A 404 web page is a wrong URL or a broken server, not the registry saying "no such domain".
           limiter.reportFailure(host);
-          return failed(url, status, "rdap_invalid_response", null);
+          return done(failed(url, status, "rdap_invalid_response", null));
         }
         limiter.reportSuccess(host);
-        return { outcome: "not_found", url, httpStatus: 404 };
+        return done({ outcome: "not_found", url, httpStatus: 404 });
       }
       if (status === 200) {
         const domain = parseDomainResponse(decodeJson(answer.body));
         if (domain === null) {
           limiter.reportFailure(host);
-          return failed(url, status, "rdap_invalid_response", null);
+          return done(failed(url, status, "rdap_invalid_response", null));
         }
         limiter.reportSuccess(host);
-        return { outcome: "found", url, httpStatus: status, domain };
+        return done({ outcome: "found", url, httpStatus: status, domain });
       }
       limiter.reportFailure(host);
-      return failed(url, status, "rdap_unexpected_status", null);
+      return done(failed(url, status, "rdap_unexpected_status", null));
     }
   }
 
   return {
-    lookupDomain: (baseUrl, domainName, lookupOptions) =>
-      lookupUrl(rdapDomainUrl(baseUrl, domainName), lookupOptions),
-    lookupUrl,
+    lookupDomain: (baseUrl, domainName, lookupOptions = {}) =>
+      lookup(rdapDomainUrl(baseUrl, domainName), lookupOptions, originOf(baseUrl)),
+    lookupUrl: (url, lookupOptions = {}) => lookup(url, lookupOptions, null),
   };
 }
 
@@ -151,14 +230,22 @@ type HttpAnswer =
   | { kind: "timeout" }
   | { kind: "network_error" };
 
-/** One GET, redirects followed, with the whole exchange (headers and body) inside `timeoutMs`. */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** One GET, redirects handed back (never followed by fetch), with the whole exchange (headers and body) inside `timeoutMs`. */
 async function send(fetchImpl: typeof fetch, url: string, timeoutMs: number): Promise<HttpAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await fetchImpl(url, {
       method: "GET",
-      redirect: "follow",
+      redirect: "manual",
       headers: { accept: ACCEPT_HEADER, "user-agent": USER_AGENT },
       signal: controller.signal,
     });

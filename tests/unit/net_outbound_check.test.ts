@@ -1,8 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import {
-  checkWebhookTarget,
-  type ResolveAddresses,
-} from "../../supabase/functions/_shared/alerts/target_guard.ts";
+import { checkOutboundUrl, type ResolveAddresses } from "../../supabase/functions/_shared/net/url_policy.ts";
 
 function resolver(records: Record<string, { A?: string[]; AAAA?: string[] }>): ResolveAddresses {
   return (host, type) => {
@@ -13,7 +10,7 @@ function resolver(records: Record<string, { A?: string[]; AAAA?: string[] }>): R
 }
 
 const guard = (url: string, resolve: ResolveAddresses, allowPrivateTargets = false) =>
-  checkWebhookTarget(url, { allowPrivateTargets, resolve });
+  checkOutboundUrl(url, { allowPrivateTargets, resolve });
 
 Deno.test("a host name is allowed only when every address it resolves to is public", async () => {
   const resolve = resolver({

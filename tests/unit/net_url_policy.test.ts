@@ -2,9 +2,9 @@ import { assert, assertEquals } from "../support/assert.ts";
 import {
   classifyAddress,
   isAllowedAddress,
+  judgeUrl,
   parseIpv6,
-} from "../../supabase/functions/_shared/alerts/address_policy.ts";
-import { judgeWebhookUrl } from "../../supabase/functions/_shared/alerts/webhook_url_rules.ts";
+} from "../../supabase/functions/_shared/net/url_policy.ts";
 
 Deno.test("IPv4 addresses are classified by range", () => {
   for (const address of ["127.0.0.1", "127.255.0.9"]) {
@@ -80,11 +80,11 @@ Deno.test("loopback is allowed only with the local switch; other private ranges 
 
 Deno.test("webhook URLs: https, no private literals, no localhost or single-label hosts", () => {
   const refused = (url: string, allow = false) => {
-    const verdict = judgeWebhookUrl(url, allow);
+    const verdict = judgeUrl(url, allow);
     assert(!verdict.ok, `${url} should be refused`);
   };
   const accepted = (url: string, allow = false) => {
-    const verdict = judgeWebhookUrl(url, allow);
+    const verdict = judgeUrl(url, allow);
     assert(verdict.ok, `${url} should be accepted`);
     return verdict;
   };
