@@ -7,8 +7,10 @@ import { type CheckReason, classify, type DomainStatus, type RegistryAnswer } fr
 import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
 import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
+import type { RdapService } from "../rdap/bootstrap.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { type DnsOutcome, lookupNameservers } from "../dns/nameservers.ts";
+import { defaultNsLookup, type DnsOutcome, type DnsRcode } from "../dns/nameservers.ts";
+import { databaseServerProofStore, isServerProven, type ServerProofStore } from "./server_proof.ts";
 import { config } from "../config.ts";
 
 export interface CheckResult {
@@ -18,7 +20,8 @@ export interface CheckResult {
   status: DomainStatus;
   checked_at: string;
   rdap: RdapSummary | null;
-  dns: { delegated: boolean | null; nameservers: string[] };
+  /** `rcode`: the DNS answer's response code (NOERROR, NXDOMAIN, SERVFAIL, …); null when none was read. */
+  dns: { delegated: boolean | null; nameservers: string[]; rcode: DnsRcode | null };
   reason: CheckReason;
 }
 
@@ -38,6 +41,8 @@ export interface CheckDeps {
   servers: ServerDirectory;
   rdap: RdapClient;
   dns: (domainName: string) => Promise<DnsOutcome>;
+  /** Canary proofs: a 404 counts only from a proven server. */
+  proof: ServerProofStore;
   now?: () => Date;
 }
 
@@ -70,6 +75,7 @@ export async function checkDomain(
     dns: {
       delegated: dns.outcome === "delegated" ? true : dns.outcome === "not_delegated" ? false : null,
       nameservers: dns.outcome === "delegated" ? dns.nameservers : [],
+      rcode: dns.rcode,
     },
     reason,
   };
@@ -80,18 +86,23 @@ async function askRegistry(
   domainName: string,
   options: CheckOptions,
 ): Promise<RegistryLookup> {
-  let servers: string[];
+  let service: RdapService | null;
   try {
-    servers = await deps.servers.serversFor(domainName);
+    service = await deps.servers.serviceFor(domainName);
   } catch (error) {
     if (error instanceof BootstrapUnavailableError) {
       return { server: "", answer: { outcome: "bootstrap_unavailable" } };
     }
     throw error;
   }
-  if (servers.length === 0) return { server: "", answer: { outcome: "no_server" } };
-  const server = servers[0];
+  if (service === null || service.baseUrls.length === 0) return { server: "", answer: { outcome: "no_server" } };
+  const server = service.baseUrls[0];
   const lookup = await deps.rdap.lookupDomain(server, domainName, { maxWaitMs: options.maxHostWaitMs });
+  if (lookup.outcome === "not_found") {
+    const key = { server, suffix: service.suffix, canaryName: service.canaryName };
+    const proven = await isServerProven(deps.proof, deps.rdap, key, { maxHostWaitMs: options.maxHostWaitMs });
+    if (!proven) return { server, answer: { outcome: "unverified", url: lookup.url, httpStatus: 404 } };
+  }
   if (lookup.outcome !== "found") return { server, answer: lookup };
   return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
 }
@@ -136,11 +147,15 @@ function summarise(registry: RegistryLookup): RdapSummary | null {
   };
 }
 
-/** Dependencies from the environment: the shared bootstrap store and host limiter, `DNS_NAMESERVER`. */
+/**
+ * Dependencies from the environment: the shared bootstrap store and host limiter, the configured DNS
+ * resolver (`DNS_NAMESERVER`, else `DNS_DOH_URL`), and the canary proofs in the database.
+ */
 export function defaultCheckDeps(): CheckDeps {
   return {
     servers: sharedBootstrapStore(),
     rdap: createRdapClient({ limiter: sharedHostLimiter(), timeoutMs: config.rdapTimeoutMs() }),
-    dns: (domainName) => lookupNameservers(domainName, { nameserver: config.dnsNameserver() }),
+    dns: defaultNsLookup(),
+    proof: databaseServerProofStore(),
   };
 }

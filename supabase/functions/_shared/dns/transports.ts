@@ -34,7 +34,7 @@ export async function dohExchange(
     const response = await fetchImpl(url, {
       method: "POST",
       headers: { "content-type": DNS_MESSAGE, accept: DNS_MESSAGE },
-      body: query,
+      body: new Uint8Array(query),
       signal: controller.signal,
       redirect: "error",
     });
