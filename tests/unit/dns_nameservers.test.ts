@@ -34,11 +34,16 @@ Deno.test("readNsAnswer refuses answers to another id or another question, and g
   const query = encodeNsQuery("example.com", 4242);
   // A query is not a response.
   assertEquals(readNsAnswer(query, { id: 4242, name: "example.com" }), { kind: "unreadable" });
-  assertEquals(readNsAnswer(new Uint8Array([1, 2, 3]), { id: 1, name: "example.com" }), { kind: "unreadable" });
+  assertEquals(readNsAnswer(new Uint8Array([1, 2, 3]), { id: 1, name: "example.com" }), {
+    kind: "unreadable",
+  });
 });
 
 Deno.test("resolverFor: DNS_NAMESERVER wins; else DoH; a bad address is unusable", () => {
-  assertEquals(resolverFor({ nameserver: "127.0.0.1:5353", dohUrl: "https://doh.test/dns-query" }).transport, "udp");
+  assertEquals(
+    resolverFor({ nameserver: "127.0.0.1:5353", dohUrl: "https://doh.test/dns-query" }).transport,
+    "udp",
+  );
   assertEquals(resolverFor({ dohUrl: "https://doh.test/dns-query" }).transport, "doh");
   assertEquals(resolverFor({ nameserver: "not an address" }).transport, "invalid");
 });
@@ -118,10 +123,13 @@ Deno.test("over DoH (RFC 8484): each RCODE read exactly; garbage is unreadable",
 });
 
 Deno.test("DoH: an HTTP error or a non-DNS content type is an error", async () => {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) =>
-    new URL(request.url).pathname === "/html"
-      ? new Response("<html></html>", { headers: { "content-type": "text/html" } })
-      : new Response("nope", { status: 502 }));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) =>
+      new URL(request.url).pathname === "/html"
+        ? new Response("<html></html>", { headers: { "content-type": "text/html" } })
+        : new Response("nope", { status: 502 }),
+  );
   try {
     const base = `http://127.0.0.1:${server.addr.port}`;
     for (const path of ["/html", "/502"]) {

@@ -95,7 +95,9 @@ async function askRegistry(
     }
     throw error;
   }
-  if (service === null || service.baseUrls.length === 0) return { server: "", answer: { outcome: "no_server" } };
+  if (service === null || service.baseUrls.length === 0) {
+    return { server: "", answer: { outcome: "no_server" } };
+  }
   const server = service.baseUrls[0];
   const lookup = await deps.rdap.lookupDomain(server, domainName, { maxWaitMs: options.maxHostWaitMs });
   if (lookup.outcome === "not_found") {

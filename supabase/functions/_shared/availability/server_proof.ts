@@ -79,7 +79,9 @@ export async function isServerProven(
   for (;;) {
     const claim = await store.claim(key, PROOF_LEASE_SECONDS);
     if (claim.claimId !== null) {
-      const lookup = await rdap.lookupDomain(key.server, key.canaryName, { maxWaitMs: options.maxHostWaitMs });
+      const lookup = await rdap.lookupDomain(key.server, key.canaryName, {
+        maxWaitMs: options.maxHostWaitMs,
+      });
       const { outcome, detail } = canaryOutcome(lookup);
       await store.record(key, claim.claimId, outcome, lookup.httpStatus, detail);
       if (outcome === "verified") return true;
@@ -167,7 +169,12 @@ export function memoryServerProofStore(now: () => number = Date.now): ServerProo
           renewAfter: now() + 24 * hour,
         });
       } else if (outcome === "failed") {
-        Object.assign(proof, { state: "failed", canaryName: key.canaryName, validUntil: 0, renewAfter: now() + hour });
+        Object.assign(proof, {
+          state: "failed",
+          canaryName: key.canaryName,
+          validUntil: 0,
+          renewAfter: now() + hour,
+        });
       } else {
         proof.renewAfter = now() + 5 * 60_000;
       }
