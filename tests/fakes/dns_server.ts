@@ -158,7 +158,7 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
         hanging.add(release);
       });
     }
-    return new Response(reply, { headers: { "content-type": "application/dns-message" } });
+    return new Response(new Uint8Array(reply), { headers: { "content-type": "application/dns-message" } });
   });
 
   return {
