@@ -7,6 +7,7 @@
  *   deno task admin add-webhook --email <e> --url <u> [--secret <s>]
  *   deno task admin set-telegram --email <e> --chat-id <id>
  *   deno task admin poll-now
+ *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  */
 import postgres from "postgres";
 import { parseArgs } from "node:util";
@@ -43,7 +44,7 @@ function fail(message: string): never {
 
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
-  "add-webhook --email <e> --url <u> [--secret <s>] | set-telegram --email <e> --chat-id <id> | poll-now";
+  "add-webhook --email <e> --url <u> [--secret <s>] | set-telegram --email <e> --chat-id <id> | poll-now | rdap-servers";
 
 async function main(): Promise<void> {
   const [command, ...rest] = Deno.args;
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
     strict: true,
   });
   const email = values.email?.trim() ?? "";
-  if (command !== "poll-now" && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
+  const needsEmail = command !== "poll-now" && command !== "rdap-servers";
+  if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
   const sql = postgres(state.databaseUrl, { max: 1, onnotice: () => {} });
@@ -113,6 +115,14 @@ async function main(): Promise<void> {
         fail("the Vault secrets project_url and poller_secret are missing: start the stack");
       }
       console.log(JSON.stringify({ due_domains: due.count, request_id: queued.request_id }));
+    } else if (command === "rdap-servers") {
+      const servers = await sql`
+        select suffix, base_url, precedence, coalesce(canary_name, 'nic.' || suffix) as canary_name, enabled, note
+        from public.rdap_server_overrides order by suffix`;
+      const proofs = await sql`
+        select server_url, suffix, canary_name, state, http_status, detail, checked_at, valid_until, renew_after
+        from public.rdap_server_proofs order by suffix, server_url`;
+      console.log(JSON.stringify({ servers, proofs }));
     } else {
       fail(usage);
     }

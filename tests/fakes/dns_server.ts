@@ -87,7 +87,12 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     }
     const question = query.questions?.[0];
     if (!question) return null;
-    queries.push({ name: key(question.name), type: question.type === "NS" ? TYPE_NS : 0, at: Date.now(), transport });
+    queries.push({
+      name: key(question.name),
+      type: question.type === "NS" ? TYPE_NS : 0,
+      at: Date.now(),
+      transport,
+    });
     const behaviour = table.get(key(question.name)) ?? topLevelDomain(key(question.name));
     const reply = (rcode: number, nameservers: string[], extraFlags = 0) =>
       new Uint8Array(codec.encode({
@@ -191,7 +196,9 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
 }
 
 function topLevelDomain(name: string): Behaviour | undefined {
-  return name !== "" && !name.includes(".") ? { kind: "delegated", nameservers: [`a.nic.${name}`] } : undefined;
+  return name !== "" && !name.includes(".")
+    ? { kind: "delegated", nameservers: [`a.nic.${name}`] }
+    : undefined;
 }
 
 async function serveTcp(
