@@ -21,8 +21,9 @@ type DomainState = typeof states[number];
 const { values } = parseArgs({ args: Deno.args, options: { "webhook-secret": { type: "string" } } });
 
 const rdap = await startFakeRdap({ port: 9000, tlds: ["com", "net", "org"] });
-// Each TLD's canary is registered, so the registry is proven and may say "not found".
-for (const tld of ["com", "net", "org"]) rdap.setDomain(`nic.${tld}`, { status: 200 });
+// Each TLD's canary (example.<tld>, from the shipped server table) is registered, so the registry is
+// proven and may say "not found".
+for (const tld of ["com", "net", "org"]) rdap.setDomain(`example.${tld}`, { status: 200 });
 const dns = await startFakeDns({ port: 9053 });
 const receiver = startWebhookReceiver({ port: 9100 });
 receiver.endpoint("demo", { secret: values["webhook-secret"] });

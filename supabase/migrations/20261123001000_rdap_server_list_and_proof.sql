@@ -80,6 +80,15 @@ insert into public.rdap_server_overrides (suffix, base_url, canary_name, precede
    'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).')
 on conflict (suffix) do nothing;
 
+-- Canary-only rows for the largest TLDs IANA lists (the bootstrap's server is used): nic.<tld> is not a
+-- name these legacy registries are known to hold, while example.com/.net/.org are registered to IANA
+-- (RFC 2606 section 3) and answer 200 at the registry.
+insert into public.rdap_server_overrides (suffix, base_url, canary_name, precedence, note) values
+  ('com', null, 'example.com', 'fallback', 'Canary only (IANA lists com): example.com, registered to IANA per RFC 2606.'),
+  ('net', null, 'example.net', 'fallback', 'Canary only (IANA lists net): example.net, registered to IANA per RFC 2606.'),
+  ('org', null, 'example.org', 'fallback', 'Canary only (IANA lists org): example.org, registered to IANA per RFC 2606.')
+on conflict (suffix) do nothing;
+
 -- ---------------------------------------------------------------------------------------------------
 -- rdap_server_proofs
 -- ---------------------------------------------------------------------------------------------------

@@ -25,8 +25,9 @@ interface CheckBody {
 
 Deno.test("GET /check/{domain} end to end", options, async (t) => {
   const rdap = await startFakeRdap({ tlds: ["com", "org"] });
-  // The registry proves it can say "found": its canary nic.com is registered. (Under .org it is not: nic.org answers 404 like every name.)
-  rdap.setDomain("nic.com", { status: 200 });
+  // The registry proves it can say "found" for .com: its canary (example.com, from the shipped table) is
+  // registered. Under .org it is not: example.org answers 404 like every other name.
+  rdap.setDomain("example.com", { status: 200 });
   const dns = await startFakeDns({
     delegated: { "taken.com": ["ns1.host.example"], "lying.com": ["ns1.x.example"] },
   });
@@ -89,7 +90,7 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
         where server_url = ${rdap.url} and suffix = 'org'`;
         assertEquals(
           proof,
-          { state: "failed", canary_name: "nic.org", http_status: 404 },
+          { state: "failed", canary_name: "example.org", http_status: 404 },
           "visible to operators",
         );
       },

@@ -192,7 +192,8 @@ Deno.test({
         canaryName: "denic.de",
       }, "the bootstrap wins where it lists a TLD; the row's canary still applies");
       const overrides = await storage.overrides();
-      for (const row of overrides.filter((override) => override.precedence === "fallback")) {
+      assertEquals((await store.serviceFor("example.com"))?.canaryName, "example.com");
+      for (const row of overrides.filter((o) => o.precedence === "fallback" && o.baseUrl !== null)) {
         assert(row.baseUrl?.startsWith("https://"), row.suffix);
       }
     }),

@@ -8,14 +8,15 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(31);
+select plan(32);
 
 -- The shipped list ----------------------------------------------------------------------------------
-select ok((select count(*) from public.rdap_server_overrides where precedence = 'fallback') >= 12,
+select ok((select count(*) from public.rdap_server_overrides
+           where precedence = 'fallback' and base_url is not null) >= 12,
   'the server list ships rows for TLDs IANA omits');
 select is_empty(
   $$ select suffix from public.rdap_server_overrides
-      where precedence = 'fallback'
+      where precedence = 'fallback' and suffix not in ('com', 'net', 'org')
         and (base_url is null or base_url !~ '^https://[^\s/]+/(\S*/)?$' or note is null or length(note) < 20) $$,
   'every shipped row is an https base URL ending in / with a source note'
 );
@@ -30,6 +31,12 @@ select is(
     where suffix in ('io', 'co', 'de', 'me', 'us')),
   array['nic.co', 'denic.de', 'nic.io', 'nic.me', 'nic.us']::text[],
   'each has a canary name (the row''s own, or nic.<tld>)'
+);
+select is(
+  (select array_agg(canary_name order by suffix) from public.rdap_server_overrides
+    where suffix in ('com', 'net', 'org') and base_url is null and precedence = 'fallback'),
+  array['example.com', 'example.net', 'example.org']::text[],
+  'com, net and org keep IANA''s server and prove it with the RFC 2606 example names'
 );
 select is_empty(
   $$ select suffix from public.rdap_server_overrides
