@@ -66,9 +66,24 @@ export function canaryOutcome(lookup: RdapLookup): { outcome: ProofOutcome; deta
 
 /**
  * True when `key`'s server holds a valid proof for its canary, asking the canary first when this caller
- * wins the renewal claim. Never throws for upstream trouble (a database error does throw).
+ * wins the renewal claim. Never throws: when the proofs cannot be read (database down), the server counts
+ * as unproven, so its 404 stays `unknown`.
  */
 export async function isServerProven(
+  store: ServerProofStore,
+  rdap: RdapClient,
+  key: ServerKey,
+  options: ProveOptions = {},
+): Promise<boolean> {
+  try {
+    return await proveServer(store, rdap, key, options);
+  } catch (error) {
+    console.error(`canary proof of ${key.server} (${key.suffix}) unavailable: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+async function proveServer(
   store: ServerProofStore,
   rdap: RdapClient,
   key: ServerKey,
