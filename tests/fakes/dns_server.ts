@@ -124,15 +124,10 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     }
   }
 
-  const socket = dgram.createSocket("udp4");
-  socket.on("message", (message: Buffer, remote: { address: string; port: number }) => {
+  const { socket, tcp, port } = await bindUdpAndTcp(options.port, (message, remote, udp) => {
     const reply = answer(new Uint8Array(message), "udp");
-    if (reply) socket.send(Buffer.from(reply), remote.port, remote.address);
+    if (reply) udp.send(Buffer.from(reply), remote.port, remote.address);
   });
-  await new Promise<void>((resolve) => socket.bind(options.port ?? 0, "127.0.0.1", () => resolve()));
-  const port = socket.address().port;
-
-  const tcp = Deno.listen({ hostname: "127.0.0.1", port, transport: "tcp" });
   const connections = new Set<Deno.Conn>();
   (async () => {
     for await (const connection of tcp) {
@@ -193,6 +188,34 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
       await new Promise<void>((resolve) => socket.close(() => resolve()));
     },
   };
+}
+
+type UdpHandler = (message: Buffer, remote: { address: string; port: number }, socket: dgram.Socket) => void;
+
+/**
+ * A UDP socket and a TCP listener on the same port number. With no port given, a free UDP port whose TCP
+ * twin is taken by someone else is given up and another one tried.
+ */
+async function bindUdpAndTcp(
+  wanted: number | undefined,
+  onMessage: UdpHandler,
+): Promise<{ socket: dgram.Socket; tcp: Deno.Listener; port: number }> {
+  for (let attempt = 1;; attempt++) {
+    const socket = dgram.createSocket("udp4");
+    socket.on(
+      "message",
+      (message: Buffer, remote: { address: string; port: number }) => onMessage(message, remote, socket),
+    );
+    await new Promise<void>((resolve) => socket.bind(wanted ?? 0, "127.0.0.1", () => resolve()));
+    const port = socket.address().port;
+    try {
+      const tcp = Deno.listen({ hostname: "127.0.0.1", port, transport: "tcp" });
+      return { socket, tcp, port };
+    } catch (error) {
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+      if (wanted !== undefined || !(error instanceof Deno.errors.AddrInUse) || attempt >= 20) throw error;
+    }
+  }
 }
 
 function topLevelDomain(name: string): Behaviour | undefined {

@@ -390,3 +390,11 @@ for (const doh of [false, true]) {
     }
   }, { doh, ratePerSecond: 0 });
 }
+
+withHarness("the canary goes through the same per-host politeness as every request", async (h) => {
+  const result = await checkDomain(h.deps, "free.test");
+  assertEquals(result.status, "available");
+  const [lookup, canary] = h.registry.requests.filter((request) => request.path.startsWith("/domain/"));
+  assertEquals([lookup.path, canary.path], ["/domain/free.test", "/domain/nic.test"]);
+  assert(canary.at - lookup.at >= 950, `canary ${canary.at - lookup.at} ms after the lookup at 1 request/s`);
+});
