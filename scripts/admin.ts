@@ -8,6 +8,7 @@
  *   deno task admin link-telegram --email <e>
  *   deno task admin telegram-webhook [--url <public URL of the telegram-bot function>]
  *   deno task admin poll-now
+ *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  */
 import postgres from "postgres";
 import { parseArgs } from "node:util";
@@ -46,7 +47,7 @@ function fail(message: string): never {
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now";
+  "poll-now | rdap-servers";
 
 /**
  * Registers the telegram-bot function as the bot's webhook (setWebhook with secret_token), then stores
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = command !== "poll-now" && command !== "telegram-webhook";
+  const needsEmail = command !== "poll-now" && command !== "telegram-webhook" && command !== "rdap-servers";
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
@@ -184,6 +185,14 @@ async function main(): Promise<void> {
         fail("the Vault secrets project_url and poller_secret are missing: start the stack");
       }
       console.log(JSON.stringify({ due_domains: due.count, request_id: queued.request_id }));
+    } else if (command === "rdap-servers") {
+      const servers = await sql`
+        select suffix, base_url, precedence, coalesce(canary_name, 'nic.' || suffix) as canary_name, enabled, note
+        from public.rdap_server_overrides order by suffix`;
+      const proofs = await sql`
+        select server_url, suffix, canary_name, state, http_status, detail, checked_at, valid_until, renew_after
+        from public.rdap_server_proofs order by suffix, server_url`;
+      console.log(JSON.stringify({ servers, proofs }));
     } else {
       fail(usage);
     }

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
       "Starting local fakes: an RDAP registry for .com, a DNS server, the Telegram Bot API, a webhook receiver",
     );
     const rdap = await startFakeRdap({ tlds: ["com"] });
+    rdap.setDomain("example.com", { status: 200 }); // the registry's canary: it can say "found"
     const dns = await startFakeDns();
     const telegram = startFakeTelegram();
     const receiver = startWebhookReceiver();

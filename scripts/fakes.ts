@@ -21,6 +21,9 @@ type DomainState = typeof states[number];
 const { values } = parseArgs({ args: Deno.args, options: { "webhook-secret": { type: "string" } } });
 
 const rdap = await startFakeRdap({ port: 9000, tlds: ["com", "net", "org"] });
+// Each TLD's canary (example.<tld>, from the shipped server table) is registered, so the registry is
+// proven and may say "not found".
+for (const tld of ["com", "net", "org"]) rdap.setDomain(`example.${tld}`, { status: 200 });
 const dns = await startFakeDns({ port: 9053 });
 const receiver = startWebhookReceiver({ port: 9100 });
 receiver.endpoint("demo", { secret: values["webhook-secret"] });
@@ -57,7 +60,7 @@ const control = Deno.serve({ hostname: "127.0.0.1", port: 9001, onListen: () => 
 
 console.log(`Local fakes are running:
   RDAP_BOOTSTRAP_URL=${rdap.url}dns.json
-  DNS_NAMESERVER=${dns.address}
+  DNS_NAMESERVER=${dns.address}   (UDP/TCP; or DNS over HTTPS: DNS_DOH_URL=${dns.dohUrl})
   TELEGRAM_API_BASE=${telegram.url} TELEGRAM_BOT_TOKEN=${telegram.token}
   webhook URL      ${receiver.url}/hooks/demo${values["webhook-secret"] ? " (signatures verified)" : ""}
   control          curl -X PUT http://127.0.0.1:9001/domains/<name> -d '{"state":"pending_delete"}'

@@ -20,11 +20,14 @@ interface CheckBody {
   rdap:
     | { server: string; http_status: number | null; status: string[]; expiration_date: string | null }
     | null;
-  dns: { delegated: boolean | null; nameservers: string[] };
+  dns: { delegated: boolean | null; nameservers: string[]; rcode: string | null };
 }
 
 Deno.test("GET /check/{domain} end to end", options, async (t) => {
   const rdap = await startFakeRdap({ tlds: ["com", "org"] });
+  // The registry proves it can say "found" for .com: its canary (example.com, from the shipped table) is
+  // registered. Under .org it is not: example.org answers 404 like every other name.
+  rdap.setDomain("example.com", { status: 200 });
   const dns = await startFakeDns({
     delegated: { "taken.com": ["ns1.host.example"], "lying.com": ["ns1.x.example"] },
   });
@@ -57,7 +60,11 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
       assertEquals(response.body.reason, "rdap_found");
       assertEquals(response.body.rdap?.http_status, 200);
       assertEquals(response.body.rdap?.expiration_date, "2030-01-02T03:04:05.000Z");
-      assertEquals(response.body.dns, { delegated: true, nameservers: ["ns1.host.example"] });
+      assertEquals(response.body.dns, {
+        delegated: true,
+        nameservers: ["ns1.host.example"],
+        rcode: "NOERROR",
+      });
       assert(rdap.requests.some((request) => (request.accept ?? "").includes("application/rdap+json")));
     });
 
@@ -67,6 +74,36 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
       assertEquals(response.body.available, true);
       assertEquals(response.body.reason, "rdap_not_found");
       assertEquals(response.body.dns.delegated, false);
+      assertEquals(response.body.dns.rcode, "NXDOMAIN");
+    });
+
+    await t.step(
+      "a 404 from a registry whose canary is not found either is unknown, never available",
+      async () => {
+        const response = await check("free-name.org");
+        assertEquals(response.body.status, "unknown");
+        assertEquals(response.body.available, null);
+        assertEquals(response.body.reason, "rdap_server_unverified");
+        assertEquals(response.body.rdap?.http_status, 404);
+        const [proof] = await stack.sql<{ state: string; canary_name: string; http_status: number }[]>`
+        select state, canary_name, http_status from public.rdap_server_proofs
+        where server_url = ${rdap.url} and suffix = 'org'`;
+        assertEquals(
+          proof,
+          { state: "failed", canary_name: "example.org", http_status: 404 },
+          "visible to operators",
+        );
+      },
+    );
+
+    await t.step("SERVFAIL or REFUSED with a 404 is unknown, never available", async () => {
+      dns.setServerFailure("servfail-name.com");
+      dns.setRefused("refused-name.com");
+      for (const [name, rcode] of [["servfail-name.com", "SERVFAIL"], ["refused-name.com", "REFUSED"]]) {
+        const response = await check(name);
+        assertEquals([response.body.status, response.body.reason], ["unknown", "rdap_not_found_dns_error"]);
+        assertEquals(response.body.dns.rcode, rcode);
+      }
     });
 
     await t.step("404 but delegated in DNS is registered", async () => {
@@ -90,7 +127,8 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
     });
 
     await t.step("no RDAP server for the TLD: DNS only, never available", async () => {
-      const response = await check("nobody-knows.de");
+      // (.de is on the shipped server list; .fr is neither there nor in this test's bootstrap.)
+      const response = await check("nobody-knows.fr");
       assertEquals(response.body.status, "unknown");
       assertEquals(response.body.available, null);
       assertEquals(response.body.reason, "no_rdap_server_for_tld");

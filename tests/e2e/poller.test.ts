@@ -26,6 +26,8 @@ import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.t
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "polltest";
+/** Served by the same fake registry, but its canary `nic.liartest` answers 404 like every other name. */
+const LIAR_TLD = "liartest";
 
 interface World {
   stack: TestStack;
@@ -205,7 +207,9 @@ async function sqlState(work: () => Promise<unknown>): Promise<string | null> {
 // ---------------------------------------------------------------------------------------------------
 
 Deno.test("poller and alerts end to end", options, async (t) => {
-  const rdap = await startFakeRdap({ tlds: [TLD] });
+  const rdap = await startFakeRdap({ tlds: [TLD, LIAR_TLD] });
+  // The registry proves it can say "found" for polltest: its canary is registered.
+  rdap.setDomain(`nic.${TLD}`, { status: 200 });
   const dns = await startFakeDns();
   const telegram = startFakeTelegram();
   const receiver = startWebhookReceiver();
@@ -300,6 +304,10 @@ Deno.test("poller and alerts end to end", options, async (t) => {
       await privateTargetsScenario(world);
     });
 
+    await t.step("a registry that answers 404 for everything never makes a name available", async () => {
+      await unprovenRegistryScenario(world);
+    });
+
     // Last: the RDAP 429 pauses the fake registry's host in this process for two minutes.
     await t.step("429s from Telegram and RDAP are honoured", async () => {
       await rateLimitScenario(world);
@@ -308,7 +316,8 @@ Deno.test("poller and alerts end to end", options, async (t) => {
     // Leave nothing due for a later run on the same database: unwatch this file's names, and close
     // the deliveries this run left pending (the 2-minute Telegram 429, the unresolvable webhook).
     await sql`update public.watchlist_entries set deleted_at = now()
-              where domain_name like ${"%." + TLD} and deleted_at is null`.catch(() => {});
+              where (domain_name like ${"%." + TLD} or domain_name like ${"%." + LIAR_TLD})
+                and deleted_at is null`.catch(() => {});
     await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
               where status = 'pending' and user_id = any(${createdAccounts}::uuid[])`.catch(() => {});
     await setWebhookTargetPolicy(sql, false).catch(() => {});
@@ -701,6 +710,38 @@ async function privateTargetsScenario(world: World): Promise<void> {
     Deno.env.set("WEBHOOK_ALLOW_PRIVATE_TARGETS", "true");
     await setWebhookTargetPolicy(sql, true);
   }
+}
+
+async function unprovenRegistryScenario(world: World): Promise<void> {
+  const { stack, rdap, telegram, receiver, chat } = world;
+  const { sql } = stack;
+  const owner = await world.account("pro");
+  await setTelegramChat(world, owner, chat(40));
+  const secret = "liar-signing-secret-0123";
+  await createWebhook(sql, owner, receiver.endpoint("liar", { secret }), secret);
+  const names = [0, 1, 2].map((i) => `liar${i}-${crypto.randomUUID().slice(0, 8)}.${LIAR_TLD}`);
+  await watch(sql, owner, names);
+  // Even a name that was pending delete (a drop would alert) stays unknown.
+  await sql`update public.domains set status = 'pending_delete' where name = ${names[0]}`;
+  const canaryRequests = () => rdap.requests.filter((r) => r.path === `/domain/nic.${LIAR_TLD}`).length;
+
+  for (let run = 0; run < 2; run++) {
+    await makeDue(sql, names, "1997-01-01T00:00:00Z");
+    const summary = await runPoller(stack);
+    assertEquals(summary.became_available, 0, JSON.stringify(summary));
+    for (const name of names) {
+      assertEquals(rdapRequests(rdap, name), run + 1, name);
+      assert((await domainRow(sql, name)).status !== "available", name);
+    }
+  }
+  assertEquals((await domainRow(sql, names[1])).status, "unknown");
+  assertEquals(canaryRequests(), 1, "the failed canary is not asked again within its retry time");
+  const [proof] = await sql<{ state: string }[]>`
+    select state from public.rdap_server_proofs where server_url = ${rdap.url} and suffix = ${LIAR_TLD}`;
+  assertEquals(proof.state, "failed");
+  assertEquals((await sql`select 1 from public.alert_events where domain_name = any(${names})`).length, 0);
+  assertEquals(telegram.delivered(chat(40)).length, 0, "no Telegram alert");
+  assertEquals(receiver.received.filter((hook) => hook.endpoint === "liar").length, 0, "no webhook");
 }
 
 async function rateLimitScenario(world: World): Promise<void> {

@@ -1,37 +1,47 @@
 /**
- * A small authoritative-style DNS server on 127.0.0.1 (UDP) for tests.
- * It answers NS queries from a table: delegated names get NS records, other names NXDOMAIN. Like the root
- * zone, it knows every top-level domain: a single-label name gets `a.nic.<tld>` unless the table says
- * otherwise (e.g. `setServerFailure("com")` to play a resolver that cannot resolve anything under it).
- * Names set with `setTimeout` are never answered; names set with `setServerFailure` get SERVFAIL.
+ * A small DNS server on 127.0.0.1 for tests, speaking three transports: UDP, TCP (same port number) and
+ * DNS over HTTPS (RFC 8484 POST on `dohUrl`). It answers NS queries from a table: delegated names get NS
+ * records, other names NXDOMAIN. Like the root zone, it knows every top-level domain: a single-label name
+ * gets `a.nic.<tld>` unless the table says otherwise. Other behaviours per name: `setTimeout` (never
+ * answered), `setServerFailure` (SERVFAIL), `setRefused` (REFUSED), `setNoData` (NOERROR without NS),
+ * `setTruncated` (a truncated UDP answer; TCP answers in full), `setGarbage` (bytes that are no DNS message).
  */
 import dgram from "node:dgram";
 import { Buffer } from "node:buffer";
-
-const TYPE_NS = 2;
-const RCODE_NOERROR = 0;
-const RCODE_SERVFAIL = 2;
-const RCODE_NXDOMAIN = 3;
+import dnsPacket from "dns-packet";
 
 export interface DnsQueryRecord {
   name: string;
   type: number;
   at: number;
+  transport: "udp" | "tcp" | "doh";
 }
 
 export interface FakeDns {
-  /** `127.0.0.1:<port>`, the form `DNS_NAMESERVER` takes. */
+  /** `127.0.0.1:<port>`, the form `DNS_NAMESERVER` takes (UDP, and TCP on the same port). */
   address: string;
   port: number;
+  /** The RFC 8484 endpoint, the form `DNS_DOH_URL` takes. */
+  dohUrl: string;
   setDelegated(name: string, nameservers: string[]): void;
   setTimeout(name: string): void;
   setServerFailure(name: string): void;
+  setRefused(name: string): void;
+  setNoData(name: string): void;
+  setTruncated(name: string, nameservers: string[]): void;
+  setGarbage(name: string): void;
   remove(name: string): void;
   queries: DnsQueryRecord[];
   close(): Promise<void>;
 }
 
-type Behaviour = { kind: "delegated"; nameservers: string[] } | { kind: "timeout" } | { kind: "servfail" };
+type Behaviour =
+  | { kind: "delegated"; nameservers: string[] }
+  | { kind: "truncated"; nameservers: string[] }
+  | { kind: "timeout" }
+  | { kind: "rcode"; rcode: number }
+  | { kind: "nodata" }
+  | { kind: "garbage" };
 
 export interface FakeDnsOptions {
   port?: number;
@@ -39,9 +49,27 @@ export interface FakeDnsOptions {
   timeout?: string[];
 }
 
+const TYPE_NS = 2;
+const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 };
+const FLAG_AA = 1 << 10;
+const FLAG_TC = 1 << 9;
+const FLAG_RA = 1 << 7;
+
+interface Packet {
+  id?: number;
+  flags?: number;
+  questions?: { name: string; type: string; class?: string }[];
+}
+
+const codec = dnsPacket as unknown as {
+  encode(packet: Record<string, unknown>): Uint8Array;
+  decode(bytes: Uint8Array): Packet;
+};
+
 export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDns> {
   const table = new Map<string, Behaviour>();
   const queries: DnsQueryRecord[] = [];
+  const hanging = new Set<() => void>();
   const key = (name: string) => name.toLowerCase().replace(/\.$/, "");
 
   for (const [name, nameservers] of Object.entries(options.delegated ?? {})) {
@@ -49,38 +77,145 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
   }
   for (const name of options.timeout ?? []) table.set(key(name), { kind: "timeout" });
 
-  const socket = dgram.createSocket("udp4");
-  socket.on("message", (message: Buffer, remote: { address: string; port: number }) => {
-    const question = readQuestion(message);
-    if (!question) return;
-    queries.push({ name: question.name, type: question.type, at: Date.now() });
-    const behaviour = table.get(key(question.name)) ?? topLevelDomain(question.name);
-    if (behaviour?.kind === "timeout") return;
-    let reply: Uint8Array;
-    if (behaviour?.kind === "servfail") {
-      reply = buildReply(message, question.end, RCODE_SERVFAIL, []);
-    } else if (behaviour?.kind === "delegated") {
-      const answers = question.type === TYPE_NS ? behaviour.nameservers : [];
-      reply = buildReply(message, question.end, RCODE_NOERROR, answers);
-    } else {
-      reply = buildReply(message, question.end, RCODE_NXDOMAIN, []);
+  /** The reply to `message` over `transport`, or null for no reply. */
+  function answer(message: Uint8Array, transport: DnsQueryRecord["transport"]): Uint8Array | null {
+    let query: Packet;
+    try {
+      query = codec.decode(Buffer.from(message));
+    } catch {
+      return null;
     }
-    socket.send(Buffer.from(reply), remote.port, remote.address);
-  });
+    const question = query.questions?.[0];
+    if (!question) return null;
+    queries.push({
+      name: key(question.name),
+      type: question.type === "NS" ? TYPE_NS : 0,
+      at: Date.now(),
+      transport,
+    });
+    const behaviour = table.get(key(question.name)) ?? topLevelDomain(key(question.name));
+    const reply = (rcode: number, nameservers: string[], extraFlags = 0) =>
+      new Uint8Array(codec.encode({
+        type: "response",
+        id: query.id ?? 0,
+        flags: FLAG_AA | FLAG_RA | ((query.flags ?? 0) & 0x0100) | extraFlags | rcode,
+        questions: [question],
+        answers: question.type === "NS"
+          ? nameservers.map((data) => ({ type: "NS", class: "IN", name: question.name, ttl: 3600, data }))
+          : [],
+      }));
+    switch (behaviour?.kind) {
+      case "timeout":
+        return null;
+      case "garbage":
+        return new TextEncoder().encode("this is not a DNS message");
+      case "rcode":
+        return reply(behaviour.rcode, []);
+      case "nodata":
+        return reply(RCODE.NOERROR, []);
+      case "delegated":
+        return reply(RCODE.NOERROR, behaviour.nameservers);
+      case "truncated":
+        return transport === "udp"
+          ? reply(RCODE.NOERROR, [], FLAG_TC)
+          : reply(RCODE.NOERROR, behaviour.nameservers);
+      default:
+        return reply(RCODE.NXDOMAIN, []);
+    }
+  }
 
-  await new Promise<void>((resolve) => socket.bind(options.port ?? 0, "127.0.0.1", () => resolve()));
-  const port = socket.address().port;
+  const { socket, tcp, port } = await bindUdpAndTcp(options.port, (message, remote, udp) => {
+    const reply = answer(new Uint8Array(message), "udp");
+    if (reply) udp.send(Buffer.from(reply), remote.port, remote.address);
+  });
+  const connections = new Set<Deno.Conn>();
+  (async () => {
+    for await (const connection of tcp) {
+      connections.add(connection);
+      serveTcp(connection, answer).finally(() => {
+        connections.delete(connection);
+        try {
+          connection.close();
+        } catch {
+          // already closed
+        }
+      });
+    }
+  })().catch(() => {});
+
+  const doh = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    if (new URL(request.url).pathname !== "/dns-query") return new Response("not here", { status: 404 });
+    if (request.method !== "POST" || request.headers.get("content-type") !== "application/dns-message") {
+      return new Response("bad request", { status: 400 });
+    }
+    const reply = answer(new Uint8Array(await request.arrayBuffer()), "doh");
+    if (reply === null) {
+      return new Promise<Response>((resolve) => {
+        const release = () => {
+          hanging.delete(release);
+          resolve(new Response("", { status: 504 }));
+        };
+        hanging.add(release);
+      });
+    }
+    return new Response(new Uint8Array(reply), { headers: { "content-type": "application/dns-message" } });
+  });
 
   return {
     address: `127.0.0.1:${port}`,
     port,
+    dohUrl: `http://127.0.0.1:${doh.addr.port}/dns-query`,
     setDelegated: (name, nameservers) => table.set(key(name), { kind: "delegated", nameservers }),
     setTimeout: (name) => table.set(key(name), { kind: "timeout" }),
-    setServerFailure: (name) => table.set(key(name), { kind: "servfail" }),
+    setServerFailure: (name) => table.set(key(name), { kind: "rcode", rcode: RCODE.SERVFAIL }),
+    setRefused: (name) => table.set(key(name), { kind: "rcode", rcode: RCODE.REFUSED }),
+    setNoData: (name) => table.set(key(name), { kind: "nodata" }),
+    setTruncated: (name, nameservers) => table.set(key(name), { kind: "truncated", nameservers }),
+    setGarbage: (name) => table.set(key(name), { kind: "garbage" }),
     remove: (name) => table.delete(key(name)),
     queries,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+    close: async () => {
+      for (const release of [...hanging]) release();
+      await doh.shutdown();
+      tcp.close();
+      for (const connection of connections) {
+        try {
+          connection.close();
+        } catch {
+          // already closed
+        }
+      }
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+    },
   };
+}
+
+type UdpHandler = (message: Buffer, remote: { address: string; port: number }, socket: dgram.Socket) => void;
+
+/**
+ * A UDP socket and a TCP listener on the same port number. With no port given, a free UDP port whose TCP
+ * twin is taken by someone else is given up and another one tried.
+ */
+async function bindUdpAndTcp(
+  wanted: number | undefined,
+  onMessage: UdpHandler,
+): Promise<{ socket: dgram.Socket; tcp: Deno.Listener; port: number }> {
+  for (let attempt = 1;; attempt++) {
+    const socket = dgram.createSocket("udp4");
+    socket.on(
+      "message",
+      (message: Buffer, remote: { address: string; port: number }) => onMessage(message, remote, socket),
+    );
+    await new Promise<void>((resolve) => socket.bind(wanted ?? 0, "127.0.0.1", () => resolve()));
+    const port = socket.address().port;
+    try {
+      const tcp = Deno.listen({ hostname: "127.0.0.1", port, transport: "tcp" });
+      return { socket, tcp, port };
+    } catch (error) {
+      await new Promise<void>((resolve) => socket.close(() => resolve()));
+      if (wanted !== undefined || !(error instanceof Deno.errors.AddrInUse) || attempt >= 20) throw error;
+    }
+  }
 }
 
 function topLevelDomain(name: string): Behaviour | undefined {
@@ -89,62 +224,37 @@ function topLevelDomain(name: string): Behaviour | undefined {
     : undefined;
 }
 
-interface Question {
-  name: string;
-  type: number;
-  /** Offset just past the question's QTYPE and QCLASS. */
-  end: number;
+async function serveTcp(
+  connection: Deno.Conn,
+  answer: (message: Uint8Array, transport: "tcp") => Uint8Array | null,
+): Promise<void> {
+  const header = await readExactly(connection, 2);
+  if (header === null) return;
+  const message = await readExactly(connection, (header[0] << 8) | header[1]);
+  if (message === null) return;
+  const reply = answer(message, "tcp");
+  if (reply === null) {
+    // Play a resolver that never answers: keep the connection open until the client gives up.
+    await connection.read(new Uint8Array(1)).catch(() => null);
+    return;
+  }
+  const framed = new Uint8Array(reply.byteLength + 2);
+  framed[0] = reply.byteLength >> 8;
+  framed[1] = reply.byteLength & 0xff;
+  framed.set(reply, 2);
+  let written = 0;
+  while (written < framed.byteLength) written += await connection.write(framed.subarray(written));
 }
 
-function readQuestion(message: Uint8Array): Question | null {
-  if (message.length < 12) return null;
-  const questionCount = (message[4] << 8) | message[5];
-  if (questionCount < 1) return null;
-  const labels: string[] = [];
-  let offset = 12;
-  while (offset < message.length) {
-    const length = message[offset];
-    offset += 1;
-    if (length === 0) break;
-    labels.push(new TextDecoder().decode(message.subarray(offset, offset + length)));
-    offset += length;
+async function readExactly(connection: Deno.Conn, length: number): Promise<Uint8Array | null> {
+  const out = new Uint8Array(length);
+  let filled = 0;
+  while (filled < length) {
+    const chunk = new Uint8Array(length - filled);
+    const read = await connection.read(chunk).catch(() => null);
+    if (read === null) return null;
+    out.set(chunk.subarray(0, read), filled);
+    filled += read;
   }
-  if (offset + 4 > message.length) return null;
-  const type = (message[offset] << 8) | message[offset + 1];
-  return { name: labels.join("."), type, end: offset + 4 };
-}
-
-function buildReply(
-  query: Uint8Array,
-  questionEnd: number,
-  rcode: number,
-  nameservers: string[],
-): Uint8Array {
-  const bytes: number[] = [];
-  bytes.push(query[0], query[1]); // id
-  const recursionDesired = query[2] & 0x01;
-  bytes.push(0x80 | 0x04 | recursionDesired, 0x80 | rcode); // QR, AA, RD; RA, RCODE
-  bytes.push(0, 1); // one question
-  bytes.push((nameservers.length >> 8) & 0xff, nameservers.length & 0xff);
-  bytes.push(0, 0, 0, 0); // no authority, no additional
-  bytes.push(...query.subarray(12, questionEnd));
-  for (const nameserver of nameservers) {
-    const rdata = encodeName(nameserver);
-    bytes.push(0xc0, 0x0c); // pointer to the question name
-    bytes.push(0, TYPE_NS, 0, 1); // type NS, class IN
-    bytes.push(0, 0, 0x0e, 0x10); // TTL 3600
-    bytes.push((rdata.length >> 8) & 0xff, rdata.length & 0xff);
-    bytes.push(...rdata);
-  }
-  return new Uint8Array(bytes);
-}
-
-function encodeName(name: string): number[] {
-  const bytes: number[] = [];
-  for (const label of name.replace(/\.$/, "").split(".")) {
-    const encoded = new TextEncoder().encode(label);
-    bytes.push(encoded.length, ...encoded);
-  }
-  bytes.push(0);
-  return bytes;
+  return out;
 }

@@ -1,6 +1,8 @@
 /**
  * checkDomain end to end over the network, without a database: a fake RDAP registry (HTTP) serving its own
- * bootstrap file, and a fake DNS server (UDP), both on 127.0.0.1.
+ * bootstrap file, and a fake DNS server (UDP/TCP and DoH), both on 127.0.0.1. The registry's canary
+ * (`nic.test`) is registered unless a test says otherwise; canary proofs are kept in memory here (the
+ * database store is tested in tests/integration/rdap_engine_db.test.ts).
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { type CheckDeps, checkDomain } from "../../supabase/functions/_shared/availability/check_domain.ts";
@@ -11,6 +13,7 @@ import {
 import { createRdapClient } from "../../supabase/functions/_shared/rdap/client.ts";
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { lookupNameservers } from "../../supabase/functions/_shared/dns/nameservers.ts";
+import { memoryServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
 import type { ServerOverride } from "../../supabase/functions/_shared/rdap/bootstrap.ts";
 import { type FakeRdap, minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";
@@ -30,10 +33,15 @@ async function harness(
     overrides?: (registry: FakeRdap) => ServerOverride[];
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS for judged URLs; the fakes listen on loopback. */
     allowPrivateTargets?: boolean;
+    /** Leave `nic.test` unregistered: a registry that answers 404 for every name. */
+    noCanary?: boolean;
+    /** Ask DNS over DoH instead of UDP. */
+    doh?: boolean;
   } = {},
 ): Promise<Harness> {
   const registry = await startFakeRdap({ tlds: ["test"] });
   const dns = await startFakeDns();
+  if (!options.noCanary) registry.setDomain("nic.test", { status: 200 });
   const overrides = options.overrides?.(registry) ?? [];
   const limiter = createHostLimiter({ ratePerSecond: options.ratePerSecond ?? 1, concurrency: 2 });
   const servers = createBootstrapStore({
@@ -51,13 +59,21 @@ async function harness(
         isListedServer: (url) => servers.isListedServer(url),
       },
     }),
-    dns: (name) => lookupNameservers(name, { nameserver: dns.address, timeoutMs: 500 }),
+    dns: (name) =>
+      lookupNameservers(
+        name,
+        options.doh ? { dohUrl: dns.dohUrl, timeoutMs: 500 } : { nameserver: dns.address, timeoutMs: 500 },
+      ),
+    proof: memoryServerProofStore(),
   };
   return {
     deps,
     registry,
     dns,
-    domainRequests: () => registry.requests.filter((request) => request.path.includes("/domain/")),
+    domainRequests: () =>
+      registry.requests.filter((request) =>
+        request.path.includes("/domain/") && !request.path.endsWith("/nic.test")
+      ),
     close: async () => {
       await registry.close();
       await dns.close();
@@ -103,7 +119,11 @@ withHarness("RDAP 200: registered, with the registry's data and the delegation",
     expiration_date: "2031-02-03T04:05:06.000Z",
     last_changed_date: null,
   });
-  assertEquals(result.dns, { delegated: true, nameservers: ["ns1.host.test", "ns2.host.test"] });
+  assertEquals(result.dns, {
+    delegated: true,
+    nameservers: ["ns1.host.test", "ns2.host.test"],
+    rcode: "NOERROR",
+  });
   assert(Math.abs(Date.parse(result.checked_at) - Date.now()) < 5_000);
   assertEquals(h.domainRequests()[0].path, "/domain/taken.test");
   assertEquals(
@@ -117,7 +137,7 @@ withHarness("RDAP 404 and no delegation: available", async (h) => {
   assertEquals([result.available, result.status, result.reason], [true, "available", "rdap_not_found"]);
   assertEquals(result.rdap?.http_status, 404);
   assertEquals(result.rdap?.status, []);
-  assertEquals(result.dns, { delegated: false, nameservers: [] });
+  assertEquals(result.dns, { delegated: false, nameservers: [], rcode: "NXDOMAIN" });
 });
 
 withHarness("RDAP 404 with an RFC 9083 error body: available too", async (h) => {
@@ -143,7 +163,7 @@ withHarness("RDAP 404 and DNS does not answer: unknown, never available", async 
     "unknown",
     "rdap_not_found_dns_error",
   ]);
-  assertEquals(result.dns, { delegated: null, nameservers: [] });
+  assertEquals(result.dns, { delegated: null, nameservers: [], rcode: null });
 });
 
 withHarness("RDAP pending delete: pending_delete", async (h) => {
@@ -356,4 +376,86 @@ Deno.test("a registrar linked at a private address is never asked: the answer co
     await registrar.close();
     await h.close();
   }
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Evidence rules: proven servers, exact DNS
+// ---------------------------------------------------------------------------------------------------
+
+function canaryRequests(h: Harness): number {
+  return h.registry.requests.filter((request) => request.path === "/domain/nic.test").length;
+}
+
+withHarness("a registry that answers 404 for every name, its canary too: never available", async (h) => {
+  for (const name of ["free.test", "other-free.test", "third.test"]) {
+    const result = await checkDomain(h.deps, name);
+    assertEquals([result.available, result.status, result.reason], [
+      null,
+      "unknown",
+      "rdap_server_unverified",
+    ]);
+    assertEquals(result.rdap?.http_status, 404);
+    assertEquals(result.dns.rcode, "NXDOMAIN");
+  }
+  assertEquals(canaryRequests(h), 1, "a failed canary is not asked again before its retry time");
+}, { noCanary: true, ratePerSecond: 0 });
+
+withHarness("a healthy registry: its canary is asked once per renewal, not once per check", async (h) => {
+  const names = Array.from({ length: 6 }, (_, i) => `free-${i}.test`);
+  const results = await Promise.all(names.map((name) => checkDomain(h.deps, name)));
+  assertEquals(results.map((result) => result.status), names.map(() => "available"));
+  for (const name of ["again-1.test", "again-2.test"]) {
+    assertEquals((await checkDomain(h.deps, name)).status, "available");
+  }
+  assertEquals(canaryRequests(h), 1);
+}, { ratePerSecond: 0 });
+
+withHarness("a canary that answers something other than a domain object proves nothing", async (h) => {
+  h.registry.setDomain("nic.test", { status: "html" });
+  const result = await checkDomain(h.deps, "free.test");
+  assertEquals([result.status, result.reason], ["unknown", "rdap_server_unverified"]);
+}, { ratePerSecond: 0 });
+
+for (const doh of [false, true]) {
+  const transport = doh ? "DoH" : "UDP";
+  withHarness(
+    `${transport}: SERVFAIL, REFUSED or a timeout with an RDAP 404 is unknown, never available`,
+    async (h) => {
+      h.dns.setServerFailure("servfail.test");
+      h.dns.setRefused("refused.test");
+      h.dns.setTimeout("quiet.test");
+      for (
+        const [name, rcode] of [["servfail.test", "SERVFAIL"], ["refused.test", "REFUSED"], [
+          "quiet.test",
+          null,
+        ]]
+      ) {
+        const result = await checkDomain(h.deps, name!);
+        assertEquals([result.available, result.status, result.reason], [
+          null,
+          "unknown",
+          "rdap_not_found_dns_error",
+        ]);
+        assertEquals(result.dns, { delegated: null, nameservers: [], rcode }, name!);
+      }
+    },
+    { doh, ratePerSecond: 0 },
+  );
+
+  withHarness(`${transport}: NXDOMAIN or NOERROR without NS with an RDAP 404 is available`, async (h) => {
+    h.dns.setNoData("nodata.test");
+    for (const [name, rcode] of [["nxdomain.test", "NXDOMAIN"], ["nodata.test", "NOERROR"]]) {
+      const result = await checkDomain(h.deps, name);
+      assertEquals([result.available, result.status, result.reason], [true, "available", "rdap_not_found"]);
+      assertEquals(result.dns, { delegated: false, nameservers: [], rcode }, name);
+    }
+  }, { doh, ratePerSecond: 0 });
+}
+
+withHarness("the canary goes through the same per-host politeness as every request", async (h) => {
+  const result = await checkDomain(h.deps, "free.test");
+  assertEquals(result.status, "available");
+  const [lookup, canary] = h.registry.requests.filter((request) => request.path.startsWith("/domain/"));
+  assertEquals([lookup.path, canary.path], ["/domain/free.test", "/domain/nic.test"]);
+  assert(canary.at - lookup.at >= 950, `canary ${canary.at - lookup.at} ms after the lookup at 1 request/s`);
 });

@@ -5,7 +5,10 @@
  */
 import postgres from "postgres";
 import { assert, assertEquals } from "../support/assert.ts";
-import { databaseBootstrapStorage } from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+import {
+  createBootstrapStore,
+  databaseBootstrapStorage,
+} from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
 import {
   createLiveCheck,
   databaseLiveCheckStore,
@@ -76,7 +79,7 @@ function availableResult(domainName: string, checkedAt: string): CheckResult {
       expiration_date: null,
       last_changed_date: null,
     },
-    dns: { delegated: false, nameservers: [] },
+    dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
     reason: "rdap_not_found",
   };
 }
@@ -153,5 +156,45 @@ Deno.test({
       const [unwatched] =
         await tx`select count(*)::int as n from public.domains where name = 'not-watched.test'`;
       assertEquals(unwatched.n, 0, "a name nobody watches gets no domains row");
+    }),
+});
+
+Deno.test({
+  name: "database: the shipped server list resolves io, co, de, me and us over https, each with a canary",
+  ignore: !ready,
+  fn: () =>
+    inRolledBackTransaction(async (_tx, asService) => {
+      const storage = databaseBootstrapStorage(asService);
+      // A bootstrap that lists com and, to show that it wins, de.
+      const document = {
+        publication: "2026-01-30T00:00:01Z",
+        services: [[["com"], ["https://rdap.com.test/"]], [["de"], ["https://rdap.iana-listed.test/"]]],
+      };
+      const source = "https://bootstrap.shipped-list.test/dns.json";
+      await storage.save({
+        sourceUrl: source,
+        publication: null,
+        document,
+        fetchedAt: new Date().toISOString(),
+      });
+      const store = createBootstrapStore({ storage, bootstrapUrl: () => source });
+      for (const tld of ["io", "co", "me", "us"]) {
+        const service = await store.serviceFor(`example.${tld}`);
+        assert(service !== null, tld);
+        assertEquals(service.suffix, tld);
+        assertEquals(service.baseUrls.length, 1, tld);
+        assert(service.baseUrls[0].startsWith("https://"), service.baseUrls[0]);
+        assert(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(service.canaryName), service.canaryName);
+      }
+      assertEquals(await store.serviceFor("example.de"), {
+        suffix: "de",
+        baseUrls: ["https://rdap.iana-listed.test/"],
+        canaryName: "denic.de",
+      }, "the bootstrap wins where it lists a TLD; the row's canary still applies");
+      const overrides = await storage.overrides();
+      assertEquals((await store.serviceFor("example.com"))?.canaryName, "example.com");
+      for (const row of overrides.filter((o) => o.precedence === "fallback" && o.baseUrl !== null)) {
+        assert(row.baseUrl?.startsWith("https://"), row.suffix);
+      }
     }),
 });

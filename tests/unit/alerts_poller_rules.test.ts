@@ -53,17 +53,26 @@ Deno.test("pending delete is checked often, and every minute around the predicte
 
 Deno.test("DNS first: a delegated name skips RDAP unless RDAP can say more", () => {
   const now = new Date("2026-11-01T00:00:00Z");
-  const delegated = { outcome: "delegated" as const, nameservers: ["ns1.example.net"] };
+  const delegated = {
+    outcome: "delegated" as const,
+    nameservers: ["ns1.example.net"],
+    rcode: "NOERROR" as const,
+  };
   assert(!needsRegistryCheck({ status: "registered", expiresAt: new Date("2027-01-01Z") }, delegated, now));
   assert(!needsRegistryCheck({ status: "unknown", expiresAt: null }, delegated, now));
   assert(!needsRegistryCheck({ status: "available", expiresAt: null }, delegated, now));
   assert(needsRegistryCheck({ status: "pending_delete", expiresAt: null }, delegated, now));
   assert(needsRegistryCheck({ status: "registered", expiresAt: new Date("2026-10-01Z") }, delegated, now));
-  assert(needsRegistryCheck({ status: "registered", expiresAt: null }, { outcome: "not_delegated" }, now));
+  assert(
+    needsRegistryCheck({ status: "registered", expiresAt: null }, {
+      outcome: "not_delegated",
+      rcode: "NXDOMAIN",
+    }, now),
+  );
   assert(
     needsRegistryCheck(
       { status: "registered", expiresAt: null },
-      { outcome: "error", error: "timeout" },
+      { outcome: "error", error: "timeout", rcode: null },
       now,
     ),
   );

@@ -31,7 +31,7 @@ function result(name: string, overrides: Partial<CheckResult> = {}): CheckResult
       expiration_date: null,
       last_changed_date: null,
     },
-    dns: { delegated: false, nameservers: [] },
+    dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
     reason: "rdap_found",
     ...overrides,
   };
@@ -81,8 +81,8 @@ function harness(names: string[], answer: (name: string) => CheckResult | Error,
       lookupDns: (name): Promise<DnsOutcome> =>
         Promise.resolve(
           delegated.includes(name)
-            ? { outcome: "delegated", nameservers: ["ns.example"] }
-            : { outcome: "not_delegated" },
+            ? { outcome: "delegated", nameservers: ["ns.example"], rcode: "NOERROR" }
+            : { outcome: "not_delegated", rcode: "NXDOMAIN" },
         ),
       checkDomain: (name) => {
         clock.now += 10;

@@ -24,10 +24,15 @@ function found(status: string[]): RegistryAnswer {
 }
 
 const notFound: RegistryAnswer = { outcome: "not_found", url, httpStatus: 404 };
-const delegated: DnsOutcome = { outcome: "delegated", nameservers: ["ns1.test"] };
-const notDelegated: DnsOutcome = { outcome: "not_delegated" };
-const dnsTimeout: DnsOutcome = { outcome: "error", error: "timeout" };
-const dnsFailure: DnsOutcome = { outcome: "error", error: "failure" };
+const delegated: DnsOutcome = { outcome: "delegated", nameservers: ["ns1.test"], rcode: "NOERROR" };
+const notDelegated: DnsOutcome = { outcome: "not_delegated", rcode: "NXDOMAIN" };
+const dnsTimeout: DnsOutcome = { outcome: "error", error: "timeout", rcode: null };
+const dnsFailure: DnsOutcome = { outcome: "error", error: "failure", rcode: null };
+const dnsServfail: DnsOutcome = { outcome: "error", error: "servfail", rcode: "SERVFAIL" };
+const dnsRefused: DnsOutcome = { outcome: "error", error: "refused", rcode: "REFUSED" };
+const dnsTruncated: DnsOutcome = { outcome: "error", error: "truncated", rcode: "NOERROR" };
+const dnsUnreadable: DnsOutcome = { outcome: "error", error: "unreadable", rcode: null };
+const noData: DnsOutcome = { outcome: "not_delegated", rcode: "NOERROR" };
 
 Deno.test("RDAP 200 is registered whatever DNS says", () => {
   for (const dns of [delegated, notDelegated, dnsTimeout] as DnsOutcome[]) {
@@ -57,12 +62,25 @@ Deno.test("pending delete or redemption period is pending_delete", () => {
   assertEquals(classify(found(["pending transfer", "pending restore"]), delegated).status, "registered");
 });
 
-Deno.test("RDAP 404 and no delegation is available", () => {
-  assertEquals(classify(notFound, notDelegated), {
-    available: true,
-    status: "available",
-    reason: "rdap_not_found",
-  });
+Deno.test("RDAP 404 and no delegation (NXDOMAIN, or NOERROR without NS) is available", () => {
+  for (const dns of [notDelegated, noData]) {
+    assertEquals(classify(notFound, dns), {
+      available: true,
+      status: "available",
+      reason: "rdap_not_found",
+    });
+  }
+});
+
+Deno.test("a 404 from a server whose canary has not proved it is unknown, whatever DNS says", () => {
+  const unverified: RegistryAnswer = { outcome: "unverified", url, httpStatus: 404 };
+  for (const dns of [notDelegated, noData, delegated, dnsTimeout, dnsServfail]) {
+    assertEquals(classify(unverified, dns), {
+      available: null,
+      status: "unknown",
+      reason: "rdap_server_unverified",
+    });
+  }
 });
 
 Deno.test("RDAP 404 but delegated is registered", () => {
@@ -74,7 +92,7 @@ Deno.test("RDAP 404 but delegated is registered", () => {
 });
 
 Deno.test("RDAP 404 with a DNS error is unknown, never available", () => {
-  for (const dns of [dnsTimeout, dnsFailure] as DnsOutcome[]) {
+  for (const dns of [dnsTimeout, dnsFailure, dnsServfail, dnsRefused, dnsTruncated, dnsUnreadable]) {
     assertEquals(classify(notFound, dns), {
       available: null,
       status: "unknown",

@@ -1,109 +1,145 @@
-import { assertEquals } from "../support/assert.ts";
+/**
+ * Exact DNS: the RCODE decides, over UDP (TCP when truncated) and over DoH, against the local fake that
+ * speaks all three transports.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
 import {
+  type DnsOutcome,
+  judgeNsAnswer,
   lookupNameservers,
   parseNameserverAddress,
-  type ResolveNs,
+  resolverFor,
 } from "../../supabase/functions/_shared/dns/nameservers.ts";
-import { startFakeDns } from "../fakes/dns_server.ts";
+import { encodeNsQuery, readNsAnswer } from "../../supabase/functions/_shared/dns/wire.ts";
+import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";
 
-Deno.test("NS records mean delegated; names are lower case, without trailing dot, sorted, unique", async () => {
-  const resolve: ResolveNs = () =>
-    Promise.resolve(["NS2.Example.NET.", "ns1.example.net.", "ns1.example.net"]);
-  assertEquals(await lookupNameservers("example.com", { resolve }), {
+Deno.test("judgeNsAnswer: only NXDOMAIN or NOERROR without NS is 'not delegated'", () => {
+  const answer = (rcode: string, nameservers: string[] = [], truncated = false) =>
+    judgeNsAnswer({ kind: "answer", rcode, truncated, nameservers });
+  assertEquals(answer("NOERROR", ["ns1.x.test"]), {
     outcome: "delegated",
-    nameservers: ["ns1.example.net", "ns2.example.net"],
+    nameservers: ["ns1.x.test"],
+    rcode: "NOERROR",
+  });
+  assertEquals(answer("NOERROR"), { outcome: "not_delegated", rcode: "NOERROR" });
+  assertEquals(answer("NXDOMAIN"), { outcome: "not_delegated", rcode: "NXDOMAIN" });
+  assertEquals(answer("SERVFAIL"), { outcome: "error", error: "servfail", rcode: "SERVFAIL" });
+  assertEquals(answer("REFUSED"), { outcome: "error", error: "refused", rcode: "REFUSED" });
+  assertEquals(answer("NOTIMP"), { outcome: "error", error: "failure", rcode: "NOTIMP" });
+  assertEquals(answer("NOERROR", [], true), { outcome: "error", error: "truncated", rcode: "NOERROR" });
+  assertEquals(judgeNsAnswer({ kind: "unreadable" }), { outcome: "error", error: "unreadable", rcode: null });
+});
+
+Deno.test("readNsAnswer refuses answers to another id or another question, and garbage", () => {
+  const query = encodeNsQuery("example.com", 4242);
+  // A query is not a response.
+  assertEquals(readNsAnswer(query, { id: 4242, name: "example.com" }), { kind: "unreadable" });
+  assertEquals(readNsAnswer(new Uint8Array([1, 2, 3]), { id: 1, name: "example.com" }), {
+    kind: "unreadable",
   });
 });
 
-Deno.test("with the system resolver, NotFound means not delegated only when it knows the TLD; TimedOut is a timeout; anything else a failure", async () => {
-  const failing = (error: Error): ResolveNs => () => Promise.reject(error);
-  const tldOnly: ResolveNs = (name) =>
-    name === "com"
-      ? Promise.resolve(["a.gtld-servers.net."])
-      : Promise.reject(new Deno.errors.NotFound("nx"));
-  assertEquals(await lookupNameservers("a.com", { resolve: tldOnly }), { outcome: "not_delegated" });
+Deno.test("resolverFor: DNS_NAMESERVER wins; else DoH; a bad address is unusable", () => {
   assertEquals(
-    await lookupNameservers("a.com", { resolve: failing(new Deno.errors.NotFound("no records")) }),
-    { outcome: "error", error: "failure" },
-    "a resolver that finds nothing, not even the TLD, is not evidence",
+    resolverFor({ nameserver: "127.0.0.1:5353", dohUrl: "https://doh.test/dns-query" }).transport,
+    "udp",
   );
-  assertEquals(
-    await lookupNameservers("a.com", { resolve: failing(new Deno.errors.TimedOut("timed out")) }),
-    {
-      outcome: "error",
-      error: "timeout",
-    },
-  );
-  assertEquals(await lookupNameservers("a.com", { resolve: failing(new Error("connection refused")) }), {
+  assertEquals(resolverFor({ dohUrl: "https://doh.test/dns-query" }).transport, "doh");
+  assertEquals(resolverFor({ nameserver: "not an address" }).transport, "invalid");
+});
+
+Deno.test("a resolver that is not host:port is an error, never 'not delegated'", async () => {
+  assertEquals(await lookupNameservers("a.com", { nameserver: "not a host:port" }), {
     outcome: "error",
     error: "failure",
-  });
-  const hanging: ResolveNs = (_name, options) =>
-    new Promise((_, reject) =>
-      options.signal?.addEventListener("abort", () => reject(new DOMException("x", "AbortError")))
-    );
-  assertEquals(await lookupNameservers("a.com", { resolve: hanging, timeoutMs: 20 }), {
-    outcome: "error",
-    error: "timeout",
+    rcode: null,
   });
 });
 
-Deno.test("DNS_NAMESERVER is passed as nameServer; unset means the system resolver", async () => {
-  const seen: Deno.ResolveDnsOptions[] = [];
-  const resolve: ResolveNs = (_name, options) => {
-    seen.push(options);
-    return Promise.resolve(["ns.test."]);
-  };
-  await lookupNameservers("a.com", { resolve, nameserver: "127.0.0.1:5353" });
-  await lookupNameservers("a.com", { resolve });
-  assertEquals(seen[0].nameServer, { ipAddr: "127.0.0.1", port: 5353 });
-  assertEquals(seen[1].nameServer, undefined);
-});
-
-Deno.test("an unreadable DNS_NAMESERVER is an error, not 'not delegated'", async () => {
-  const resolve: ResolveNs = () => Promise.resolve(["ns.test."]);
-  const originalError = console.error;
-  console.error = () => {};
-  try {
-    assertEquals(await lookupNameservers("a.com", { resolve, nameserver: "127.0.0.1:99999" }), {
-      outcome: "error",
-      error: "failure",
-    });
-  } finally {
-    console.error = originalError;
-  }
-});
-
-Deno.test("nameserver addresses", () => {
+Deno.test("parseNameserverAddress reads host:port, [v6]:port and bare addresses", () => {
   assertEquals(parseNameserverAddress("127.0.0.1:5353"), { ipAddr: "127.0.0.1", port: 5353 });
   assertEquals(parseNameserverAddress("10.0.0.2"), { ipAddr: "10.0.0.2", port: 53 });
   assertEquals(parseNameserverAddress("[::1]:53"), { ipAddr: "::1", port: 53 });
-  assertEquals(parseNameserverAddress("[2001:db8::1]"), { ipAddr: "2001:db8::1", port: 53 });
-  assertEquals(parseNameserverAddress("2001:db8::1"), { ipAddr: "2001:db8::1", port: 53 });
+  assertEquals(parseNameserverAddress("::1"), { ipAddr: "::1", port: 53 });
   assertEquals(parseNameserverAddress("127.0.0.1:0"), null);
   assertEquals(parseNameserverAddress("a b"), null);
 });
 
-Deno.test("against a real UDP server: delegated, NXDOMAIN, and no answer", async () => {
-  const dns = await startFakeDns({
-    delegated: { "taken.test": ["ns1.host.test", "ns2.host.test"] },
-    timeout: ["slow.test"],
-  });
+async function withFake(fn: (dns: FakeDns) => Promise<void>): Promise<void> {
+  const dns = await startFakeDns({ delegated: { "taken.test": ["NS2.Host.Test.", "ns1.host.test"] } });
+  dns.setServerFailure("servfail.test");
+  dns.setRefused("refused.test");
+  dns.setNoData("nodata.test");
+  dns.setTimeout("quiet.test");
+  dns.setTruncated("big.test", ["ns1.big.test", "ns2.big.test"]);
+  dns.setGarbage("garbage.test");
   try {
-    const options = { nameserver: dns.address, timeoutMs: 300 };
-    assertEquals(await lookupNameservers("taken.test", options), {
-      outcome: "delegated",
-      nameservers: ["ns1.host.test", "ns2.host.test"],
-    });
-    assertEquals(await lookupNameservers("free.test", options), { outcome: "not_delegated" });
-    dns.setServerFailure("free.test");
-    assertEquals(
-      await lookupNameservers("free.test", options),
-      { outcome: "not_delegated" },
-      "a resolver named in DNS_NAMESERVER is trusted as it answers (Deno cannot tell SERVFAIL from NXDOMAIN)",
-    );
-    assertEquals(await lookupNameservers("slow.test", options), { outcome: "error", error: "timeout" });
+    await fn(dns);
   } finally {
     await dns.close();
+  }
+}
+
+const expected: Record<string, DnsOutcome> = {
+  "taken.test": { outcome: "delegated", nameservers: ["ns1.host.test", "ns2.host.test"], rcode: "NOERROR" },
+  "free.test": { outcome: "not_delegated", rcode: "NXDOMAIN" },
+  "nodata.test": { outcome: "not_delegated", rcode: "NOERROR" },
+  "servfail.test": { outcome: "error", error: "servfail", rcode: "SERVFAIL" },
+  "refused.test": { outcome: "error", error: "refused", rcode: "REFUSED" },
+  "quiet.test": { outcome: "error", error: "timeout", rcode: null },
+};
+
+Deno.test("over UDP: each RCODE read exactly; a truncated answer is asked again over TCP", async () => {
+  await withFake(async (dns) => {
+    const options = { nameserver: dns.address, timeoutMs: 400 };
+    for (const [name, outcome] of Object.entries(expected)) {
+      assertEquals(await lookupNameservers(name, options), outcome, name);
+    }
+    assertEquals(await lookupNameservers("big.test", options), {
+      outcome: "delegated",
+      nameservers: ["ns1.big.test", "ns2.big.test"],
+      rcode: "NOERROR",
+    });
+    const big = dns.queries.filter((query) => query.name === "big.test").map((query) => query.transport);
+    assertEquals(big, ["udp", "tcp"]);
+    const garbage = await lookupNameservers("garbage.test", options);
+    assertEquals(garbage.outcome, "error", "an unreadable datagram is never evidence");
+  });
+});
+
+Deno.test("over DoH (RFC 8484): each RCODE read exactly; garbage is unreadable", async () => {
+  await withFake(async (dns) => {
+    const options = { dohUrl: dns.dohUrl, timeoutMs: 400 };
+    for (const [name, outcome] of Object.entries(expected)) {
+      assertEquals(await lookupNameservers(name, options), outcome, name);
+    }
+    assertEquals(await lookupNameservers("garbage.test", options), {
+      outcome: "error",
+      error: "unreadable",
+      rcode: null,
+    });
+    assert(dns.queries.every((query) => query.transport === "doh"));
+  });
+});
+
+Deno.test("DoH: an HTTP error or a non-DNS content type is an error", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) =>
+      new URL(request.url).pathname === "/html"
+        ? new Response("<html></html>", { headers: { "content-type": "text/html" } })
+        : new Response("nope", { status: 502 }),
+  );
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    for (const path of ["/html", "/502"]) {
+      assertEquals(await lookupNameservers("a.test", { dohUrl: `${base}${path}`, timeoutMs: 400 }), {
+        outcome: "error",
+        error: "failure",
+        rcode: null,
+      });
+    }
+  } finally {
+    await server.shutdown();
   }
 });

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import {
   BootstrapFormatError,
   findRdapServers,
+  findRdapService,
   isSameOrNewerPublication,
   parseBootstrap,
   withOverrides,
@@ -88,5 +89,36 @@ Deno.test("a missing or unreadable publication is null", () => {
   assertEquals(
     parseBootstrap({ publication: "soon", services: [[["com"], ["https://x.test/"]]] }).publication,
     null,
+  );
+});
+
+Deno.test("server table: fallback rows fill TLDs IANA omits, IANA wins where it lists one; canaries per suffix", () => {
+  const iana = parseBootstrap({
+    services: [[["com", "de"], ["https://rdap.iana-listed.test/"]]],
+  });
+  const registry = withOverrides(iana, [
+    { suffix: "io", baseUrl: "https://rdap.io.test/", canaryName: "nic.io", precedence: "fallback" },
+    { suffix: "de", baseUrl: "https://rdap.shipped.test/", canaryName: "denic.de", precedence: "fallback" },
+    { suffix: "com", baseUrl: null, canaryName: "example.com", precedence: "fallback" },
+    { suffix: "xx", baseUrl: "https://rdap.operator.test/" },
+  ]);
+  assertEquals(findRdapService(registry, "acme.io"), {
+    suffix: "io",
+    baseUrls: ["https://rdap.io.test/"],
+    canaryName: "nic.io",
+  });
+  assertEquals(findRdapService(registry, "acme.de"), {
+    suffix: "de",
+    baseUrls: ["https://rdap.iana-listed.test/"],
+    canaryName: "denic.de",
+  });
+  assertEquals(findRdapService(registry, "acme.com")?.canaryName, "example.com");
+  assertEquals(findRdapService(registry, "acme.com")?.baseUrls, ["https://rdap.iana-listed.test/"]);
+  assertEquals(findRdapService(registry, "acme.xx")?.canaryName, "nic.xx", "default canary");
+  const replaced = withOverrides(iana, [{ suffix: "de", baseUrl: "https://rdap.operator.test/" }]);
+  assertEquals(
+    findRdapServers(replaced, "acme.de"),
+    ["https://rdap.operator.test/"],
+    "an override replaces IANA",
   );
 });

@@ -157,6 +157,6 @@ Deno.test({
 
     const redemption = parse("SYNTHETIC-nomulus-redemption.lol.pending-delete-redemption.200.json");
     const answer = { outcome: "found" as const, url: "https://x.test/", httpStatus: 200, domain: redemption };
-    assertEquals(classify(answer, { outcome: "not_delegated" }).status, "pending_delete");
+    assertEquals(classify(answer, { outcome: "not_delegated", rcode: "NXDOMAIN" }).status, "pending_delete");
   },
 });

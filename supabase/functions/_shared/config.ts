@@ -29,8 +29,10 @@ export const config = {
   serviceRoleKey: () => env("SUPABASE_SERVICE_ROLE_KEY"),
   /** IANA RDAP bootstrap for DNS (RFC 9224). */
   rdapBootstrapUrl: () => env("RDAP_BOOTSTRAP_URL") ?? "https://data.iana.org/rdap/dns.json",
-  /** `host:port` of the resolver used for NS look-ups; unset means the system resolver. */
+  /** `host:port` of a resolver for NS look-ups over UDP/TCP; wins over `DNS_DOH_URL` when set. */
   dnsNameserver: () => env("DNS_NAMESERVER"),
+  /** DNS-over-HTTPS resolver (RFC 8484) for NS look-ups when `DNS_NAMESERVER` is unset. */
+  dnsDohUrl: () => env("DNS_DOH_URL") ?? "https://cloudflare-dns.com/dns-query",
   rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
   /** Requests per second allowed to one RDAP host from this process. */
   rdapHostRatePerSecond: () => numberEnv("RDAP_HOST_RATE_PER_SECOND", 1),

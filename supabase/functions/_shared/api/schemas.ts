@@ -76,6 +76,9 @@ export const checkResult = z.object({
   dns: z.object({
     delegated: z.boolean().nullable(),
     nameservers: z.array(z.string()),
+    rcode: z.string().nullable().describe(
+      "The DNS answer's response code (NOERROR, NXDOMAIN, SERVFAIL, REFUSED, …); null when none was read.",
+    ),
   }),
   reason: z.string().describe("Why the answer is what it is, e.g. rdap_not_found, rdap_timeout."),
 });

@@ -1,16 +1,18 @@
 /**
  * Where the RDAP servers for a name come from: IANA's bootstrap file (fetched from `RDAP_BOOTSTRAP_URL`,
- * kept in `public.rdap_bootstrap_cache`, re-fetched once a day) plus the operator's
- * `public.rdap_server_overrides`, memoised in memory for a few minutes.
+ * kept in `public.rdap_bootstrap_cache`, re-fetched once a day) plus the enabled rows of
+ * `public.rdap_server_overrides` (shipped fallbacks for TLDs IANA omits, and the operator's overrides),
+ * memoised in memory for a few minutes.
  *
  * If a refresh fails, the stored copy keeps being used. A fetched copy whose `publication` is older than
  * the stored one does not replace it (a stale mirror or CDN must not undo an update).
  */
 import {
   type BootstrapRegistry,
-  findRdapServers,
+  findRdapService,
   isSameOrNewerPublication,
   parseBootstrap,
+  type RdapService,
   type ServerOverride,
   withOverrides,
 } from "../rdap/bootstrap.ts";
@@ -40,6 +42,8 @@ export interface ServerDirectory {
    * Only such servers may be the target of a cross-host RDAP redirect (docs/url-policy.md).
    */
   isListedServer(url: string): Promise<boolean>;
+  /** The matched suffix, its base URLs (empty: none) and canary name; null when no suffix is listed. */
+  serviceFor(domainName: string): Promise<RdapService | null>;
 }
 
 export class BootstrapUnavailableError extends Error {
@@ -168,14 +172,19 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
     return memo;
   }
 
+  async function serviceFor(domainName: string): Promise<RdapService | null> {
+    const current = await currentMemo();
+    if (current.registry) return findRdapService(current.registry, domainName);
+    // Without IANA's file only a row of the server table can answer; "no server" would be a guess.
+    const listed = findRdapService(current.overrides, domainName);
+    if (listed !== null) return listed;
+    throw new BootstrapUnavailableError("no copy of the RDAP bootstrap could be loaded");
+  }
+
   return {
+    serviceFor,
     async serversFor(domainName) {
-      const current = await currentMemo();
-      if (current.registry) return findRdapServers(current.registry, domainName) ?? [];
-      // Without IANA's file only an override can answer; "no server" would be a guess.
-      const overridden = findRdapServers(current.overrides, domainName);
-      if (overridden !== null) return overridden;
-      throw new BootstrapUnavailableError("no copy of the RDAP bootstrap could be loaded");
+      return (await serviceFor(domainName))?.baseUrls ?? [];
     },
     async isListedServer(url) {
       let origin: string;
@@ -223,9 +232,18 @@ export function databaseBootstrapStorage(
       }),
     overrides: () =>
       run(async (tx) => {
-        const rows = await tx<{ suffix: string; base_url: string | null }[]>`
-          select suffix, base_url from public.rdap_server_overrides`;
-        return rows.map((row) => ({ suffix: row.suffix, baseUrl: row.base_url }));
+        const rows = await tx<
+          { suffix: string; base_url: string | null; canary_name: string | null; precedence: string }[]
+        >`
+          select suffix, base_url, canary_name, precedence
+          from public.rdap_server_overrides
+          where enabled`;
+        return rows.map((row) => ({
+          suffix: row.suffix,
+          baseUrl: row.base_url,
+          canaryName: row.canary_name,
+          precedence: row.precedence === "fallback" ? "fallback" : "override",
+        }));
       }),
   };
 }

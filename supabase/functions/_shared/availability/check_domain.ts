@@ -7,8 +7,10 @@ import { type CheckReason, classify, type DomainStatus, type RegistryAnswer } fr
 import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
 import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
+import type { RdapService } from "../rdap/bootstrap.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { type DnsOutcome, lookupNameservers } from "../dns/nameservers.ts";
+import { defaultNsLookup, type DnsOutcome, type DnsRcode } from "../dns/nameservers.ts";
+import { databaseServerProofStore, isServerProven, type ServerProofStore } from "./server_proof.ts";
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
 
@@ -19,7 +21,8 @@ export interface CheckResult {
   status: DomainStatus;
   checked_at: string;
   rdap: RdapSummary | null;
-  dns: { delegated: boolean | null; nameservers: string[] };
+  /** `rcode`: the DNS answer's response code (NOERROR, NXDOMAIN, SERVFAIL, …); null when none was read. */
+  dns: { delegated: boolean | null; nameservers: string[]; rcode: DnsRcode | null };
   reason: CheckReason;
 }
 
@@ -39,6 +42,8 @@ export interface CheckDeps {
   servers: ServerDirectory;
   rdap: RdapClient;
   dns: (domainName: string) => Promise<DnsOutcome>;
+  /** Canary proofs: a 404 counts only from a proven server. */
+  proof: ServerProofStore;
   now?: () => Date;
 }
 
@@ -71,6 +76,7 @@ export async function checkDomain(
     dns: {
       delegated: dns.outcome === "delegated" ? true : dns.outcome === "not_delegated" ? false : null,
       nameservers: dns.outcome === "delegated" ? dns.nameservers : [],
+      rcode: dns.rcode,
     },
     reason,
   };
@@ -81,18 +87,25 @@ async function askRegistry(
   domainName: string,
   options: CheckOptions,
 ): Promise<RegistryLookup> {
-  let servers: string[];
+  let service: RdapService | null;
   try {
-    servers = await deps.servers.serversFor(domainName);
+    service = await deps.servers.serviceFor(domainName);
   } catch (error) {
     if (error instanceof BootstrapUnavailableError) {
       return { server: "", answer: { outcome: "bootstrap_unavailable" } };
     }
     throw error;
   }
-  if (servers.length === 0) return { server: "", answer: { outcome: "no_server" } };
-  const server = servers[0];
+  if (service === null || service.baseUrls.length === 0) {
+    return { server: "", answer: { outcome: "no_server" } };
+  }
+  const server = service.baseUrls[0];
   const lookup = await deps.rdap.lookupDomain(server, domainName, { maxWaitMs: options.maxHostWaitMs });
+  if (lookup.outcome === "not_found") {
+    const key = { server, suffix: service.suffix, canaryName: service.canaryName };
+    const proven = await isServerProven(deps.proof, deps.rdap, key, { maxHostWaitMs: options.maxHostWaitMs });
+    if (!proven) return { server, answer: { outcome: "unverified", url: lookup.url, httpStatus: 404 } };
+  }
   if (lookup.outcome !== "found") return { server, answer: lookup };
   return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
 }
@@ -138,7 +151,8 @@ function summarise(registry: RegistryLookup): RdapSummary | null {
 }
 
 /**
- * Dependencies from the environment: the shared bootstrap store and host limiter, `DNS_NAMESERVER`, and
+ * Dependencies from the environment: the shared bootstrap store and host limiter, the configured DNS
+ * resolver (`DNS_NAMESERVER`, else `DNS_DOH_URL`), the canary proofs in the database, and
  * `WEBHOOK_ALLOW_PRIVATE_TARGETS` for the URL judge.
  */
 export function defaultCheckDeps(): CheckDeps {
@@ -154,6 +168,7 @@ export function defaultCheckDeps(): CheckDeps {
         isListedServer: (url) => servers.isListedServer(url),
       },
     }),
-    dns: (domainName) => lookupNameservers(domainName, { nameserver: config.dnsNameserver() }),
+    dns: defaultNsLookup(),
+    proof: databaseServerProofStore(),
   };
 }

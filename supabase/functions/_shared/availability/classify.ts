@@ -1,7 +1,8 @@
 /**
  * Decides a domain's status from the registry's RDAP answer and the DNS delegation, and says why.
- * The one rule that matters most: `available: true` only when the registry's own RDAP server answered
- * 404 and DNS positively found no delegation. Anything less certain is `unknown`.
+ * The one rule that matters most: `available: true` only when the registry's own RDAP server, proven by
+ * its canary, answered 404 and DNS positively found no delegation (NXDOMAIN, or NOERROR without NS).
+ * Anything less certain is `unknown`.
  */
 import type { RdapFailureReason, RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
@@ -16,10 +17,18 @@ export type CheckReason =
   | "rdap_not_found_dns_error"
   | "no_rdap_server_for_tld"
   | "rdap_bootstrap_unavailable"
+  | "rdap_server_unverified"
   | RdapFailureReason;
 
-/** The registry's RDAP answer, or why none was asked for. */
-export type RegistryAnswer = RdapLookup | { outcome: "no_server" } | { outcome: "bootstrap_unavailable" };
+/**
+ * The registry's RDAP answer, or why none was asked for. `unverified`: a 404 from a server whose canary
+ * has not proved (or no longer proves) that it can say "found".
+ */
+export type RegistryAnswer =
+  | RdapLookup
+  | { outcome: "unverified"; url: string; httpStatus: 404 }
+  | { outcome: "no_server" }
+  | { outcome: "bootstrap_unavailable" };
 
 export interface Classification {
   available: boolean | null;
@@ -44,6 +53,8 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
         return { available: true, status: "available", reason: "rdap_not_found" };
       }
       return unknown("rdap_not_found_dns_error");
+    case "unverified":
+      return unknown("rdap_server_unverified");
     case "no_server":
       if (dns.outcome === "delegated") {
         return { available: false, status: "registered", reason: "no_rdap_server_for_tld" };

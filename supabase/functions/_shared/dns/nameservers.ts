@@ -1,90 +1,147 @@
 /**
- * Is a name delegated in DNS? An NS look-up, through `DNS_NAMESERVER` when set, else the system resolver.
- *
- * Deno reports NXDOMAIN and "no records" as `Deno.errors.NotFound`, but it reports SERVFAIL the same way,
- * and a system resolver that cannot reach anything answers NotFound for every name. So with the system
- * resolver a NotFound counts as "not delegated" only when the same resolver can find the NS records of
- * the name's top-level domain; otherwise it is an error (never evidence of availability). A resolver the
- * operator named in `DNS_NAMESERVER` is trusted as it answers.
+ * Is a name delegated in DNS? One NS query, judged by its exact response code:
+ *   - NOERROR with NS records for the name: delegated;
+ *   - NXDOMAIN, or NOERROR without NS records for the name (NODATA): not delegated;
+ *   - SERVFAIL, REFUSED, any other code, a timeout, a truncated or unreadable answer: an error, never
+ *     evidence of availability.
+ * Transports: UDP (TCP when truncated) to `DNS_NAMESERVER` when it is set, else DNS over HTTPS (RFC 8484)
+ * to `DNS_DOH_URL`. `NsLookup` is the one entry point every caller uses (`defaultNsLookup`), so a wrapper
+ * (rate limiting, counting per resolver) can wrap all DNS traffic in one place.
  */
+import { config } from "../config.ts";
+import { type DnsRcode, encodeNsQuery, newQueryId, type NsAnswer, readNsAnswer } from "./wire.ts";
+import {
+  dohExchange,
+  type Exchange,
+  type NameserverAddress,
+  tcpExchange,
+  udpExchange,
+} from "./transports.ts";
+
+export type { DnsRcode } from "./wire.ts";
+export type { NameserverAddress } from "./transports.ts";
+
+export type DnsErrorKind = "timeout" | "servfail" | "refused" | "truncated" | "unreadable" | "failure";
 
 export type DnsOutcome =
-  | { outcome: "delegated"; nameservers: string[] }
-  | { outcome: "not_delegated" }
-  | { outcome: "error"; error: "timeout" | "failure" };
+  | { outcome: "delegated"; nameservers: string[]; rcode: "NOERROR" }
+  | { outcome: "not_delegated"; rcode: "NXDOMAIN" | "NOERROR" }
+  /** `rcode` is null when no readable answer arrived. */
+  | { outcome: "error"; error: DnsErrorKind; rcode: DnsRcode | null };
 
-export type ResolveNs = (name: string, options: Deno.ResolveDnsOptions) => Promise<string[]>;
+/** The one NS look-up function type: production code gets it from `defaultNsLookup()`. */
+export type NsLookup = (domainName: string) => Promise<DnsOutcome>;
+
+/** Where NS queries go. */
+export type DnsResolver =
+  | { transport: "udp"; address: NameserverAddress; label: string }
+  | { transport: "doh"; url: string; label: string }
+  | { transport: "invalid"; label: string };
 
 export interface NameserverLookupOptions {
-  /** `host:port` (or `[v6]:port`, or a bare host for port 53); the system resolver when absent. */
+  /** `host:port` (or `[v6]:port`, or a bare address for port 53) of a resolver; wins over `dohUrl`. */
   nameserver?: string;
+  /** RFC 8484 resolver URL, used when `nameserver` is absent. */
+  dohUrl?: string;
+  /** For the whole look-up (a TCP retry included). */
   timeoutMs?: number;
-  resolve?: ResolveNs;
+  fetch?: typeof fetch;
 }
 
-export interface NameserverAddress {
-  ipAddr: string;
-  port: number;
+export const DEFAULT_DNS_TIMEOUT_MS = 5_000;
+
+/** The resolver the options name. */
+export function resolverFor(options: NameserverLookupOptions): DnsResolver {
+  if (options.nameserver !== undefined) {
+    const address = parseNameserverAddress(options.nameserver);
+    if (address === null) return { transport: "invalid", label: `udp:${options.nameserver}` };
+    return { transport: "udp", address, label: `udp:${address.ipAddr}:${address.port}` };
+  }
+  const url = options.dohUrl ?? config.dnsDohUrl();
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === "https:" || parsed.protocol === "http:") {
+      return { transport: "doh", url: parsed.href, label: `doh:${parsed.href}` };
+    }
+  } catch {
+    // falls through
+  }
+  return { transport: "invalid", label: `doh:${url}` };
 }
 
-const DEFAULT_TIMEOUT_MS = 5_000;
+/** The judgement of one readable (or unreadable) answer. Pure. */
+export function judgeNsAnswer(answer: NsAnswer): DnsOutcome {
+  if (answer.kind === "unreadable") return { outcome: "error", error: "unreadable", rcode: null };
+  if (answer.truncated) return { outcome: "error", error: "truncated", rcode: answer.rcode };
+  switch (answer.rcode) {
+    case "NOERROR":
+      return answer.nameservers.length > 0
+        ? { outcome: "delegated", nameservers: answer.nameservers, rcode: "NOERROR" }
+        : { outcome: "not_delegated", rcode: "NOERROR" };
+    case "NXDOMAIN":
+      return { outcome: "not_delegated", rcode: "NXDOMAIN" };
+    case "SERVFAIL":
+      return { outcome: "error", error: "servfail", rcode: answer.rcode };
+    case "REFUSED":
+      return { outcome: "error", error: "refused", rcode: answer.rcode };
+    default:
+      return { outcome: "error", error: "failure", rcode: answer.rcode };
+  }
+}
 
+/** One NS look-up of `domainName` (ASCII). Never throws. */
 export async function lookupNameservers(
   domainName: string,
   options: NameserverLookupOptions = {},
 ): Promise<DnsOutcome> {
-  const resolve = options.resolve ?? ((name, resolveOptions) => Deno.resolveDns(name, "NS", resolveOptions));
-  let nameServer: NameserverAddress | undefined;
-  if (options.nameserver !== undefined) {
-    const parsed = parseNameserverAddress(options.nameserver);
-    if (parsed === null) {
-      console.error("DNS_NAMESERVER is not host:port; NS look-ups fail until it is fixed");
-      return { outcome: "error", error: "failure" };
-    }
-    nameServer = parsed;
-  }
+  const resolver = resolverFor(options);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DNS_TIMEOUT_MS;
+  const id = newQueryId();
+  const query = encodeNsQuery(domainName, id);
+  const read = (bytes: Uint8Array, expectedId: number | null) =>
+    readNsAnswer(bytes, { id: expectedId, name: domainName });
 
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const notDelegated = (): Promise<DnsOutcome> =>
-    nameServer
-      ? Promise.resolve({ outcome: "not_delegated" })
-      : systemResolverKnows(topLevelDomain(domainName), resolve, { signal: controller.signal });
-  try {
-    const records = await resolve(domainName, { nameServer, signal: controller.signal });
-    const nameservers = normaliseNameservers(records);
-    if (nameservers.length > 0) return { outcome: "delegated", nameservers };
-    return await notDelegated();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return await notDelegated();
-    if (controller.signal.aborted || error instanceof Deno.errors.TimedOut) {
-      return { outcome: "error", error: "timeout" };
+  switch (resolver.transport) {
+    case "invalid":
+      console.error(`DNS resolver ${resolver.label} is unusable; NS look-ups fail until it is fixed`);
+      return { outcome: "error", error: "failure", rcode: null };
+    case "doh": {
+      // RFC 8484 §4.1: the id should be 0 over HTTPS (caching); the answer is matched by its question.
+      const dohQuery = encodeNsQuery(domainName, 0);
+      const exchange = await dohExchange(resolver.url, dohQuery, timeoutMs, options.fetch);
+      return fromExchange(exchange, (bytes) => read(bytes, 0));
     }
-    return { outcome: "error", error: "failure" };
-  } finally {
-    clearTimeout(timer);
+    case "udp": {
+      const startedAt = Date.now();
+      const udp = await udpExchange(resolver.address, query, timeoutMs, (bytes) => {
+        const answer = read(bytes, id);
+        return answer.kind === "answer";
+      });
+      if (udp.kind !== "bytes") return fromExchange(udp, (bytes) => read(bytes, id));
+      const answer = read(udp.bytes, id);
+      if (answer.kind !== "answer" || !answer.truncated) return judgeNsAnswer(answer);
+      // Truncated over UDP: ask again over TCP (RFC 7766) within what is left of the time.
+      const left = Math.max(1, timeoutMs - (Date.now() - startedAt));
+      const tcp = await tcpExchange(resolver.address, query, left);
+      return fromExchange(tcp, (bytes) => read(bytes, id));
+    }
   }
 }
 
-function topLevelDomain(domainName: string): string {
-  return domainName.replace(/\.+$/, "").split(".").pop() ?? domainName;
+function fromExchange(exchange: Exchange, read: (bytes: Uint8Array) => NsAnswer): DnsOutcome {
+  if (exchange.kind === "timeout") return { outcome: "error", error: "timeout", rcode: null };
+  if (exchange.kind === "failure") return { outcome: "error", error: "failure", rcode: null };
+  return judgeNsAnswer(read(exchange.bytes));
 }
 
-/** "Not delegated" when the system resolver can find the TLD's own NS records; an error when it cannot. */
-async function systemResolverKnows(
-  tld: string,
-  resolve: ResolveNs,
-  options: Deno.ResolveDnsOptions,
-): Promise<DnsOutcome> {
-  try {
-    const records = await resolve(tld, options);
-    if (normaliseNameservers(records).length > 0) return { outcome: "not_delegated" };
-  } catch (error) {
-    if (options.signal?.aborted || error instanceof Deno.errors.TimedOut) {
-      return { outcome: "error", error: "timeout" };
-    }
-  }
-  return { outcome: "error", error: "failure" };
+/** The configured resolver (`DNS_NAMESERVER`, else `DNS_DOH_URL`), read at call time. */
+export function configuredNsOptions(): NameserverLookupOptions {
+  return { nameserver: config.dnsNameserver(), dohUrl: config.dnsDohUrl() };
+}
+
+/** The NS look-up every production caller uses, against the configured resolver. */
+export function defaultNsLookup(): NsLookup {
+  return (domainName) => lookupNameservers(domainName, configuredNsOptions());
 }
 
 /** `127.0.0.1:5353`, `[::1]:53`, `10.0.0.2` (port 53), or null when unreadable. */
@@ -102,11 +159,4 @@ function withPort(ipAddr: string, portText: string | undefined): NameserverAddre
   const port = portText === undefined ? 53 : Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
   return { ipAddr, port };
-}
-
-function normaliseNameservers(records: string[]): string[] {
-  const names = records
-    .map((record) => record.trim().toLowerCase().replace(/\.+$/, ""))
-    .filter((record) => record !== "");
-  return [...new Set(names)].sort();
 }

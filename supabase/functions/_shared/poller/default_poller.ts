@@ -1,8 +1,7 @@
 /** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database, the dispatcher. */
 import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
-import { lookupNameservers } from "../dns/nameservers.ts";
+import { defaultNsLookup } from "../dns/nameservers.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { config } from "../config.ts";
 import { dispatchDueDeliveries } from "../alerts/dispatcher.ts";
 import { defaultDispatcherDeps } from "../alerts/default_dispatcher.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
@@ -14,7 +13,7 @@ export function defaultPollerDeps(settings: PollerSettings): PollerDeps {
   return {
     domains: databaseDomainQueue(),
     check: {
-      lookupDns: (name) => lookupNameservers(name, { nameserver: config.dnsNameserver() }),
+      lookupDns: defaultNsLookup(),
       checkDomain: (name, dns, maxHostWaitMs) =>
         checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs }),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),

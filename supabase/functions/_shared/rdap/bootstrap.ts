@@ -12,12 +12,28 @@ export interface BootstrapRegistry {
    * An empty list means "known to have no RDAP server" (an operator override can say so).
    */
   services: Map<string, string[]>;
+  /** Suffix → canary name set by an operator row (see `canaryFor`); absent: `nic.<suffix>`. */
+  canaries?: Map<string, string>;
 }
 
-/** One row of the operator-editable override table. A null `baseUrl` disables RDAP for the suffix. */
+/**
+ * One row of the server table (`public.rdap_server_overrides`). A null `baseUrl` disables RDAP for the
+ * suffix. `precedence` "override" (the default) replaces IANA's entry; "fallback" (the shipped rows) is
+ * used only where IANA's bootstrap does not list the suffix. `canaryName` is the name that proves the
+ * suffix's server can say "found" (default `nic.<suffix>`); it applies whichever server is used.
+ */
 export interface ServerOverride {
   suffix: string;
   baseUrl: string | null;
+  canaryName?: string | null;
+  precedence?: "override" | "fallback";
+}
+
+/** The service for a name: the matched suffix, its base URLs (best first), and its canary name. */
+export interface RdapService {
+  suffix: string;
+  baseUrls: string[];
+  canaryName: string;
 }
 
 export class BootstrapFormatError extends Error {
@@ -58,15 +74,27 @@ export function isSameOrNewerPublication(candidate: string | null, current: stri
   return Date.parse(candidate) >= Date.parse(current);
 }
 
-/** The registry with overrides applied; an override replaces IANA's entry for the same suffix. */
+/**
+ * The registry with the server table applied: an "override" row replaces IANA's entry for the same suffix;
+ * a "fallback" row fills a suffix IANA does not list (the bootstrap wins where it lists one).
+ */
 export function withOverrides(registry: BootstrapRegistry, overrides: ServerOverride[]): BootstrapRegistry {
   const services = new Map(registry.services);
+  const canaries = new Map(registry.canaries ?? []);
   for (const override of overrides) {
     const suffix = normaliseSuffix(override.suffix);
     if (suffix === null) continue;
+    const canary = normaliseSuffix(override.canaryName ?? null);
+    if (canary !== null) canaries.set(suffix, canary);
+    if ((override.precedence ?? "override") === "fallback" && registry.services.has(suffix)) continue;
     services.set(suffix, override.baseUrl === null ? [] : orderBaseUrls([override.baseUrl]));
   }
-  return { publication: registry.publication, services };
+  return { publication: registry.publication, services, canaries };
+}
+
+/** The canary name for a suffix: the operator's, else `nic.<suffix>`. */
+export function canaryFor(registry: BootstrapRegistry, suffix: string): string {
+  return registry.canaries?.get(suffix) ?? `nic.${suffix}`;
 }
 
 /**
@@ -75,11 +103,16 @@ export function withOverrides(registry: BootstrapRegistry, overrides: ServerOver
  * listed; empty when the matching entry says there is no server.
  */
 export function findRdapServers(registry: BootstrapRegistry, domainName: string): string[] | null {
+  return findRdapService(registry, domainName)?.baseUrls ?? null;
+}
+
+/** Like `findRdapServers`, with the matched suffix and its canary name. */
+export function findRdapService(registry: BootstrapRegistry, domainName: string): RdapService | null {
   const labels = domainName.toLowerCase().replace(/\.$/, "").split(".");
   for (let start = 0; start < labels.length; start++) {
     const suffix = labels.slice(start).join(".");
     const urls = registry.services.get(suffix);
-    if (urls !== undefined) return urls;
+    if (urls !== undefined) return { suffix, baseUrls: urls, canaryName: canaryFor(registry, suffix) };
   }
   return null;
 }

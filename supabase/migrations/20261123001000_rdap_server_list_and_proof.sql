@@ -1,0 +1,237 @@
+-- Issue 10: every popular TLD covered, each RDAP server proven.
+--   * rdap_server_overrides grows into the server table: shipped "fallback" rows for TLDs IANA's bootstrap
+--     omits (used only where the bootstrap does not list the suffix), the operator's "override" rows
+--     (replace IANA's entry), a canary name per suffix, and an `enabled` switch.
+--   * rdap_server_proofs: per RDAP server and suffix, whether its canary name answered 200 with a domain
+--     object. A server may say "not found" only while its proof holds (checked on first use, renewed daily),
+--     shared by every isolate through the database; claim_rdap_server_proof lets exactly one caller ask the
+--     canary per renewal, however many ask at once.
+
+-- ---------------------------------------------------------------------------------------------------
+-- rdap_server_overrides: precedence, canary, enabled
+-- ---------------------------------------------------------------------------------------------------
+alter table public.rdap_server_overrides
+  add column precedence text not null default 'override'
+    constraint rdap_server_overrides_precedence_check check (precedence in ('override', 'fallback')),
+  add column canary_name text collate "C"
+    constraint rdap_server_overrides_canary_name_check check (
+      canary_name is null
+      or (canary_name = lower(canary_name) and canary_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$')
+    ),
+  add column enabled boolean not null default true;
+
+comment on table public.rdap_server_overrides is
+  'RDAP servers by suffix (a TLD such as "io", or a longer suffix), besides IANA''s bootstrap. precedence '
+  '"fallback" (the shipped rows): used only where the bootstrap does not list the suffix, so the bootstrap '
+  'wins where it lists one; "override" (the default for new rows): replaces IANA''s entry. base_url is the '
+  'registry''s own RDAP base URL (the part before "domain/<name>"); null means "no RDAP for this suffix": '
+  'checks then use DNS only and never report a name as available. canary_name (default nic.<suffix>) is a '
+  'registered name that proves the suffix''s server can say "found" (see rdap_server_proofs); it applies '
+  'whichever server is used, so a row for a suffix the bootstrap lists can set just the canary. enabled '
+  'false ignores the row. Edits take effect within about 5 minutes (each edge function process keeps the '
+  'list in memory that long).';
+comment on column public.rdap_server_overrides.note is
+  'Where the URL is documented (registry page, RDAP clients'' override lists) and when it was checked.';
+comment on column public.rdap_server_overrides.precedence is
+  '"fallback": only where IANA''s bootstrap does not list the suffix; "override": replaces IANA''s entry.';
+comment on column public.rdap_server_overrides.canary_name is
+  'A name the registry has registered, asked to prove the server (default nic.<suffix>).';
+
+-- The shipped list: TLDs whose registry runs RDAP but that IANA's bootstrap does not list, each confirmed
+-- by at least two independent public sources (named in the note). A row an operator already has is kept.
+insert into public.rdap_server_overrides (suffix, base_url, canary_name, precedence, note) values
+  ('ac', 'https://rdap.identitydigital.services/rdap/', 'nic.ac', 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('ag', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('bh', 'https://rdap.centralnic.com/bh/', null, 'fallback',
+   'CentralNic RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('bz', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('ch', 'https://rdap.nic.ch/', 'nic.ch', 'fallback',
+   'SWITCH RDAP (SWITCH documents its RDAP service for .ch and .li on nic.ch / nic.li "Domain Name Lookup with RDAP"). Sources: meeb/whoisit whoisit/overrides.py; gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('co', 'https://rdap.registry.co/co/', 'nic.co', 'fallback',
+   '.CO registry RDAP. Sources: meeb/whoisit whoisit/overrides.py ("2025-11-10 .co''s unlisted RDAP endpoint has moved" to this URL); several RDAP clients'' fallback lists. The older rdap.nic.co/ (gbxyz survey) is superseded.'),
+  ('de', 'https://rdap.denic.de/', 'denic.de', 'fallback',
+   'DENIC RDAP. Sources: meeb/whoisit whoisit/overrides.py ("2021-11-30 .de has an RDAP endpoint, not listed"); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('gl', 'https://rdap.centralnic.com/gl/', null, 'fallback',
+   'CentralNic RDAP. Sources: meeb/whoisit whoisit/overrides.py; gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('io', 'https://rdap.identitydigital.services/rdap/', 'nic.io', 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('lc', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('li', 'https://rdap.nic.li/', 'nic.li', 'fallback',
+   'SWITCH RDAP, documented by the registry at nic.li/.../whois/rdap ("Domain Name Lookup with RDAP", https://rdap.nic.li/domain/<name>). Also: meeb/whoisit whoisit/overrides.py; gbxyz stealth-RDAP survey.'),
+  ('me', 'https://rdap.identitydigital.services/rdap/', 'nic.me', 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('mn', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('my', 'https://rdap.mynic.my/rdap/', 'mynic.my', 'fallback',
+   'MYNIC RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('pr', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('sc', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('sh', 'https://rdap.identitydigital.services/rdap/', 'nic.sh', 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('us', 'https://rdap.nic.us/', 'nic.us', 'fallback',
+   '.US registry RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).'),
+  ('vc', 'https://rdap.identitydigital.services/rdap/', null, 'fallback',
+   'Identity Digital RDAP. Sources: meeb/whoisit whoisit/overrides.py (updated 2026-01-05); gbxyz stealth-RDAP survey (KNOWN_URLS).')
+on conflict (suffix) do nothing;
+
+-- Canary-only rows for the largest TLDs IANA lists (the bootstrap's server is used): nic.<tld> is not a
+-- name these legacy registries are known to hold, while example.com/.net/.org are registered to IANA
+-- (RFC 2606 section 3) and answer 200 at the registry.
+insert into public.rdap_server_overrides (suffix, base_url, canary_name, precedence, note) values
+  ('com', null, 'example.com', 'fallback', 'Canary only (IANA lists com): example.com, registered to IANA per RFC 2606.'),
+  ('net', null, 'example.net', 'fallback', 'Canary only (IANA lists net): example.net, registered to IANA per RFC 2606.'),
+  ('org', null, 'example.org', 'fallback', 'Canary only (IANA lists org): example.org, registered to IANA per RFC 2606.')
+on conflict (suffix) do nothing;
+
+-- ---------------------------------------------------------------------------------------------------
+-- rdap_server_proofs
+-- ---------------------------------------------------------------------------------------------------
+create table public.rdap_server_proofs (
+  server_url text collate "C" not null,
+  suffix text collate "C" not null,
+  canary_name text collate "C" not null,
+  state text not null default 'unverified'
+    constraint rdap_server_proofs_state_check check (state in ('unverified', 'verified', 'failed')),
+  -- The canary's last answer: HTTP status (null: none) and a short description.
+  http_status integer,
+  detail text,
+  checked_at timestamptz,
+  verified_at timestamptz,
+  -- A verified proof counts until then; renewed before it (renew_after) by the first check that needs it.
+  valid_until timestamptz,
+  renew_after timestamptz not null default '-infinity',
+  -- The one caller asking the canary now (claim_rdap_server_proof), until claimed_until.
+  claim_id uuid,
+  claimed_until timestamptz,
+  updated_at timestamptz not null default now(),
+  primary key (server_url, suffix)
+);
+
+comment on table public.rdap_server_proofs is
+  'Per RDAP server and suffix: did the canary name answer 200 with a domain object? state verified counts '
+  'until valid_until (26 h after the last success; renewed after 24 h); failed (the canary answered 404 or '
+  'something that is not a domain) is asked again after an hour; a canary that could not be asked (timeout, '
+  '5xx, 429) changes no state and is asked again after 5 minutes. A 404 from a server without a valid proof '
+  'is unknown (rdap_server_unverified), never available. Set renew_after = now() to re-check at once.';
+
+alter table public.rdap_server_proofs enable row level security;
+revoke all on table public.rdap_server_proofs from anon, authenticated;
+grant select, insert, update, delete on table public.rdap_server_proofs to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- claim_rdap_server_proof: whether the server is proven now, and whether this caller must ask the canary.
+--   claim_id: non-null for exactly one caller per renewal (first use, proof older than renew_after, or a
+--     changed canary name), however many ask at once; that caller asks the canary and records the outcome
+--     with record_rdap_server_proof before claimed_until (else another caller may claim it).
+--   proven: a verified proof for this canary name that is still valid.
+--   claimed_elsewhere: another caller holds the claim (the proof may be about to change).
+-- ---------------------------------------------------------------------------------------------------
+create function public.claim_rdap_server_proof(
+  p_server_url text,
+  p_suffix text,
+  p_canary_name text,
+  p_lease_seconds integer
+)
+returns table (claim_id uuid, proven boolean, claimed_elsewhere boolean)
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_claim uuid;
+begin
+  if p_server_url is null or p_suffix is null or p_canary_name is null
+     or p_lease_seconds is null or p_lease_seconds < 1 or p_lease_seconds > 3600 then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: claim_rdap_server_proof: server, suffix, canary and a lease of 1-3600 s are required.';
+  end if;
+
+  insert into public.rdap_server_proofs (server_url, suffix, canary_name)
+  values (p_server_url, p_suffix, p_canary_name)
+  on conflict (server_url, suffix) do nothing;
+
+  -- The row lock makes a concurrent caller wait here and then see the claim (READ COMMITTED re-checks
+  -- the condition on the updated row), so only one caller gets a claim per renewal.
+  update public.rdap_server_proofs as p
+     set claim_id = gen_random_uuid(),
+         claimed_until = now() + make_interval(secs => p_lease_seconds),
+         updated_at = now()
+   where p.server_url = p_server_url
+     and p.suffix = p_suffix
+     and (p.renew_after <= now() or p.canary_name is distinct from p_canary_name)
+     and (p.claimed_until is null or p.claimed_until <= now())
+  returning p.claim_id into v_claim;
+
+  return query
+    select v_claim,
+           (p.state = 'verified' and p.valid_until > now() and p.canary_name = p_canary_name),
+           (v_claim is null and p.claimed_until is not null and p.claimed_until > now())
+      from public.rdap_server_proofs as p
+     where p.server_url = p_server_url and p.suffix = p_suffix;
+end
+$$;
+
+-- ---------------------------------------------------------------------------------------------------
+-- record_rdap_server_proof: the claimed canary's outcome. Ignored (false) unless p_claim_id still holds
+-- the claim.
+--   verified: state verified, valid 26 h, renewed after 24 h;
+--   failed: state failed (no valid proof), asked again after an hour;
+--   inconclusive (timeout, 5xx, 429, host paused): state unchanged, asked again after 5 minutes.
+-- ---------------------------------------------------------------------------------------------------
+create function public.record_rdap_server_proof(
+  p_server_url text,
+  p_suffix text,
+  p_claim_id uuid,
+  p_canary_name text,
+  p_outcome text,
+  p_http_status integer,
+  p_detail text
+)
+returns boolean
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if p_outcome is null or p_outcome not in ('verified', 'failed', 'inconclusive') or p_claim_id is null
+     or p_canary_name is null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: record_rdap_server_proof: a claim, a canary and a valid outcome are required.';
+  end if;
+
+  update public.rdap_server_proofs as p
+     set state = case p_outcome when 'inconclusive' then p.state else p_outcome end,
+         canary_name = case p_outcome when 'inconclusive' then p.canary_name else p_canary_name end,
+         http_status = p_http_status,
+         detail = left(p_detail, 300),
+         checked_at = now(),
+         verified_at = case p_outcome when 'verified' then now() else p.verified_at end,
+         valid_until = case p_outcome
+                         when 'verified' then now() + interval '26 hours'
+                         when 'failed' then null
+                         else p.valid_until end,
+         renew_after = now() + case p_outcome
+                                 when 'verified' then interval '24 hours'
+                                 when 'failed' then interval '1 hour'
+                                 else interval '5 minutes' end,
+         claim_id = null,
+         claimed_until = null,
+         updated_at = now()
+   where p.server_url = p_server_url
+     and p.suffix = p_suffix
+     and p.claim_id = p_claim_id;
+  return found;
+end
+$$;
+
+revoke all on function public.claim_rdap_server_proof(text, text, text, integer)
+  from public, anon, authenticated, service_role;
+grant execute on function public.claim_rdap_server_proof(text, text, text, integer) to service_role;
+revoke all on function public.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
+  from public, anon, authenticated, service_role;
+grant execute on function public.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
+  to service_role;
