@@ -2,8 +2,13 @@
  * The MCP tool server end to end: the official SDK client, the conformance runner, the inspector CLI,
  * and the HTTP-level rules (401/403/405/Origin, daily limit per tools/call).
  */
+// Deno 2.1 (hosted Edge Functions) takes the SDK's wildcard `types` export literally (`*.js.d.ts`, which
+// does not exist); @ts-types names the .d.ts without `.js`. See docs/runtime.md.
+// @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
