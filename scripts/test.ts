@@ -91,7 +91,8 @@ async function denoTests(hostedDeno: string, env: Record<string, string>): Promi
     args: ["test", "-A", "--no-check", ...hostedLock, ...(only.length > 0 ? onlyDeno : ["tests/"])],
     cwd: repoRoot,
     // Plain output, so the summary line can be read.
-    env: { ...env, ...hostedDenoEnv, NO_COLOR: "1" },
+    // TOOLS_DENO: tests that run a tool (deno task admin, the MCP conformance runner) use this Deno for it.
+    env: { ...env, ...hostedDenoEnv, TOOLS_DENO: deno, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
