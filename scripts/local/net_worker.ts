@@ -48,7 +48,7 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
       const response = await fetch(request.url, {
         method: request.method.toUpperCase(),
         headers: request.headers ?? {},
-        body: request.body === null ? undefined : request.body,
+        body: request.body === null ? undefined : new Uint8Array(request.body),
         signal: AbortSignal.timeout(request.timeout_milliseconds),
       });
       return {
