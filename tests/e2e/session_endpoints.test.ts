@@ -521,6 +521,13 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         assertEquals(exported.status, 200);
 
         const fresh = await newInvitation(org);
+        // config.toml's [auth] allows http://localhost:3000 only: this APP_URL's link would lose its token.
+        assertEquals((await post(inviteUrl, { token, json: { invitationId: fresh.id } })).body, {
+          sent: false,
+          reason: "send_failed",
+        });
+        assertEquals((await invitationRow(fresh.id)).emailed_at, null);
+        Deno.env.set("GOTRUE_URI_ALLOW_LIST", `${appUrl}/accept-invite**`);
         assertEquals((await post(inviteUrl, { token, json: { invitationId: fresh.id } })).body, {
           sent: true,
         });
@@ -540,6 +547,7 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         assertEquals((await post(exportUrl, { token: es256 })).status, 401, "the stand-in's JWKS is empty");
       } finally {
         Deno.env.set("AUTH_BASE_URL", fake.url);
+        Deno.env.delete("GOTRUE_URI_ALLOW_LIST");
       }
     });
   } finally {
