@@ -21,7 +21,7 @@
 --     net.http_request_queue and notifies the channel net_http_request; scripts/local/net_worker.ts
 --     takes the row out of the queue, sends it and records the outcome in net._http_response) and for
 --     Vault (vault.secrets, vault.decrypted_secrets, vault.create_secret, vault.update_secret; stored in
---     clear text locally).
+--     clear text locally; granted to postgres only).
 --
 -- Idempotent: safe to run any number of times. Run it as the superuser, e.g.
 --   psql "postgresql://supabase_admin@127.0.0.1:54322/postgres" -X -v ON_ERROR_STOP=1 -q -f supabase/local/bootstrap.sql
@@ -356,11 +356,14 @@ begin
 end
 $$;
 
-revoke all on schema vault from public;
-revoke all on all tables in schema vault from public, anon, authenticated;
-revoke all on function vault.create_secret(text, text, text, uuid) from public, anon, authenticated;
-revoke all on function vault.update_secret(uuid, text, text, text, uuid) from public, anon, authenticated;
-grant usage on schema vault to postgres, service_role;
-grant all on all tables in schema vault to postgres, service_role;
-grant execute on function vault.create_secret(text, text, text, uuid) to postgres, service_role;
-grant execute on function vault.update_secret(uuid, text, text, text, uuid) to postgres, service_role;
+-- supabase_vault revokes its functions from PUBLIC; Supabase grants Vault to postgres (with grant option)
+-- and to nobody else, so service_role and the API roles reach secrets only through functions postgres owns.
+revoke all on schema vault from public, anon, authenticated, service_role;
+revoke all on all tables in schema vault from public, anon, authenticated, service_role;
+revoke all on function vault.create_secret(text, text, text, uuid) from public, anon, authenticated, service_role;
+revoke all on function vault.update_secret(uuid, text, text, text, uuid)
+  from public, anon, authenticated, service_role;
+grant usage on schema vault to postgres with grant option;
+grant select, insert, update, delete on all tables in schema vault to postgres with grant option;
+grant execute on function vault.create_secret(text, text, text, uuid) to postgres with grant option;
+grant execute on function vault.update_secret(uuid, text, text, text, uuid) to postgres with grant option;
