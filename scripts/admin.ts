@@ -19,6 +19,8 @@ import { setTelegramBotUsername } from "./local/vault.ts";
 
 interface StackState {
   supabaseUrl: string;
+  /** Whose `/auth/v1` issues session tokens: AUTH_BASE_URL, else SUPABASE_URL, as the functions read it. */
+  authBaseUrl: string;
   databaseUrl: string;
   jwtSecret: string;
 }
@@ -32,9 +34,12 @@ async function stackState(): Promise<StackState> {
   }
   const databaseUrl = Deno.env.get("SUPABASE_DB_URL") || saved.databaseUrl ||
     "postgresql://postgres:postgres@127.0.0.1:54322/postgres";
+  const supabaseUrl = Deno.env.get("SUPABASE_URL") || saved.supabaseUrl || "http://127.0.0.1:54321";
   return {
     databaseUrl,
-    supabaseUrl: Deno.env.get("SUPABASE_URL") || saved.supabaseUrl || "http://127.0.0.1:54321",
+    supabaseUrl,
+    authBaseUrl: Deno.env.get("AUTH_BASE_URL") ||
+      (Deno.env.get("SUPABASE_URL") ? undefined : saved.authBaseUrl) || supabaseUrl,
     jwtSecret: Deno.env.get("AUTH_JWT_SECRET") || saved.jwtSecret || localJwtSecret,
   };
 }
@@ -140,7 +145,8 @@ async function main(): Promise<void> {
       console.log(JSON.stringify(account));
     } else if (command === "session-token") {
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
-      const token = await sessionToken(user, { secret: state.jwtSecret, supabaseUrl: state.supabaseUrl });
+      // The issuer the functions verify: <AUTH_BASE_URL or SUPABASE_URL>/auth/v1.
+      const token = await sessionToken(user, { secret: state.jwtSecret, supabaseUrl: state.authBaseUrl });
       console.log(JSON.stringify({ access_token: token }));
     } else if (command === "add-webhook") {
       if (!values.url) fail("--url <webhook URL> is required");

@@ -52,7 +52,12 @@ async function main(): Promise<void> {
   await Deno.writeTextFile(
     stackStateFile,
     JSON.stringify(
-      { supabaseUrl, databaseUrl: cluster.url, jwtSecret: environment.AUTH_JWT_SECRET },
+      {
+        supabaseUrl,
+        authBaseUrl: Deno.env.get("AUTH_BASE_URL") || supabaseUrl,
+        databaseUrl: cluster.url,
+        jwtSecret: environment.AUTH_JWT_SECRET,
+      },
       null,
       2,
     ),

@@ -1,8 +1,10 @@
 /**
- * `deno task test`: everything, on a fresh machine too. Format, lint and type checks; then a throwaway
- * PostgreSQL cluster on a free port (installed when missing) with bootstrap, migrations and seed; pgTAP;
- * then every Deno test (unit, integration, database, end to end) against that database. Cleans up and
- * ends with one line `N passed, N failed`.
+ * `deno task test`: everything, on a fresh machine too. Format, lint and type checks on this Deno (the
+ * tools' Deno, 2.9); a type check of the functions and tests on Deno 2.1.4, the Deno of hosted Edge
+ * Functions; then a throwaway PostgreSQL cluster on a free port (installed when missing) with bootstrap
+ * (as superuser), migrations and seed (as the non-superuser `postgres`); pgTAP; then every Deno test
+ * (unit, integration, database, end to end) on Deno 2.1.4 against that database. Cleans up and ends with
+ * one line `N passed, N failed`.
  *
  * `deno task test <path>…` runs only the named tests (Deno test files or folders, and pgTAP files named
  * `*.test.sql`) on a fresh cluster, without the format, lint and type checks: for a quick loop while working.
@@ -13,15 +15,19 @@ import { clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
 import { prepareDatabase } from "./local/stack.ts";
 import { runInherited } from "./local/run.ts";
 import { localJwtSecret } from "./local/secrets.ts";
+import { hostedDenoEnv, hostedDenoPath, hostedDenoVersion, hostedLockfile } from "./local/hosted_deno.ts";
 
 const deno = Deno.execPath();
+const toolsLock = "--lock=deno.tools.lock";
+/** Deno 2.1 reads `deno.lock` (version 4) and must find everything in it, as the deploy bundler does. */
+const hostedLock = [`--lock=${hostedLockfile}`, "--frozen"];
 const typeChecked = ["supabase/functions", "scripts", "tests", "bench"];
 let passed = 0;
 let failed = 0;
 
-async function step(name: string, args: string[]): Promise<void> {
+async function step(name: string, args: string[], executable = deno): Promise<void> {
   console.log(`\n▶ ${name}`);
-  const code = await runInherited(deno, args, { cwd: repoRoot });
+  const code = await runInherited(executable, args, { cwd: repoRoot, env: hostedDenoEnv });
   if (code === 0) passed++;
   else {
     failed++;
@@ -79,13 +85,14 @@ async function pgTap(databaseUrl: string, port: number, baseDir: string): Promis
   }
 }
 
-async function denoTests(env: Record<string, string>): Promise<void> {
-  console.log("\n▶ deno test (tests/)");
-  const child = new Deno.Command(deno, {
-    args: ["test", "-A", "--no-check", ...(only.length > 0 ? onlyDeno : ["tests/"])],
+async function denoTests(hostedDeno: string, env: Record<string, string>): Promise<void> {
+  console.log(`\n▶ deno test (tests/) on Deno ${hostedDenoVersion}, the hosted Edge Functions' Deno`);
+  const child = new Deno.Command(hostedDeno, {
+    args: ["test", "-A", "--no-check", ...hostedLock, ...(only.length > 0 ? onlyDeno : ["tests/"])],
     cwd: repoRoot,
     // Plain output, so the summary line can be read.
-    env: { ...env, NO_COLOR: "1" },
+    // TOOLS_DENO: tests that run a tool (deno task admin, the MCP conformance runner) use this Deno for it.
+    env: { ...env, ...hostedDenoEnv, TOOLS_DENO: deno, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -106,10 +113,17 @@ async function denoTests(env: Record<string, string>): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const hostedDeno = await hostedDenoPath();
   if (only.length === 0) {
     await step("deno fmt --check", ["fmt", "--check"]);
     await step("deno lint", ["lint"]);
-    await step("deno check", ["check", ...typeChecked]);
+    await step("deno check", ["check", toolsLock, ...typeChecked]);
+    await step(
+      `deno check on Deno ${hostedDenoVersion} (functions and tests, with ${hostedLockfile})`,
+      // Not --frozen: Deno 2.1's check adds `npm:@types/node@*` to its graph but never writes it to the lockfile.
+      ["check", `--lock=${hostedLockfile}`, "supabase/functions", "tests"],
+      hostedDeno,
+    );
   }
 
   const baseDir = await Deno.makeTempDir({ prefix: "watchlist-test-db-" });
@@ -120,7 +134,7 @@ async function main(): Promise<void> {
     await prepareDatabase(cluster);
     if (only.length === 0 || onlySql.length > 0) await pgTap(cluster.url, port, baseDir);
     if (only.length === 0 || onlyDeno.length > 0) {
-      await denoTests({
+      await denoTests(hostedDeno, {
         SUPABASE_DB_URL: cluster.url,
         AUTH_JWT_SECRET: Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret,
       });

@@ -3,12 +3,22 @@
  * session endpoints work without internet:
  * - `GET /auth/v1/.well-known/jwks.json`: an empty key set (local session tokens are HS256, signed with
  *   AUTH_JWT_SECRET);
- * - `POST /auth/v1/invite` (service-role key required): a registered address is a 422 `email_exists` in
- *   GoTrue's error shape; otherwise the user is created in auth.users with `invited_at` (or re-invited when
- *   an earlier invitation was never accepted), and the "email" is printed on the console instead of sent.
- * Needs SUPABASE_DB_URL.
+ * - `POST /auth/v1/admin/generate_link` and `POST /auth/v1/invite` (service-role or secret key required): a
+ *   registered address is a 422 `email_exists` in GoTrue's error shape; otherwise the user is created in
+ *   auth.users with `invited_at` (or re-invited when an earlier invitation was never accepted).
+ *   generate_link sends nothing and answers the redirect the email would carry; invite prints the "email"
+ *   on the console instead of sending it.
+ * Both apply GoTrue's redirect rule (./auth_redirects.ts): `redirect_to` is honoured only when it matches
+ * the Site URL or the redirect allow list, else the Site URL is used silently, as on hosted. Those two come
+ * from `[auth] site_url` and `additional_redirect_urls` in supabase/config.toml (what `supabase config
+ * push` would set on a hosted project), or GoTrue's own variables GOTRUE_SITE_URL and GOTRUE_URI_ALLOW_LIST
+ * (comma-separated). Needs SUPABASE_DB_URL.
  */
 import postgres from "postgres";
+import { join } from "node:path";
+import { serviceKeyFrom } from "../../supabase/functions/_shared/service_key.ts";
+import { redirectAuthWouldUse } from "./auth_redirects.ts";
+import { supabaseDir } from "./paths.ts";
 
 /** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
 const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
@@ -57,11 +67,46 @@ function userObject(row: AuthUserRow): Record<string, unknown> {
 }
 
 function isServiceRole(request: Request): boolean {
-  const serviceRoleKey = Deno.env.get("SUPABASE_SERVICE_ROLE_KEY");
-  return Boolean(serviceRoleKey) && request.headers.get("authorization") === `Bearer ${serviceRoleKey}`;
+  const key = serviceKeyFrom(Deno.env.get("SUPABASE_SERVICE_ROLE_KEY"), Deno.env.get("SUPABASE_SECRET_KEYS"));
+  if (!key) return false;
+  return request.headers.get("authorization") === `Bearer ${key}` || request.headers.get("apikey") === key;
 }
 
-async function invite(request: Request): Promise<Response> {
+/** The `[auth]` section's string and string-array settings of supabase/config.toml. */
+function authSettingsFromConfigToml(): { siteUrl?: string; allowList?: string[] } {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(join(supabaseDir, "config.toml"));
+  } catch {
+    return {};
+  }
+  const section = text.match(/^\[auth\]\s*$([\s\S]*?)(?=^\[)/m)?.[1] ?? "";
+  const siteUrl = section.match(/^site_url\s*=\s*"([^"]*)"/m)?.[1];
+  const list = section.match(/^additional_redirect_urls\s*=\s*\[([^\]]*)\]/m)?.[1];
+  const allowList = list === undefined
+    ? undefined
+    : [...list.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
+  return { siteUrl, allowList };
+}
+
+/** Auth's Site URL and redirect allow list in force for the stand-in. */
+export function authRedirectSettings(): { siteUrl: string; allowList: string[] } {
+  const fromToml = authSettingsFromConfigToml();
+  const envList = Deno.env.get("GOTRUE_URI_ALLOW_LIST");
+  return {
+    siteUrl: Deno.env.get("GOTRUE_SITE_URL") || fromToml.siteUrl || "http://localhost:3000",
+    allowList: envList !== undefined
+      ? envList.split(",").map((entry) => entry.trim()).filter(Boolean)
+      : fromToml.allowList ?? [],
+  };
+}
+
+function effectiveRedirect(request: Request): string {
+  const { siteUrl, allowList } = authRedirectSettings();
+  return redirectAuthWouldUse(siteUrl, allowList, new URL(request.url).searchParams.get("redirect_to"));
+}
+
+async function invite(request: Request, sendEmail: boolean): Promise<Response> {
   if (!isServiceRole(request)) {
     return authError(401, "no_authorization", "This endpoint requires a service-role key");
   }
@@ -76,7 +121,7 @@ async function invite(request: Request): Promise<Response> {
     return authError(400, "validation_failed", "Unable to validate email address");
   }
   const data = body.data && typeof body.data === "object" ? body.data : {};
-  const redirectTo = new URL(request.url).searchParams.get("redirect_to");
+  const redirectTo = effectiveRedirect(request);
 
   const user = await database().begin(async (tx) => {
     const [existing] = await tx<AuthUserRow[]>`
@@ -104,7 +149,19 @@ async function invite(request: Request): Promise<Response> {
   if (!user) {
     return authError(422, "email_exists", "A user with this email address has already been registered");
   }
-  console.log(`Invite email for ${email}: ${redirectTo ?? "(no redirect link)"}`);
+  if (!sendEmail) {
+    return Response.json({
+      ...userObject(user),
+      action_link: `${new URL(request.url).origin}/auth/v1/verify?type=invite&redirect_to=${
+        encodeURIComponent(redirectTo)
+      }`,
+      email_otp: "",
+      hashed_token: "",
+      verification_type: "invite",
+      redirect_to: redirectTo,
+    }, { headers: apiVersionHeaders });
+  }
+  console.log(`Invite email for ${email}: ${redirectTo}`);
   return Response.json(userObject(user), { headers: apiVersionHeaders });
 }
 
@@ -112,7 +169,8 @@ async function invite(request: Request): Promise<Response> {
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/auth\/v1/, "");
   if (path === "/.well-known/jwks.json" && request.method === "GET") return Response.json({ keys: [] });
-  if (path === "/invite" && request.method === "POST") return await invite(request);
+  if (path === "/invite" && request.method === "POST") return await invite(request, true);
+  if (path === "/admin/generate_link" && request.method === "POST") return await invite(request, false);
   return authError(
     404,
     "not_found",

@@ -1,7 +1,9 @@
 /**
  * Local stand-in for pg_net's background worker. The bootstrap's `net.http_post` queues a request in
  * `net.http_request_queue` and notifies `net_http_request`; this worker takes queued requests (also on a
- * timer, in case a notification is missed) and sends them, as pg_net does on Supabase.
+ * timer, in case a notification is missed), deleting each from the queue as it takes it, sends it and
+ * writes the outcome to `net._http_response` (kept 6 hours, pg_net's default `pg_net.ttl`), as pg_net
+ * does on Supabase.
  */
 import postgres from "postgres";
 
@@ -10,8 +12,17 @@ interface QueuedRequest {
   method: string;
   url: string;
   headers: Record<string, string> | null;
-  body: unknown;
-  timeout_milliseconds: number | null;
+  body: Uint8Array | null;
+  timeout_milliseconds: number;
+}
+
+interface Outcome {
+  status: number | null;
+  contentType: string | null;
+  headers: Record<string, string> | null;
+  content: string | null;
+  timedOut: boolean;
+  error: string | null;
 }
 
 export interface NetWorker {
@@ -32,18 +43,43 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
     return request;
   }
 
-  async function send(request: QueuedRequest): Promise<void> {
+  async function send(request: QueuedRequest): Promise<Outcome> {
     try {
       const response = await fetch(request.url, {
-        method: request.method || "POST",
-        headers: request.headers ?? { "Content-Type": "application/json" },
-        body: request.body === null ? undefined : JSON.stringify(request.body),
-        signal: AbortSignal.timeout(request.timeout_milliseconds ?? 5_000),
+        method: request.method.toUpperCase(),
+        headers: request.headers ?? {},
+        body: request.body === null ? undefined : new Uint8Array(request.body),
+        signal: AbortSignal.timeout(request.timeout_milliseconds),
       });
-      await response.body?.cancel();
+      return {
+        status: response.status,
+        contentType: response.headers.get("content-type"),
+        headers: Object.fromEntries(response.headers),
+        content: await response.text(),
+        timedOut: false,
+        error: null,
+      };
     } catch (error) {
+      const timedOut = (error as Error).name === "TimeoutError";
       console.error(`pg_net stand-in: request ${request.id} failed: ${(error as Error).message}`);
+      return {
+        status: null,
+        contentType: null,
+        headers: null,
+        content: null,
+        timedOut,
+        error: timedOut ? "Timeout was reached" : (error as Error).message,
+      };
     }
+  }
+
+  async function record(id: number, outcome: Outcome): Promise<void> {
+    await sql`
+      insert into net._http_response (id, status_code, content_type, headers, content, timed_out, error_msg)
+      values (${id}, ${outcome.status}, ${outcome.contentType},
+              ${outcome.headers ? sql.json(outcome.headers) : null}, ${outcome.content},
+              ${outcome.timedOut}, ${outcome.error})`;
+    await sql`delete from net._http_response where created < now() - interval '6 hours'`;
   }
 
   function drain(): Promise<number> {
@@ -51,7 +87,9 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
       let sent = 0;
       try {
         for (let request = await takeNext(); request; request = await takeNext()) {
-          await send(request);
+          await record(request.id, await send(request)).catch((error) =>
+            console.error(`pg_net stand-in: could not record response ${request.id}: ${error.message}`)
+          );
           sent++;
         }
       } finally {

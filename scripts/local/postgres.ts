@@ -1,6 +1,9 @@
 /**
  * A PostgreSQL 15 cluster from Debian's packages, with pg_cron preloaded: installed when missing,
- * created as user `postgres`, started and stopped with pg_ctl. Used by `deno task start` (a persistent
+ * started and stopped with pg_ctl. As on hosted Supabase, the cluster's superuser is `supabase_admin`
+ * (it runs only the local bootstrap, i.e. what Supabase itself provides) and `postgres` is an ordinary
+ * role (NOSUPERUSER, BYPASSRLS, member of anon, authenticated and service_role) that applies the
+ * migrations and that SUPABASE_DB_URL connects as. Used by `deno task start` (a persistent
  * cluster in .local/) and `deno task test` (a throwaway cluster on a free port).
  */
 import { existsSync } from "node:fs";
@@ -19,8 +22,14 @@ export interface Cluster {
   dataDir: string;
   port: number;
   socketDir: string;
+  /** As `postgres` (not a superuser), like SUPABASE_DB_URL on Supabase. */
   url: string;
+  /** As the superuser `supabase_admin`: only for the local bootstrap. */
+  adminUrl: string;
 }
+
+/** The superuser Supabase keeps for itself; the project's own role `postgres` is not one. */
+export const superuser = "supabase_admin";
 
 /** Installs the Debian packages the local stack needs, only when something is missing. */
 export async function ensurePostgresPackages(): Promise<void> {
@@ -46,6 +55,7 @@ export function clusterAt(baseDir: string, port: number): Cluster {
     socketDir: join(baseDir, "run"),
     port,
     url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+    adminUrl: `postgresql://${superuser}@127.0.0.1:${port}/postgres`,
   };
 }
 
@@ -60,7 +70,7 @@ export async function ensureCluster(cluster: Cluster): Promise<boolean> {
     "-D",
     cluster.dataDir,
     "-U",
-    "postgres",
+    superuser,
     "--auth=trust",
     "--encoding=UTF8",
     "--locale=C.UTF-8",
@@ -115,8 +125,15 @@ export async function stopCluster(cluster: Cluster): Promise<void> {
   await asPostgres([join(pgBin, "pg_ctl"), "-D", cluster.dataDir, "-m", "fast", "-w", "stop"]);
 }
 
-/** Runs a SQL file (or inline SQL) through psql as the superuser, stopping at the first error. */
-export function psql(cluster: Cluster, source: { file: string } | { sql: string }): Promise<string> {
+/**
+ * Runs a SQL file (or inline SQL) through psql, stopping at the first error: as `postgres` (what
+ * migrations, seed and tests get on Supabase), or with `asSuperuser` as `supabase_admin` (the bootstrap).
+ */
+export function psql(
+  cluster: Cluster,
+  source: { file: string } | { sql: string },
+  options: { asSuperuser?: boolean } = {},
+): Promise<string> {
   const target = "file" in source ? ["-f", source.file] : ["-c", source.sql];
   return run(join(pgBin, "psql"), [
     "-X",
@@ -124,7 +141,7 @@ export function psql(cluster: Cluster, source: { file: string } | { sql: string 
     "-v",
     "ON_ERROR_STOP=1",
     "-d",
-    cluster.url,
+    options.asSuperuser ? cluster.adminUrl : cluster.url,
     ...target,
   ], { quiet: true });
 }

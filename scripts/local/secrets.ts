@@ -27,7 +27,10 @@ export async function localApiKeys(
   };
 }
 
-/** A session JWT as Supabase Auth issues it for a signed-in user. */
+/**
+ * A session JWT as Supabase Auth issues it for a signed-in user; issuer `<supabaseUrl>/auth/v1`, so pass
+ * the Auth base the functions verify against (AUTH_BASE_URL, else SUPABASE_URL).
+ */
 export function sessionToken(
   user: { id: string; email: string },
   options: { secret: string; supabaseUrl: string; expiresIn?: string },

@@ -2,18 +2,29 @@
 --
 -- This file is NOT a migration and must never run against a real Supabase project. It makes a plain
 -- PostgreSQL 15 cluster (with shared_preload_libraries = 'pg_cron' and cron.database_name = 'postgres')
--- look enough like Supabase for the migrations in supabase/migrations to apply unchanged:
+-- look enough like hosted Supabase today for the migrations in supabase/migrations to apply unchanged,
+-- with the same privileges they get there:
+--   * the superuser is supabase_admin; `postgres` (the role migrations, the seed, the tests and
+--     SUPABASE_DB_URL use) is NOT a superuser: NOSUPERUSER CREATEDB CREATEROLE LOGIN REPLICATION
+--     BYPASSRLS, a member of anon, authenticated and service_role, owner of the database (so of schema
+--     public), with all privileges on schemas auth and extensions (supabase/postgres: demote-postgres,
+--     grant_auth_roles_to_postgres, grant_predefined_roles_to_postgres);
 --   * roles anon, authenticated, service_role (BYPASSRLS) and authenticator;
---   * Supabase's default privileges (ALL on tables, sequences and functions in public for the three API
---     roles), so that row-level security and the migrations' own revokes are what protect the data;
+--   * NO default privileges in public: since 2026-05-30 for new projects and 2026-10-30 for all, Supabase
+--     no longer grants new tables, sequences and functions to anon, authenticated and service_role, so
+--     every migration grants explicitly what each role needs (PostgreSQL's own default, EXECUTE on new
+--     functions to PUBLIC, still applies: migrations revoke it);
 --   * schemas auth and extensions, auth.users, auth.uid(), auth.role(), auth.jwt();
---   * the pg_cron and pgcrypto extensions;
---   * stand-ins for pg_net (net.http_post queues into net.http_request_queue and notifies the channel
---     net_http_request; the local gateway delivers the request) and for Vault (vault.secrets,
---     vault.decrypted_secrets, vault.create_secret, vault.update_secret; stored in clear text locally).
+--   * pgcrypto, pg_cron (granted to postgres as Supabase does: cron.schedule/unschedule, select on
+--     cron.job, all on cron.job_run_details) and pgTAP (in extensions, for the pgTAP tests);
+--   * stand-ins for pg_net (shape and grants of the real extension; net.http_post queues into
+--     net.http_request_queue and notifies the channel net_http_request; scripts/local/net_worker.ts
+--     takes the row out of the queue, sends it and records the outcome in net._http_response) and for
+--     Vault (vault.secrets, vault.decrypted_secrets, vault.create_secret, vault.update_secret; stored in
+--     clear text locally; granted to postgres only).
 --
--- Idempotent: safe to run any number of times. Run it as a superuser, e.g.
---   psql "$SUPABASE_DB_URL" -X -v ON_ERROR_STOP=1 -q -f supabase/local/bootstrap.sql
+-- Idempotent: safe to run any number of times. Run it as the superuser, e.g.
+--   psql "postgresql://supabase_admin@127.0.0.1:54322/postgres" -X -v ON_ERROR_STOP=1 -q -f supabase/local/bootstrap.sql
 
 set client_min_messages = warning;
 
@@ -23,47 +34,83 @@ set client_min_messages = warning;
 do $$
 begin
   if not exists (select 1 from pg_catalog.pg_roles where rolname = 'anon') then
-    create role anon nologin noinherit;
+    create role anon nologin;
   end if;
   if not exists (select 1 from pg_catalog.pg_roles where rolname = 'authenticated') then
-    create role authenticated nologin noinherit;
+    create role authenticated nologin;
   end if;
   if not exists (select 1 from pg_catalog.pg_roles where rolname = 'service_role') then
-    create role service_role nologin noinherit bypassrls;
+    create role service_role nologin bypassrls;
   end if;
   if not exists (select 1 from pg_catalog.pg_roles where rolname = 'authenticator') then
     create role authenticator nologin noinherit;
   end if;
+  if not exists (select 1 from pg_catalog.pg_roles where rolname = 'postgres') then
+    create role postgres login password 'postgres';
+  end if;
 end
 $$;
 
-alter role service_role bypassrls;
+alter role anon inherit;
+alter role authenticated inherit;
+alter role service_role inherit bypassrls;
+alter role postgres nosuperuser createdb createrole login replication bypassrls password 'postgres';
 
 grant anon, authenticated, service_role to authenticator;
+grant anon, authenticated, service_role to postgres;
+grant pg_read_all_data, pg_signal_backend to postgres;
 
 -- ---------------------------------------------------------------------------------------------------
--- Schemas and Supabase's default privileges
+-- Database and schemas. postgres owns the database, hence schema public (owned by pg_database_owner).
 -- ---------------------------------------------------------------------------------------------------
+alter database postgres owner to postgres;
+
 create schema if not exists extensions;
 create schema if not exists auth;
 
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
 grant usage on schema auth to anon, authenticated, service_role;
+grant all on schema auth to postgres;
+grant all on schema extensions to postgres;
 
--- Supabase grants everything in public to the API roles; row-level security is what protects a table.
+-- No `alter default privileges ... in schema public`: on Supabase today new objects get no grants.
+-- Remove the old defaults from clusters bootstrapped before this rule.
 alter default privileges for role postgres in schema public
-  grant all on tables to anon, authenticated, service_role;
+  revoke all on tables from anon, authenticated, service_role;
 alter default privileges for role postgres in schema public
-  grant all on sequences to anon, authenticated, service_role;
+  revoke all on sequences from anon, authenticated, service_role;
 alter default privileges for role postgres in schema public
-  grant all on functions to anon, authenticated, service_role;
+  revoke all on functions from anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Extensions
 -- ---------------------------------------------------------------------------------------------------
 create extension if not exists pgcrypto with schema extensions;
 create extension if not exists pg_cron;
+
+-- pg_cron as Supabase grants it to postgres (supabase/postgres: grant_pg_cron_access and
+-- revoke_writes_on_cron_job_from_postgres): jobs are written only through cron.schedule/unschedule.
+grant usage on schema cron to postgres with grant option;
+grant all on all functions in schema cron to postgres with grant option;
+grant all privileges on all tables in schema cron to postgres with grant option;
+grant all on all sequences in schema cron to postgres with grant option;
+revoke all on table cron.job from postgres;
+grant select on table cron.job to postgres with grant option;
+
+-- pgTAP for the tests in supabase/tests/database (Supabase lets postgres create it; here the superuser
+-- does, since a non-superuser cannot create an untrusted extension).
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'pgtap') then
+    create extension if not exists pgtap with schema extensions;
+  end if;
+end
+$$;
+
+grant all on all tables in schema extensions to postgres;
+grant all on all sequences in schema extensions to postgres;
+grant all on all routines in schema extensions to postgres;
 
 -- ---------------------------------------------------------------------------------------------------
 -- auth.users and the JWT helpers
@@ -134,21 +181,66 @@ $$;
 grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.email()
   to anon, authenticated, service_role;
 
+-- postgres may read and write auth's tables (and create triggers on auth.users), as on Supabase.
+grant all on all tables in schema auth to postgres;
+grant all on all sequences in schema auth to postgres;
+grant all on all routines in schema auth to postgres;
+
 -- ---------------------------------------------------------------------------------------------------
--- pg_net stand-in: net.http_post queues the request; the local gateway LISTENs on net_http_request,
--- reads the row and performs the HTTP call.
+-- pg_net stand-in, shaped and granted like the real extension (github.com/supabase/pg_net,
+-- sql/pg_net.sql) as Supabase installs it (supabase/postgres, pg_cron-pg_net-temp-perms-fix):
+--   * net.http_post queues the request (body as UTF-8 bytes, Content-Type must be JSON) and notifies
+--     net_http_request; the worker (scripts/local/net_worker.ts) DELETES the row from
+--     net.http_request_queue when it takes it, as pg_net's worker does, and writes the outcome to
+--     net._http_response, whose rows live pg_net.ttl (6 hours). Only the transaction that queued a
+--     request can read it back (the worker sees committed rows only): nothing may rely on a queued row
+--     staying in the queue.
+--   * grants: schema net and its tables to PUBLIC (the extension's own script); net.http_post is
+--     SECURITY DEFINER and executable by postgres, anon, authenticated and service_role, not PUBLIC
+--     (Supabase). So any role that reaches a function calling net.http_post can send requests: guard the
+--     callers, not pg_net.
 -- ---------------------------------------------------------------------------------------------------
 create schema if not exists net;
 
-create table if not exists net.http_request_queue (
-  id bigserial primary key,
-  method text not null default 'POST',
+do $$
+begin
+  if not exists (
+    select 1 from pg_catalog.pg_type
+     where typname = 'http_method' and typnamespace = 'net'::regnamespace
+  ) then
+    create domain net.http_method as text
+      check (value ilike 'get' or value ilike 'post' or value ilike 'delete');
+  end if;
+  -- Clusters bootstrapped with the earlier stand-in had a jsonb body and a created_at column.
+  if exists (
+    select 1 from information_schema.columns
+     where table_schema = 'net' and table_name = 'http_request_queue' and column_name = 'created_at'
+  ) then
+    drop table net.http_request_queue cascade;
+  end if;
+end
+$$;
+
+create unlogged table if not exists net.http_request_queue (
+  id bigserial,
+  method net.http_method not null,
   url text not null,
   headers jsonb,
-  body jsonb,
-  timeout_milliseconds integer,
-  created_at timestamptz not null default now()
+  body bytea,
+  timeout_milliseconds integer not null
 );
+
+create unlogged table if not exists net._http_response (
+  id bigint,
+  status_code integer,
+  content_type text,
+  headers jsonb,
+  content text,
+  timed_out boolean,
+  error_msg text,
+  created timestamptz not null default now()
+);
+create index if not exists _http_response_created_idx on net._http_response (created);
 
 create or replace function net.http_post(
   url text,
@@ -160,22 +252,34 @@ create or replace function net.http_post(
 returns bigint
 language plpgsql
 security definer
-set search_path = ''
+set search_path = net
 as $$
 declare
   v_url text := url;
+  v_headers jsonb := coalesce(headers, '{}'::jsonb);
+  v_content_type text;
   v_query text;
   v_id bigint;
 begin
+  select h.value into v_content_type
+    from pg_catalog.jsonb_each_text(v_headers) as h
+   where pg_catalog.lower(h.key) = 'content-type'
+   limit 1;
+  if v_content_type is null then
+    v_headers := v_headers || '{"Content-Type": "application/json"}'::jsonb;
+  elsif v_content_type <> 'application/json' then
+    raise exception 'Content-Type header must be "application/json"';
+  end if;
+
   if params is not null and params <> '{}'::jsonb then
-    select string_agg(pg_catalog.format('%s=%s', p.key, p.value), '&' order by p.key)
+    select pg_catalog.string_agg(pg_catalog.format('%s=%s', p.key, p.value), '&' order by p.key)
       into v_query
-      from jsonb_each_text(params) as p;
+      from pg_catalog.jsonb_each_text(params) as p;
     v_url := v_url || case when pg_catalog.strpos(v_url, '?') > 0 then '&' else '?' end || v_query;
   end if;
 
   insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('POST', v_url, headers, body, timeout_milliseconds)
+  values ('POST', v_url, v_headers, pg_catalog.convert_to(body::text, 'UTF8'), timeout_milliseconds)
   returning id into v_id;
 
   perform pg_catalog.pg_notify('net_http_request', v_id::text);
@@ -183,14 +287,12 @@ begin
 end
 $$;
 
-revoke all on schema net from public;
-revoke all on all tables in schema net from public, anon, authenticated;
-revoke all on all sequences in schema net from public, anon, authenticated;
-revoke all on function net.http_post(text, jsonb, jsonb, jsonb, integer) from public, anon, authenticated;
-grant usage on schema net to postgres, service_role;
-grant all on all tables in schema net to postgres, service_role;
-grant all on all sequences in schema net to postgres, service_role;
-grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer) to postgres, service_role;
+grant usage on schema net to public;
+grant all on all tables in schema net to public;
+grant all on all sequences in schema net to public;
+revoke all on function net.http_post(text, jsonb, jsonb, jsonb, integer) from public;
+grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer)
+  to postgres, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Vault stand-in (clear text locally; Supabase Vault encrypts at rest). Parameter names follow
@@ -254,11 +356,14 @@ begin
 end
 $$;
 
-revoke all on schema vault from public;
-revoke all on all tables in schema vault from public, anon, authenticated;
-revoke all on function vault.create_secret(text, text, text, uuid) from public, anon, authenticated;
-revoke all on function vault.update_secret(uuid, text, text, text, uuid) from public, anon, authenticated;
-grant usage on schema vault to postgres, service_role;
-grant all on all tables in schema vault to postgres, service_role;
-grant execute on function vault.create_secret(text, text, text, uuid) to postgres, service_role;
-grant execute on function vault.update_secret(uuid, text, text, text, uuid) to postgres, service_role;
+-- supabase_vault revokes its functions from PUBLIC; Supabase grants Vault to postgres (with grant option)
+-- and to nobody else, so service_role and the API roles reach secrets only through functions postgres owns.
+revoke all on schema vault from public, anon, authenticated, service_role;
+revoke all on all tables in schema vault from public, anon, authenticated, service_role;
+revoke all on function vault.create_secret(text, text, text, uuid) from public, anon, authenticated, service_role;
+revoke all on function vault.update_secret(uuid, text, text, text, uuid)
+  from public, anon, authenticated, service_role;
+grant usage on schema vault to postgres with grant option;
+grant select, insert, update, delete on all tables in schema vault to postgres with grant option;
+grant execute on function vault.create_secret(text, text, text, uuid) to postgres with grant option;
+grant execute on function vault.update_secret(uuid, text, text, text, uuid) to postgres with grant option;

@@ -2,9 +2,13 @@
 --
 -- Conventions for every migration in this project:
 --   * row-level security on every table, policies named as sentences;
---   * Supabase grants ALL on new tables and functions in public to anon, authenticated and service_role,
---     so each table and function below revokes what the API roles must not have and grants back only
---     what the policies are written for (anon gets nothing);
+--   * Supabase grants new tables, sequences and functions in public to nobody (no default privileges
+--     since 2026-05-30 for new projects, 2026-10-30 for all; PostgreSQL itself still grants EXECUTE on
+--     new functions to PUBLIC): each table grants authenticated exactly what its policies are written for
+--     (anon gets nothing), each function revokes PUBLIC's EXECUTE and grants its callers, and
+--     20261123000100_explicit_grants.sql grants service_role the tables. The `revoke all ... from anon,
+--     authenticated` before each table's grants is a no-op kept as a statement of intent (edited
+--     2026-11-23: the project was never deployed, so these comments could still be corrected in place);
 --   * functions use set search_path = '' and fully qualified names.
 
 -- ---------------------------------------------------------------------------------------------------

@@ -6,11 +6,26 @@ import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, uniqueEmail } from "../support/stack.ts";
 
-async function admin(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
-  const result = await new Deno.Command(Deno.execPath(), {
+async function admin(
+  ...args: string[]
+): Promise<{ code: number; json: Record<string, unknown> }> {
+  return await adminWith({}, ...args);
+}
+
+/** `deno task admin` is a tool: it runs on the tools' Deno (TOOLS_DENO from `deno task test`). */
+async function adminWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; json: Record<string, unknown> }> {
+  const result = await new Deno.Command(Deno.env.get("TOOLS_DENO") ?? Deno.execPath(), {
     args: ["run", "-A", "scripts/admin.ts", ...args],
     cwd: repoRoot,
-    env: { SUPABASE_DB_URL: databaseUrl(), SUPABASE_URL: "http://127.0.0.1:54321" },
+    env: {
+      SUPABASE_DB_URL: databaseUrl(),
+      SUPABASE_URL: "http://127.0.0.1:54321",
+      AUTH_BASE_URL: "",
+      ...env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -39,6 +54,17 @@ Deno.test("admin create-account, session-token, add-webhook and link-telegram", 
   assertEquals(claims.sub, pro.json.user_id);
   assertEquals(claims.aud, "authenticated");
   assertEquals(claims.iss, "http://127.0.0.1:54321/auth/v1");
+  const viaAuthBase = await adminWith(
+    { AUTH_BASE_URL: "https://auth.example.test" },
+    "session-token",
+    "--email",
+    email,
+  );
+  assertEquals(
+    decodeJwt(String(viaAuthBase.json.access_token)).iss,
+    "https://auth.example.test/auth/v1",
+    "AUTH_BASE_URL, when set, is the issuer the functions verify",
+  );
 
   const webhook = await admin("add-webhook", "--email", email, "--url", "https://hooks.example.com/in");
   assertEquals(webhook.code, 0);

@@ -22,6 +22,7 @@ interface Org {
 
 Deno.test("account session endpoints end to end", options, async (t) => {
   const fake: FakeAuth = await startFakeAuth();
+  fake.siteUrl = appUrl;
   const savedEnvironment = Object.fromEntries(
     ["AUTH_BASE_URL", "APP_URL", "APP_ORIGINS", "SUPABASE_JWKS"].map((name) => [name, Deno.env.get(name)]),
   );
@@ -345,6 +346,11 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         const [recorded] = fake.invites;
         assertEquals(recorded.authorization, `Bearer ${Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")}`);
         assertEquals(recorded.redirectTo, `${appUrl}/accept-invite?token=${invitation.token}`);
+        assertEquals(
+          recorded.sentRedirect,
+          recorded.redirectTo,
+          "Auth honours the redirect: the token arrives",
+        );
         assertEquals(recorded.body.email, invitation.email);
         assertEquals(recorded.body.data, { organization_id: org.id, invitation_id: invitation.id });
         const row = await invitationRow(invitation.id);
@@ -416,6 +422,37 @@ Deno.test("account session endpoints end to end", options, async (t) => {
       assertEquals(response.body, { sent: false, reason: "existing_account" });
       assertEquals(await invitationRow(invitation.id), { status: "pending", emailed_at: null });
     });
+
+    await t.step(
+      "send-org-invite: a redirect Auth would not honour is send_failed and nothing is sent",
+      async () => {
+        const org = await newOrg();
+        const invitation = await newInvitation(org);
+        fake.inviteAnswer = "ok";
+        fake.siteUrl = "https://marketing.example.test";
+        fake.invites.length = 0;
+        fake.links.length = 0;
+        try {
+          const refused = await sendInvite(org.owner, invitation.id);
+          assertEquals(refused.status, 200);
+          assertEquals(refused.body, { sent: false, reason: "send_failed" });
+          assertEquals(fake.links.length, 1, "Auth was asked which redirect it would use");
+          assertEquals(fake.invites.length, 0, "no email went out with the token lost");
+          assertEquals(await invitationRow(invitation.id), { status: "pending", emailed_at: null });
+
+          fake.redirectAllowList = [`${appUrl}/accept-invite**`];
+          const allowed = await sendInvite(org.owner, invitation.id);
+          assertEquals(allowed.body, { sent: true }, "with <APP_URL>/accept-invite** on the allow list");
+          assertEquals(
+            fake.invites.at(-1)!.sentRedirect,
+            `${appUrl}/accept-invite?token=${invitation.token}`,
+          );
+        } finally {
+          fake.siteUrl = appUrl;
+          fake.redirectAllowList = [];
+        }
+      },
+    );
 
     await t.step("send-org-invite: an Auth failure is send_failed, nothing changes", async () => {
       const org = await newOrg();
@@ -561,6 +598,13 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         assertEquals(exported.status, 200);
 
         const fresh = await newInvitation(org);
+        // config.toml's [auth] allows http://localhost:3000 only: this APP_URL's link would lose its token.
+        assertEquals((await post(inviteUrl, { token, json: { invitationId: fresh.id } })).body, {
+          sent: false,
+          reason: "send_failed",
+        });
+        assertEquals((await invitationRow(fresh.id)).emailed_at, null);
+        Deno.env.set("GOTRUE_URI_ALLOW_LIST", `${appUrl}/accept-invite**`);
         assertEquals((await post(inviteUrl, { token, json: { invitationId: fresh.id } })).body, {
           sent: true,
         });
@@ -580,6 +624,7 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         assertEquals((await post(exportUrl, { token: es256 })).status, 401, "the stand-in's JWKS is empty");
       } finally {
         Deno.env.set("AUTH_BASE_URL", fake.url);
+        Deno.env.delete("GOTRUE_URI_ALLOW_LIST");
       }
     });
   } finally {

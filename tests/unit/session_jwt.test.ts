@@ -88,6 +88,33 @@ Deno.test("session JWT verification", options, async (t) => {
       );
     });
 
+    await t.step("an EdDSA (Ed25519) token from the key set is accepted", async () => {
+      const ed = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+      const edJwk = { ...(await exportJWK(ed.publicKey)), kid: "ed-1", alg: "EdDSA", use: "sig" };
+      const keySet = JSON.stringify({ keys: [...fake.jwks.keys, edJwk] });
+      await withEnvironment(
+        { ...remote, AUTH_BASE_URL: "http://127.0.0.1:9", SUPABASE_JWKS: keySet },
+        async () => {
+          const issuer = "http://127.0.0.1:9/auth/v1";
+          const token = await fake.sign({ sub: userId }, {
+            alg: "EdDSA",
+            key: ed.privateKey,
+            kid: "ed-1",
+            issuer,
+          });
+          assertEquals((await verifySession(`Bearer ${token}`)).userId, userId);
+          const foreign = await generateKeyPair("EdDSA", { crv: "Ed25519" });
+          const forged = await fake.sign({ sub: userId }, {
+            alg: "EdDSA",
+            key: foreign.privateKey,
+            kid: "ed-1",
+            issuer,
+          });
+          await expectUnauthorized(forged, "EdDSA signed by another key");
+        },
+      );
+    });
+
     await t.step("SUPABASE_JWKS holding a URL is fetched from there", async () => {
       const jwksUrl = `${fake.url}/auth/v1/.well-known/jwks.json`;
       await withEnvironment(

@@ -3,6 +3,8 @@
  * Values are read on each call so tests and the local stack can change the environment.
  */
 
+import { serviceKeyFrom } from "./service_key.ts";
+
 function env(name: string): string | undefined {
   const value = Deno.env.get(name);
   return value === undefined || value === "" ? undefined : value;
@@ -26,7 +28,8 @@ export function intEnv(name: string, fallback: number, min: number, max: number)
 export const config = {
   supabaseUrl: () => env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
   databaseUrl: () => env("SUPABASE_DB_URL"),
-  serviceRoleKey: () => env("SUPABASE_SERVICE_ROLE_KEY"),
+  /** SUPABASE_SERVICE_ROLE_KEY, else the `default` key of SUPABASE_SECRET_KEYS (see service_key.ts). */
+  serviceRoleKey: () => serviceKeyFrom(env("SUPABASE_SERVICE_ROLE_KEY"), env("SUPABASE_SECRET_KEYS")),
   /** IANA RDAP bootstrap for DNS (RFC 9224). */
   rdapBootstrapUrl: () => env("RDAP_BOOTSTRAP_URL") ?? "https://data.iana.org/rdap/dns.json",
   /** `host:port` of a resolver for NS look-ups over UDP/TCP; wins over `DNS_DOH_URL` when set. */

@@ -1,5 +1,6 @@
 -- The poller's schedule: the pg_cron job and public.invoke_rdap_poller() (Vault + pg_net; locally the
--- bootstrap's stand-ins).
+-- bootstrap's stand-ins). Queued pg_net requests are read back only inside this test's own open
+-- transaction: pg_net's worker sees committed rows only, and deletes each one once it takes it.
 \set QUIET 1
 \pset format unaligned
 \pset tuples_only true
@@ -36,7 +37,8 @@ select is(public.invoke_rdap_poller(), null, 'one secret missing: still nothing'
 select vault.create_secret('poller-secret-for-tests', 'poller_secret') as ignored \gset
 select ok(public.invoke_rdap_poller() is not null, 'with both secrets it returns the pg_net request id');
 select results_eq(
-  $$ select method, url, body, timeout_milliseconds from net.http_request_queue order by id desc limit 1 $$,
+  $$ select method::text, url, convert_from(body, 'UTF8')::jsonb, timeout_milliseconds
+       from net.http_request_queue order by id desc limit 1 $$,
   $$ values ('POST'::text, 'https://project-ref.supabase.co/functions/v1/rdap-poller'::text, '{}'::jsonb, 60000) $$,
   'POST to the rdap-poller function (no double slash), with an empty JSON body'
 );

@@ -1,12 +1,19 @@
 /**
- * The one call send-org-invite makes to Supabase Auth's admin API: `inviteUserByEmail`, through supabase-js
- * with the service-role key (`POST <AUTH_BASE_URL>/auth/v1/invite`). The answer is reduced to what the
- * caller decides on; nothing secret is logged.
+ * The calls send-org-invite makes to Supabase Auth's admin API, through supabase-js with the service-role
+ * key (or the new secret key): first `generateLink({ type: "invite" })` (`POST
+ * <AUTH_BASE_URL>/auth/v1/admin/generate_link`, which sends nothing) to learn which redirect Auth would
+ * really use, then `inviteUserByEmail` (`POST .../invite`), which sends the email.
+ *
+ * Why the first call: Auth honours `redirect_to` only when it matches the Site URL or an entry of its
+ * redirect allow list, and otherwise silently falls back to the Site URL — the email would go out without
+ * the invitation's `?token=`. So a redirect Auth would not honour is reported (`redirect_not_allowed`,
+ * which the caller answers as `send_failed`) and no email is sent. The answer is reduced to what the
+ * caller decides on; nothing secret (keys, the invitation token) is logged.
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { config } from "../config.ts";
 
-export type AuthInviteResult = "sent" | "existing_account" | "failed";
+export type AuthInviteResult = "sent" | "existing_account" | "redirect_not_allowed" | "failed";
 
 export interface AuthInviteRequest {
   email: string;
@@ -31,15 +38,51 @@ function adminClient(url: string, key: string): SupabaseClient {
   return client;
 }
 
-/** Asks Auth to email an invitation. `existing_account` when the address is already registered. */
+/** A URL without its query and fragment, for logs (the invitation token is in the query). */
+function withoutQuery(url: string): string {
+  return url.replace(/[?#].*$/, "");
+}
+
+/**
+ * Asks Auth to email an invitation. `existing_account` when the address is already registered,
+ * `redirect_not_allowed` when Auth would not send the invitee to `redirectTo` (nothing is sent then).
+ */
 export async function inviteUserByEmail(request: AuthInviteRequest): Promise<AuthInviteResult> {
   const serviceRoleKey = config.serviceRoleKey();
   if (!serviceRoleKey) {
-    console.error("[send-org-invite] SUPABASE_SERVICE_ROLE_KEY is not set; cannot call Supabase Auth");
+    console.error(
+      "[send-org-invite] neither SUPABASE_SERVICE_ROLE_KEY nor SUPABASE_SECRET_KEYS is set; cannot call Supabase Auth",
+    );
     return "failed";
   }
   try {
-    const { error } = await adminClient(config.authBaseUrl(), serviceRoleKey).auth.admin.inviteUserByEmail(
+    const admin = adminClient(config.authBaseUrl(), serviceRoleKey).auth.admin;
+    const link = await admin.generateLink({
+      type: "invite",
+      email: request.email,
+      options: { redirectTo: request.redirectTo, data: request.data },
+    });
+    if (link.error) {
+      if (link.error.status === 422 && link.error.code === "email_exists") return "existing_account";
+      console.error(
+        `[send-org-invite] Auth refused the invite link for ${request.email}: ` +
+          `status ${link.error.status ?? "none"}, code ${link.error.code ?? "none"}, ${link.error.message}`,
+      );
+      return "failed";
+    }
+    const redirectUsed = link.data.properties?.redirect_to ?? "";
+    if (redirectUsed !== request.redirectTo) {
+      console.error(
+        `[send-org-invite] Auth would redirect the invitee to ${withoutQuery(redirectUsed) || "(nothing)"} ` +
+          `instead of ${withoutQuery(request.redirectTo)}, losing the invitation token: add ` +
+          `${
+            withoutQuery(request.redirectTo)
+          }** to Auth's Redirect URLs (or make APP_URL's origin its Site ` +
+          "URL). Nothing was sent.",
+      );
+      return "redirect_not_allowed";
+    }
+    const { error } = await admin.inviteUserByEmail(
       request.email,
       { redirectTo: request.redirectTo, data: request.data },
     );

@@ -1,5 +1,9 @@
 /** A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. */
+// Deno 2.1 (hosted Edge Functions) takes the SDK's wildcard `types` export literally (`*.js.d.ts`, which
+// does not exist); @ts-types names the .d.ts without `.js`. See docs/runtime.md.
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { registerTools, type ToolCaller } from "./tools.ts";
 

@@ -3,7 +3,11 @@
  * as one request of the account's daily limit, and errors come back as `isError` results carrying the
  * REST error code.
  */
+// Deno 2.1 (hosted Edge Functions) takes the SDK's wildcard `types` export literally (`*.js.d.ts`, which
+// does not exist); @ts-types names the .d.ts without `.js`. See docs/runtime.md.
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import {

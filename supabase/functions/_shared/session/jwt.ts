@@ -2,7 +2,7 @@
  * Verifies the Supabase session JWT the signed-in app sends (`Authorization: Bearer <token>`).
  *
  * The token's own `alg` picks exactly one way to verify it, so keys are never confused:
- * - ES256 / RS256: Supabase's JSON Web Key Set (`SUPABASE_JWKS` when set, else
+ * - ES256 / RS256 / EdDSA (Ed25519; also written `Ed25519`): Supabase's JSON Web Key Set (`SUPABASE_JWKS` when set, else
  *   `<AUTH_BASE_URL>/auth/v1/.well-known/jwks.json`, fetched and cached by jose);
  * - HS256: the project's shared secret, only when `AUTH_JWT_SECRET` is configured;
  * - anything else (including `none`): refused.
@@ -27,7 +27,8 @@ export interface SessionUser {
 
 type KeySet = JWTVerifyGetKey;
 
-const asymmetricAlgorithms = ["ES256", "RS256"];
+/** The asymmetric signing keys Supabase Auth offers: ECC P-256, RSA and Ed25519. */
+const asymmetricAlgorithms = ["ES256", "RS256", "EdDSA", "Ed25519"];
 const sessionAudience = "authenticated";
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
