@@ -8,7 +8,7 @@
  *   deno task admin set-telegram --email <e> --chat-id <id>
  *   deno task admin poll-now
  */
-import postgres from "postgres";
+import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
 import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
 import { stackStateFile } from "./local/paths.ts";
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   if (command !== "poll-now" && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
-  const sql = postgres(state.databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = postgres.connect(state.databaseUrl, { max: 1, onnotice: () => {} });
   try {
     if (command === "create-account") {
       const plan = values.plan as PlanId;

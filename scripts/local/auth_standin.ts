@@ -8,7 +8,7 @@
  *   an earlier invitation was never accepted), and the "email" is printed on the console instead of sent.
  * Needs SUPABASE_DB_URL.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 
 /** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
 const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
@@ -19,7 +19,7 @@ function database(): postgres.Sql {
   if (sql) return sql;
   const url = Deno.env.get("SUPABASE_DB_URL");
   if (!url) throw new Error("SUPABASE_DB_URL is not set");
-  sql = postgres(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
+  sql = postgres.connect(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
   return sql;
 }
 

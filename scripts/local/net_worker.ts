@@ -3,7 +3,7 @@
  * `net.http_request_queue` and notifies `net_http_request`; this worker takes queued requests (also on a
  * timer, in case a notification is missed) and sends them, as pg_net does on Supabase.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 
 interface QueuedRequest {
   id: number;
@@ -21,8 +21,12 @@ export interface NetWorker {
 }
 
 export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promise<NetWorker> {
-  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl, { max: 2, onnotice: () => {}, connectTimeoutMs: 3_000 });
   let draining: Promise<number> | undefined;
+  let closed = false;
+  // Closing abandons requests in flight (a poller run can take its whole time budget), as a stopped
+  // pg_net worker would; the poller's leases make an abandoned run safe.
+  const inFlight = new AbortController();
 
   async function takeNext(): Promise<QueuedRequest | undefined> {
     const [request] = await sql<QueuedRequest[]>`
@@ -38,7 +42,10 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
         method: request.method || "POST",
         headers: request.headers ?? { "Content-Type": "application/json" },
         body: request.body === null ? undefined : JSON.stringify(request.body),
-        signal: AbortSignal.timeout(request.timeout_milliseconds ?? 5_000),
+        signal: AbortSignal.any([
+          inFlight.signal,
+          AbortSignal.timeout(request.timeout_milliseconds ?? 5_000),
+        ]),
       });
       await response.body?.cancel();
     } catch (error) {
@@ -50,7 +57,7 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
     draining ??= (async () => {
       let sent = 0;
       try {
-        for (let request = await takeNext(); request; request = await takeNext()) {
+        for (let request = await takeNext(); request && !closed; request = await takeNext()) {
           await send(request);
           sent++;
         }
@@ -62,15 +69,20 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
     return draining;
   }
 
-  const listener = await sql.listen("net_http_request", () => void drain().catch(() => {}));
-  const timer = setInterval(() => void drain().catch(() => {}), pollMs);
+  const drainQuietly = () => {
+    if (!closed) void drain().catch(() => {});
+  };
+  const listener = await sql.listen("net_http_request", drainQuietly);
+  const timer = setInterval(drainQuietly, pollMs);
   return {
     drain,
     async close() {
+      closed = true;
       clearInterval(timer);
+      inFlight.abort();
       await listener.unlisten();
       await draining?.catch(() => {});
-      await sql.end({ timeout: 2 });
+      await sql.end({ timeout: 1 });
     },
   };
 }
