@@ -1,5 +1,5 @@
 /**
- * The functions' database access: one pool per isolate (docs/database.md "Connections and outages") and
+ * The functions' database access: one pool per isolate (docs/connections.md) and
  * the two ways in, `asAccount` (RLS applies) and `asService`. Faults surface as `DatabaseUnavailableError`
  * (503 `service_unavailable`), never as a crash.
  */

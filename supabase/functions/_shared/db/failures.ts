@@ -1,7 +1,7 @@
 /**
  * Which database errors mean "the database cannot be reached right now" (answered 503
  * `service_unavailable` with `Retry-After`, never 500), as opposed to errors of the statement itself.
- * Pure: no I/O. See docs/database.md "Connections and outages".
+ * Pure: no I/O. See docs/connections.md.
  */
 
 /** Seconds a client is told to wait (`Retry-After`) while the database cannot be reached. */

@@ -1,6 +1,6 @@
 /**
  * The functions' connection settings, read from the environment (README "Configuration",
- * docs/database.md "Connections and outages"). Pure apart from reading the environment.
+ * docs/connections.md). Pure apart from reading the environment.
  */
 import { config, intEnv } from "../config.ts";
 

@@ -3,7 +3,7 @@
  * base uses (tx`select … ${x}`, `sql.begin`, `tx.json`), so a database fault can only ever reject a query.
  *
  * Why not postgres.js: its 3.4.x releases throw from a `setImmediate` callback when a socket closes while
- * a write is queued (`nextWrite`), which no caller can catch and which ends the process (docs/database.md).
+ * a write is queued (`nextWrite`), which no caller can catch and which ends the process (docs/connections.md).
  * node-postgres reports every socket fault through promise rejections and `error` events; this module
  * listens for `error` on the pool and on every client for its whole life, so an `error` event can never be
  * unhandled either.
