@@ -141,12 +141,9 @@ async function runOn(client: PgClient, text: string, values: unknown[]): Promise
   return rowsOf(await client.query(values.length > 0 ? { text, values } : { text }));
 }
 
-function transactionOn(client: PgClient, onStatement: () => void): TransactionSql {
+function transactionOn(client: PgClient): TransactionSql {
   let savepoints = 0;
-  const tx = queryable((text, values) => {
-    onStatement();
-    return runOn(client, text, values);
-  }) as TransactionSql;
+  const tx = queryable((text, values) => runOn(client, text, values)) as TransactionSql;
   tx.savepoint = async (work) => {
     const name = `sp_${++savepoints}`;
     await runOn(client, `savepoint ${name}`, []);
@@ -267,7 +264,7 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
       const client = await opened(beginStatement, budget, fresh);
       let result: T;
       try {
-        result = await work(transactionOn(client, () => {}));
+        result = await work(transactionOn(client));
       } catch (error) {
         if (isConnectionLost(error)) {
           release(client, error);
