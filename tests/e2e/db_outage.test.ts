@@ -9,7 +9,14 @@
 import { startCluster, stopCluster } from "../../scripts/local/postgres.ts";
 import { sessionToken } from "../../scripts/local/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { assertOutageAnswers, load, ownCluster, report, terminateClientSessions } from "../support/outage.ts";
+import {
+  assertOutageAnswers,
+  load,
+  ownCluster,
+  report,
+  setEnvironment,
+  terminateClientSessions,
+} from "../support/outage.ts";
 import { startStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
@@ -17,8 +24,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("database faults under load: 503 with Retry-After, then recovery", options, async (t) => {
   const own = await ownCluster();
-  const previousUrl = Deno.env.get("SUPABASE_DB_URL");
-  Deno.env.set("SUPABASE_DB_URL", own.cluster.url);
+  const restoreEnvironment = setEnvironment({ SUPABASE_DB_URL: own.cluster.url });
   const stack = await startStack();
   try {
     const account = await stack.account("enterprise");
@@ -145,8 +151,7 @@ Deno.test("database faults under load: 503 with Retry-After, then recovery", opt
     );
   } finally {
     await stack.gateway.close();
-    if (previousUrl === undefined) Deno.env.delete("SUPABASE_DB_URL");
-    else Deno.env.set("SUPABASE_DB_URL", previousUrl);
+    restoreEnvironment();
     await own.remove();
   }
 });

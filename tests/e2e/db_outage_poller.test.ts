@@ -9,7 +9,7 @@ import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts"
 import { startCluster, stopCluster } from "../../scripts/local/postgres.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { ownCluster } from "../support/outage.ts";
+import { ownCluster, setEnvironment } from "../support/outage.ts";
 import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
@@ -31,13 +31,12 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
 
 Deno.test("a poller run cut by a database restart loses and doubles nothing", options, async () => {
   const own = await ownCluster();
-  const previousUrl = Deno.env.get("SUPABASE_DB_URL");
-  Deno.env.set("SUPABASE_DB_URL", own.cluster.url);
   const rdap = await startFakeRdap({ tlds: [TLD] });
   const dns = await startFakeDns();
   const telegram = startFakeTelegram();
   const receiver = startWebhookReceiver();
-  const stack = await startStack({
+  const restoreEnvironment = setEnvironment({
+    SUPABASE_DB_URL: own.cluster.url,
     RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
     DNS_NAMESERVER: dns.address,
     TELEGRAM_API_BASE: telegram.url,
@@ -48,6 +47,7 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
     // Two RDAP requests a second: the run is still checking when the database goes away.
     RDAP_HOST_RATE_PER_SECOND: "2",
   });
+  const stack = await startStack();
   const { sql } = stack;
   try {
     await setWebhookTargetPolicy(sql, true);
@@ -107,7 +107,7 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
           (select count(*) from public.alert_deliveries where user_id = ${account.user_id}
              and status <> 'delivered') as undelivered`;
       return Number(state.unchecked) === 0 && Number(state.undelivered) === 0;
-    }, 60_000);
+    }, 120_000);
 
     // One alert event per name, one delivery per channel, each delivered exactly once.
     const deliveries = await sql<{ domain_name: string; channel: string; id: string }[]>`
@@ -134,8 +134,7 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
   } finally {
     await stack.close();
     await Promise.all([rdap.close(), dns.close(), telegram.close(), receiver.close()]);
-    if (previousUrl === undefined) Deno.env.delete("SUPABASE_DB_URL");
-    else Deno.env.set("SUPABASE_DB_URL", previousUrl);
+    restoreEnvironment();
     await own.remove();
   }
 });

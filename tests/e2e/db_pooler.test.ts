@@ -12,6 +12,7 @@ import { freePort } from "../../scripts/local/postgres.ts";
 import { run } from "../../scripts/local/run.ts";
 import { sessionToken } from "../../scripts/local/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { setEnvironment } from "../support/outage.ts";
 import { databaseUrl, startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
@@ -92,13 +93,14 @@ Deno.test("every function is correct behind a transaction-mode pooler (DB_POOLER
   const pooler = await startPooler(databaseUrl());
   const dns = await startFakeDns();
   const rdap = await startFakeRdap({ tlds: ["com"] });
-  const stack = await startStack({
+  const restoreEnvironment = setEnvironment({
     DB_POOLER_URL: pooler.url,
     DB_POOL_SIZE: "6",
     RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
     DNS_NAMESERVER: dns.address,
     RDAP_HOST_RATE_PER_SECOND: "50",
   });
+  const stack = await startStack();
   try {
     const alice = await stack.account("pro");
     const bob = await stack.account("pro");
@@ -190,5 +192,6 @@ Deno.test("every function is correct behind a transaction-mode pooler (DB_POOLER
     await stack.close();
     await pooler.close();
     await Promise.all([dns.close(), rdap.close()]);
+    restoreEnvironment();
   }
 });

@@ -129,3 +129,18 @@ export function assertOutageAnswers(answers: Answer[], recoveredAt: number, sett
     }
   }
 }
+
+/**
+ * Sets environment variables for one test file and returns what puts the previous values back: test
+ * files share one process, so a pooler URL or a short lease left behind would reach the next file.
+ */
+export function setEnvironment(values: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(values).map((name) => [name, Deno.env.get(name)]));
+  for (const [name, value] of Object.entries(values)) Deno.env.set(name, value);
+  return () => {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  };
+}
