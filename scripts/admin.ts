@@ -10,7 +10,7 @@
  *   deno task admin poll-now
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  */
-import postgres from "postgres";
+import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
 import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
 import { stackStateFile } from "./local/paths.ts";
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
-  const sql = postgres(state.databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = postgres.connect(state.databaseUrl, { max: 1, onnotice: () => {} });
   try {
     if (command === "create-account") {
       const plan = values.plan as PlanId;

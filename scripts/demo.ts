@@ -8,7 +8,7 @@
  * `select public.invoke_rdap_poller()` (Vault secrets → pg_net → rdap-poller), with the local pg_net
  * stand-in sending the request. Secrets, tokens and chat IDs are never printed.
  */
-import postgres from "postgres";
+import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { verify } from "@octokit/webhooks-methods";
 import { createAccount } from "./local/accounts.ts";
 import { startGateway } from "./local/gateway.ts";
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       supabaseUrl: gateway.url,
       databaseUrl: cluster.url,
     });
-    const sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
+    const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
     const netWorker = await startNetWorker(cluster.url, 60_000);
     cleanups.unshift(() => netWorker.close(), () => sql.end({ timeout: 2 }), () => gateway.close());
     await storePollerVaultSecrets(sql, { projectUrl: gateway.url, pollerSecret: environment.POLLER_SECRET });

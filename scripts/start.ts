@@ -3,18 +3,24 @@
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
  * demo Pro account whose fresh API key is printed with a curl line. Ctrl-C stops everything.
  */
-import postgres from "postgres";
+import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
+import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
 import { clusterAt, stopCluster } from "./local/postgres.ts";
 import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
 import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
 
-const gatewayPort = 54321;
-const databasePort = 54322;
+// Fixed as on Supabase's local stack; the Ctrl-C test (tests/e2e/db_outage_shutdown.test.ts) moves them.
+const gatewayPort = Number(Deno.env.get("START_GATEWAY_PORT") || 54321);
+const databasePort = Number(Deno.env.get("START_DB_PORT") || 54322);
+const stateDir = Deno.env.get("START_STATE_DIR") || localDir;
+const stateFile = stateDir === localDir ? stackStateFile : join(stateDir, "stack.json");
+/** Ctrl-C stops everything within this long, even with a poller run in flight. */
+const stopDeadlineMs = 4_500;
 const demoEmail = "demo@example.com";
 
 async function demoApiKey(sql: postgres.Sql): Promise<string> {
@@ -30,7 +36,7 @@ async function demoApiKey(sql: postgres.Sql): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const cluster = clusterAt(join(localDir, "postgres"), databasePort);
+  const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   console.log("Preparing PostgreSQL 15 (pg_cron) on 127.0.0.1:%d …", databasePort);
   const { created, applied } = await prepareDatabase(cluster);
   if (created) console.log("Created a new cluster in .local/postgres");
@@ -41,16 +47,16 @@ async function main(): Promise<void> {
   const gateway = await startGateway({ port: gatewayPort });
   const netWorker = await startNetWorker(cluster.url);
 
-  const sql = postgres(cluster.url, { max: 2, onnotice: () => {} });
+  const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
   const apiKey = await demoApiKey(sql);
   // The pg_cron job rdap-poller (every minute) reads these to call the gateway, as on Supabase.
   await storePollerVaultSecrets(sql, { projectUrl: supabaseUrl, pollerSecret: environment.POLLER_SECRET });
   await setWebhookTargetPolicy(sql, Deno.env.get("WEBHOOK_ALLOW_PRIVATE_TARGETS") === "true");
   await setTelegramBotUsername(sql, environment.TELEGRAM_BOT_USERNAME);
   await sql.end();
-  await Deno.mkdir(localDir, { recursive: true });
+  await Deno.mkdir(stateDir, { recursive: true });
   await Deno.writeTextFile(
-    stackStateFile,
+    stateFile,
     JSON.stringify(
       {
         supabaseUrl,
@@ -83,9 +89,21 @@ Press Ctrl-C to stop.`);
     if (stopping) return;
     stopping = true;
     console.log("\nStopping …");
-    await netWorker.close();
-    await gateway.close();
-    await stopCluster(cluster);
+    // In-flight work (a poller run, a request) is abandoned, not awaited: leases and the outbox make that
+    // safe. The cluster is stopped at once (fast mode ends its sessions), alongside the rest.
+    const hardStop = setTimeout(() => {
+      console.error("Stopping took too long; exiting.");
+      Deno.exit(1);
+    }, stopDeadlineMs);
+    const within = (ms: number, work: Promise<unknown>) =>
+      Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ms))]);
+    await Promise.all([
+      within(1_000, netWorker.close()),
+      within(1_000, gateway.close()),
+      within(1_000, closeDatabase(1)),
+      stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
+    ]);
+    clearTimeout(hardStop);
     console.log("Stopped.");
     Deno.exit(0);
   };

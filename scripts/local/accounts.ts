@@ -2,7 +2,7 @@
  * Creating accounts the way sign-up does (a row in auth.users; the profile follows by trigger), for the
  * admin command, the demo account and tests.
  */
-import type postgres from "postgres";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 
 export const planIds = ["free", "pro", "business", "enterprise"] as const;
 export type PlanId = typeof planIds[number];

@@ -14,7 +14,7 @@
  * push` would set on a hosted project), or GoTrue's own variables GOTRUE_SITE_URL and GOTRUE_URI_ALLOW_LIST
  * (comma-separated). Needs SUPABASE_DB_URL.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { serviceKeyFrom } from "../../supabase/functions/_shared/service_key.ts";
 import { redirectAuthWouldUse } from "./auth_redirects.ts";
@@ -29,7 +29,7 @@ function database(): postgres.Sql {
   if (sql) return sql;
   const url = Deno.env.get("SUPABASE_DB_URL");
   if (!url) throw new Error("SUPABASE_DB_URL is not set");
-  sql = postgres(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
+  sql = postgres.connect(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
   return sql;
 }
 

@@ -5,7 +5,7 @@
  * writes the outcome to `net._http_response` (kept 6 hours, pg_net's default `pg_net.ttl`), as pg_net
  * does on Supabase.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 
 interface QueuedRequest {
   id: number;
@@ -32,8 +32,12 @@ export interface NetWorker {
 }
 
 export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promise<NetWorker> {
-  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl, { max: 2, onnotice: () => {}, connectTimeoutMs: 3_000 });
   let draining: Promise<number> | undefined;
+  let closed = false;
+  // Closing abandons requests in flight (a poller run can take its whole time budget), as a stopped
+  // pg_net worker would; the poller's leases make an abandoned run safe.
+  const inFlight = new AbortController();
 
   async function takeNext(): Promise<QueuedRequest | undefined> {
     const [request] = await sql<QueuedRequest[]>`
@@ -49,7 +53,7 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
         method: request.method.toUpperCase(),
         headers: request.headers ?? {},
         body: request.body === null ? undefined : new Uint8Array(request.body),
-        signal: AbortSignal.timeout(request.timeout_milliseconds),
+        signal: AbortSignal.any([inFlight.signal, AbortSignal.timeout(request.timeout_milliseconds)]),
       });
       return {
         status: response.status,
@@ -86,7 +90,7 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
     draining ??= (async () => {
       let sent = 0;
       try {
-        for (let request = await takeNext(); request; request = await takeNext()) {
+        for (let request = await takeNext(); request && !closed; request = await takeNext()) {
           await record(request.id, await send(request)).catch((error) =>
             console.error(`pg_net stand-in: could not record response ${request.id}: ${error.message}`)
           );
@@ -100,15 +104,20 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
     return draining;
   }
 
-  const listener = await sql.listen("net_http_request", () => void drain().catch(() => {}));
-  const timer = setInterval(() => void drain().catch(() => {}), pollMs);
+  const drainQuietly = () => {
+    if (!closed) void drain().catch(() => {});
+  };
+  const listener = await sql.listen("net_http_request", drainQuietly);
+  const timer = setInterval(drainQuietly, pollMs);
   return {
     drain,
     async close() {
+      closed = true;
       clearInterval(timer);
+      inFlight.abort();
       await listener.unlisten();
       await draining?.catch(() => {});
-      await sql.end({ timeout: 2 });
+      await sql.end({ timeout: 1 });
     },
   };
 }

@@ -4,7 +4,7 @@
  * `public.invoke_rdap_poller()` reads, and the database's copy of WEBHOOK_ALLOW_PRIVATE_TARGETS
  * (`public.webhook_target_policy`), which decides whether http/loopback webhook URLs may be saved.
  */
-import type postgres from "postgres";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 
 /** Creates the Vault secret, or replaces its value when one with that name exists. */
 export async function upsertVaultSecret(sql: postgres.Sql, name: string, value: string): Promise<void> {

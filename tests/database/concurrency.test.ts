@@ -6,7 +6,7 @@
  * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied);
  * the tests are skipped without it. They create their own accounts (random emails) and delete them.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
 
 const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
@@ -16,7 +16,7 @@ type Sql = postgres.Sql;
 type Tx = postgres.TransactionSql;
 
 function connect(): Sql {
-  return postgres(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+  return postgres.connect(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
 }
 
 async function createAccount(sql: Sql, plan: string): Promise<string> {

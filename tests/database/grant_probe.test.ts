@@ -16,7 +16,7 @@
  * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied); skipped
  * without it, like the other database tests.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
 const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
@@ -191,7 +191,7 @@ Deno.test({
   name: "grant probe: every privilege anon and authenticated hold is on the allow-list, with a reason",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const held = await heldGrants(sql, await exposedSchemas());
       const unexpected = held.filter((grant) => !(grant.key in allowedGrants)).map((grant) => grant.key);
@@ -524,7 +524,7 @@ Deno.test({
   name: "grant probe: hostile calls to every function authenticated may execute change nothing they must not",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       const result = await probeStatements(sql, "authenticated", async (w, tx) => {
@@ -560,7 +560,7 @@ Deno.test({
   name: "grant probe: direct writes through every table privilege break no rule",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       let targets: WriteTarget[] = [];
@@ -589,7 +589,7 @@ Deno.test({
   name: "grant probe: anon calls nothing and writes nothing",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       const result = await probeStatements(sql, "anon", async (w, tx) => {

@@ -4,7 +4,7 @@
  *
  * Needs SUPABASE_DB_URL (skipped without it).
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
 import {
   databaseServerProofStore,
@@ -63,7 +63,7 @@ Deno.test({
   name: "claim_rdap_server_proof: 40 parallel callers, exactly one claim",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
     const server = `https://proof-${crypto.randomUUID()}.test/`;
     try {
       const rows = await Promise.all(
@@ -85,7 +85,7 @@ Deno.test({
   name: "isServerProven across 20 'isolates': the canary is asked once, and all see the proof",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 20, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl!, { max: 20, onnotice: () => {}, idle_timeout: 5 });
     const key: ServerKey = {
       server: `https://proof-${crypto.randomUUID()}.test/`,
       suffix: "zz",

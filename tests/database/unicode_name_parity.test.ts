@@ -6,7 +6,7 @@
  * database shows no unicode form at all. Needs SUPABASE_DB_URL; skipped without it.
  */
 import { domainToUnicode } from "node:url";
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { normalizeDomainName } from "../../supabase/functions/_shared/domain/normalize.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
@@ -46,7 +46,7 @@ Deno.test({
   name: "domain_unicode_name agrees with domainToUnicode on every name the API stores",
   ...options,
   fn: async () => {
-    const sql = postgres(databaseUrl!, { max: 1, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl!, { max: 1, onnotice: () => {} });
     try {
       for (const typed of typedNames) {
         const normalized = normalizeDomainName(typed);

@@ -1,6 +1,6 @@
 /** `deno task admin`: one JSON line per command, against the database in SUPABASE_DB_URL. */
 import { decodeJwt } from "jose";
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
@@ -70,7 +70,7 @@ Deno.test("admin create-account, session-token, add-webhook and link-telegram", 
   assertEquals(webhook.code, 0);
   assertMatch(String(webhook.json.secret), /^whsec_[0-9a-f]{64}$/);
   // A chat is linked only through the bot: the command gives the account's one-time deep link.
-  const sql = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
   await setTelegramBotUsername(sql, "AdminCliTestBot").finally(() => sql.end());
   const link = await admin("link-telegram", "--email", email);
   assertEquals(link.code, 0);

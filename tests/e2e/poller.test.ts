@@ -7,7 +7,7 @@
  * Names live under the made-up TLD `polltest`, which only this file's fake registry serves. Steps share
  * one stack; each uses its own accounts and names and counts only what is its own.
  */
-import type postgres from "postgres";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { startNetWorker } from "../../scripts/local/net_worker.ts";
 import {

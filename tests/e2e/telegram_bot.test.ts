@@ -4,7 +4,7 @@
  * delivers updates with the secret header as Telegram does. Link, alert, /list, /stop; expired and reused
  * tokens, a wrong secret header, groups and channels are refused.
  */
-import type postgres from "postgres";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import type { CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";

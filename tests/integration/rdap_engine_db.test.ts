@@ -3,7 +3,7 @@
  * run inside one transaction that is rolled back. Skipped when SUPABASE_DB_URL is not set or the migration
  * has not been applied.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import {
   createBootstrapStore,
@@ -19,7 +19,7 @@ import type { Transaction } from "../../supabase/functions/_shared/db/client.ts"
 const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
 
 async function migrationApplied(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+  const sql = postgres.connect(url, { max: 1, prepare: false, onnotice: () => {} });
   try {
     const [row] = await sql`select to_regclass('public.live_check_cache') is not null as ready`;
     return row.ready === true;
@@ -41,7 +41,7 @@ async function inRolledBackTransaction(
     asService: <T>(step: (tx: Transaction) => Promise<T>) => Promise<T>,
   ) => Promise<void>,
 ): Promise<void> {
-  const sql = postgres(databaseUrl!, { max: 1, prepare: false, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl!, { max: 1, prepare: false, onnotice: () => {} });
   try {
     await sql.begin(async (tx) => {
       const asService = <T>(step: (inner: Transaction) => Promise<T>): Promise<T> =>

@@ -3,7 +3,7 @@
  * `public.outbound_url_problem` (which `create_webhook_endpoint` uses). Verdicts and wording must agree in
  * both modes (WEBHOOK_ALLOW_PRIVATE_TARGETS off and on), and each verdict is the expected one.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/stack.ts";
 import { judgeUrl } from "../../supabase/functions/_shared/net/url_policy.ts";
@@ -140,7 +140,7 @@ export const HOSTILE_URLS: [string, Verdict, Verdict][] = [
 ];
 
 Deno.test("the URL judge in TypeScript and in SQL give the same verdict on every hostile form", async () => {
-  const sql = postgres(databaseUrl(), { max: 1, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
   try {
     const mismatches: string[] = [];
     for (const [url, strict, local] of HOSTILE_URLS) {

@@ -2,7 +2,7 @@
  * End-to-end tests drive the real gateway over HTTP against the real database that `deno task test`
  * prepared (SUPABASE_DB_URL). Each test file starts the gateway on a free port in its own process.
  */
-import postgres from "postgres";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { createAccount, type CreatedAccount, type PlanId } from "../../scripts/local/accounts.ts";
 import { type RunningGateway, startGateway } from "../../scripts/local/gateway.ts";
 import { applyFunctionEnvironment } from "../../scripts/local/stack.ts";
@@ -33,7 +33,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
   const gateway = await startGateway({ port: 0 });
   await applyFunctionEnvironment({ supabaseUrl: gateway.url, databaseUrl: databaseUrl() });
   Deno.env.set("SUPABASE_URL", gateway.url);
-  const sql = postgres(databaseUrl(), { max: 4, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl(), { max: 4, onnotice: () => {} });
   return {
     gateway,
     apiBase: `${gateway.url}/functions/v1/api-v1`,

@@ -3,7 +3,7 @@
  * (`create_telegram_link`), and the fake Telegram delivers "/start <token>" from that private chat to the
  * telegram-bot function, which links it and replies.
  */
-import type postgres from "postgres";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
 import type { FakeTelegram } from "../fakes/telegram_server.ts";
 

@@ -28,7 +28,14 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   }
   const account = await authenticateApiKey(c.req.header("x-api-key"));
   let allowance: DailyAllowance | undefined;
-  const response = await handleMcpRequest(c.req.raw, { account, onAllowance: (left) => (allowance = left) });
+  let unavailable: unknown;
+  const response = await handleMcpRequest(c.req.raw, {
+    account,
+    onAllowance: (left) => (allowance = left),
+    onUnavailable: (error) => (unavailable ??= error),
+  });
+  // A tool call that could not reach the database is the whole request's 503, not a tool error.
+  if (unavailable !== undefined) throw unavailable;
   // Protocol chatter does not count, but every response still reports the day's limit.
   allowance ??= await currentDailyAllowance(account);
   const headers = new Headers(response.headers);

@@ -35,6 +35,7 @@ const commonErrors = {
   "403": error("UpgradeRequired"),
   "429": error("RateLimited"),
   "500": error("Internal"),
+  "503": error("ServiceUnavailable"),
 };
 
 function queryParameters(schema: z.ZodObject): JsonSchema[] {
@@ -128,6 +129,10 @@ export function openApiDocument(serverUrl: string): JsonSchema {
           headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } },
         },
         Internal: errorResponseSpec("An unexpected error; the body carries a request id."),
+        ServiceUnavailable: {
+          ...errorResponseSpec("The database cannot be reached right now; retry after Retry-After seconds."),
+          headers: { "Retry-After": { schema: { type: "integer" } } },
+        },
       },
     },
   };

@@ -95,6 +95,7 @@ export const errorBody = z.object({
     "unsupported_media_type",
     "rate_limited",
     "internal",
+    "service_unavailable",
   ]),
   message: z.string(),
   details: z.array(z.record(z.string(), z.unknown())).optional(),

@@ -1,26 +1,37 @@
-import postgres from "postgres";
-import { config } from "../config.ts";
+/**
+ * The functions' database access: one pool per isolate (docs/connections.md) and
+ * the two ways in, `asAccount` (RLS applies) and `asService`. Faults surface as `DatabaseUnavailableError`
+ * (503 `service_unavailable`), never as a crash.
+ */
+import { connect, type Sql, type Transaction } from "./sql.ts";
+import { databaseSettings } from "./settings.ts";
 
-export type Sql = postgres.Sql;
-export type Transaction = postgres.TransactionSql;
+export type { Sql, Transaction } from "./sql.ts";
 /** Runs work in one transaction under some identity (`asService`, or a test's own runner). */
 export type TransactionRunner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
 
 let shared: Sql | undefined;
 
-/** The process-wide connection pool to `SUPABASE_DB_URL`. */
+/** The isolate-wide connection pool to `DB_POOLER_URL`, else `SUPABASE_DB_URL`. */
 export function database(): Sql {
   if (shared) return shared;
-  const url = config.databaseUrl();
-  if (!url) throw new Error("SUPABASE_DB_URL is not set");
-  shared = postgres(url, {
-    max: Number(Deno.env.get("DB_POOL_SIZE") ?? 10),
-    idle_timeout: 20,
-    prepare: false,
-    onnotice: () => {},
-    connection: { application_name: "domain-watchlist" },
+  const settings = databaseSettings();
+  if (!settings.url) throw new Error("SUPABASE_DB_URL is not set");
+  shared = connect(settings.url, {
+    max: settings.poolSize,
+    idle_timeout: settings.idleTimeoutMs / 1000,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    statementTimeoutMs: settings.statementTimeoutMs,
+    applicationName: "domain-watchlist",
   });
   return shared;
+}
+
+/** Closes the isolate's pool (the local stack's shutdown); the next `database()` opens a new one. */
+export async function closeDatabase(timeoutSeconds = 1): Promise<void> {
+  const pool = shared;
+  shared = undefined;
+  await pool?.end({ timeout: timeoutSeconds });
 }
 
 /**
@@ -32,7 +43,7 @@ export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<
   return database().begin(async (tx) => {
     await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
     return await work(tx);
-  }) as Promise<T>;
+  });
 }
 
 /** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */
@@ -40,5 +51,5 @@ export function asService<T>(work: (tx: Transaction) => Promise<T>): Promise<T> 
   return database().begin(async (tx) => {
     await tx`select set_config('role', 'service_role', true)`;
     return await work(tx);
-  }) as Promise<T>;
+  });
 }

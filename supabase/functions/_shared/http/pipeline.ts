@@ -3,6 +3,7 @@
  * bodies (500 `internal` logged with the request id, never a stack trace in the body), JSON 404s and 405s.
  */
 import type { Context, Env, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
+import { isUnreachable, retryAfterSeconds } from "../db/failures.ts";
 import { ApiError } from "./errors.ts";
 
 export interface RequestIdEnv extends Env {
@@ -19,14 +20,36 @@ export function requestId<E extends RequestIdEnv>(): MiddlewareHandler<E> {
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
+  if (error.code === "service_unavailable") c.header("Retry-After", String(retryAfterSeconds));
   return c.json(error.toJSON(), error.status as 400);
 }
 
-/** Known errors become their JSON body; anything else is a 500 `internal`, logged under `label`. */
+/** The 503 for a database that cannot be reached (decisions.md): JSON with `Retry-After`, never a 500. */
+export function serviceUnavailableError(): ApiError {
+  return new ApiError(
+    "service_unavailable",
+    `The service cannot reach its database right now; try again in ${retryAfterSeconds} seconds.`,
+  );
+}
+
+let lastUnavailableLogAt = 0;
+
+/**
+ * Known errors become their JSON body; an unreachable database is a 503 `service_unavailable`; anything
+ * else is a 500 `internal`, logged under `label`.
+ */
 export function errorHandler<E extends RequestIdEnv>(label: string): ErrorHandler<E> {
   return (error, c) => {
     if (error instanceof ApiError) return errorResponse(c, error);
     const id = c.get("requestId") ?? "unknown";
+    if (isUnreachable(error)) {
+      // One line per 10 s, not one per request, while an outage lasts.
+      if (Date.now() - lastUnavailableLogAt > 10_000) {
+        lastUnavailableLogAt = Date.now();
+        console.warn(`[${label}] ${c.req.method} ${c.req.path} request ${id} answered 503: ${error.message}`);
+      }
+      return errorResponse(c, serviceUnavailableError());
+    }
     console.error(`[${label}] ${c.req.method} ${c.req.path} request ${id} failed: ${error?.stack ?? error}`);
     return errorResponse(
       c,

@@ -25,6 +25,7 @@ import {
   removeDomainResponse,
 } from "../api/schemas.ts";
 import { checkDomainName } from "../check/service.ts";
+import { isUnreachable } from "../db/failures.ts";
 import { ApiError } from "../http/errors.ts";
 import { addDomains, listWatchlist, removeDomain } from "../watchlist/service.ts";
 import { defaultPageSize, maxPageSize } from "../watchlist/paging.ts";
@@ -51,6 +52,8 @@ function failure(error: ApiError): CallToolResult {
 export interface ToolCaller {
   account: ApiAccount;
   onAllowance(allowance: DailyAllowance): void;
+  /** Told when a call failed because the database cannot be reached (the HTTP answer is then a 503). */
+  onUnavailable?(error: unknown): void;
 }
 
 /** Runs one tool call: counts it against the daily limit, then the service; known errors become results. */
@@ -66,6 +69,7 @@ async function toolCall<T extends object>(
     return success(await work(), summary);
   } catch (error) {
     if (error instanceof ApiError) return failure(error);
+    if (isUnreachable(error)) caller.onUnavailable?.(error);
     throw error;
   }
 }
