@@ -154,7 +154,7 @@ async function main(): Promise<void> {
       where e.domain_name = ${DOMAIN}`;
     detail(`→ ${DOMAIN} is ${available.status} (seen free at ${clock(available.last_checked_at)})`);
     detail(
-      `→ in the same transaction: ${outbox.events} event, ${outbox.deliveries} deliveries (outbox); sent by the dispatcher`,
+      `→ in the same transaction: ${outbox.events} event, ${outbox.deliveries} deliveries (outbox), which wake a delivery run (POST /rdap-poller/deliveries)`,
     );
 
     step("The webhook receiver got:");

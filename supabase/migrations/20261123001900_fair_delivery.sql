@@ -526,6 +526,8 @@ grant execute on function public.settle_alert_delivery(uuid, text, integer, text
   to service_role;
 grant execute on function public.reserve_telegram_send(text, integer, integer, integer) to service_role;
 grant execute on function public.pause_telegram_sends(timestamptz) to service_role;
+-- A run that stopped at its time budget or delivery cap with work left hands over to a fresh invocation.
+grant execute on function public.invoke_alert_delivery() to service_role;
 grant execute on function public.defer_alert_delivery(uuid, timestamptz) to service_role;
 
 select cron.schedule('alert-delivery', '* * * * *', $$ select public.invoke_alert_delivery() $$);

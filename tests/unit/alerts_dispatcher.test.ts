@@ -73,6 +73,7 @@ function memoryQueue(clock: { now: number }, deliveries: ClaimedDelivery[]) {
       row.history.push("deferred");
       return Promise.resolve();
     },
+    handOver: () => Promise.resolve(),
   };
   return { queue, rows };
 }

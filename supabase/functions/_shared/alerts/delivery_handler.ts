@@ -4,13 +4,15 @@
  */
 import type { Context } from "hono";
 import { defaultDispatcherDeps } from "./default_dispatcher.ts";
+import type { DispatcherDeps } from "./dispatcher.ts";
 import { dispatchDueDeliveries } from "./dispatcher.ts";
 import { deliverySettings } from "./delivery_settings.ts";
 
 export async function deliveriesHandler(c: Context): Promise<Response> {
   const settings = deliverySettings();
   const startedAt = Date.now();
-  const summary = await dispatchDueDeliveries(defaultDispatcherDeps(settings), {
+  const deps: DispatcherDeps = defaultDispatcherDeps(settings);
+  const summary = await dispatchDueDeliveries(deps, {
     deadline: startedAt + settings.timeBudgetMs,
     concurrency: settings.concurrency,
     leaseSeconds: settings.leaseSeconds,
@@ -18,9 +20,17 @@ export async function deliveriesHandler(c: Context): Promise<Response> {
     idleLingerMs: settings.idleLingerMs,
   });
   const durationMs = Date.now() - startedAt;
+  // Out of time or over the per-run cap with work left: a fresh invocation (fresh CPU budget) goes on.
+  const handedOver = summary.stopped_because !== "no_due_work" &&
+    await deps.queue.handOver().then(() => true, (error) => {
+      console.error(`[alert-delivery] could not start the next run: ${(error as Error).message}`);
+      return false;
+    });
   console.log(
     `[alert-delivery] ${summary.delivered} delivered, ${summary.retried} to retry, ${summary.failed} failed, ` +
-      `${summary.deferred} deferred, ${summary.probes} breaker probes; ${durationMs} ms (${summary.stopped_because})`,
+      `${summary.deferred} deferred, ${summary.probes} breaker probes; ${durationMs} ms (${summary.stopped_because}${
+        handedOver ? ", handed over" : ""
+      })`,
   );
-  return c.json({ ...summary, duration_ms: durationMs });
+  return c.json({ ...summary, handed_over: handedOver, duration_ms: durationMs });
 }

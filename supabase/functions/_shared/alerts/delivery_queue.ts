@@ -43,6 +43,8 @@ export interface DeliveryQueue {
   settle(id: string, attempt: Attempt, nextAttemptAt: Date | null): Promise<void>;
   /** Gives the delivery back without an attempt, due again at `notBefore`. */
   defer(id: string, notBefore: Date): Promise<void>;
+  /** Starts another delivery run (pg_net), for work this run had no budget left for. */
+  handOver(): Promise<void>;
 }
 
 /** Telegram's project-wide pace (counters in Postgres, shared by every isolate). */
@@ -100,6 +102,10 @@ export function databaseDeliveryQueue(
     defer: (id, notBefore) =>
       run(async (tx) => {
         await tx`select public.defer_alert_delivery(${id}, ${notBefore})`;
+      }),
+    handOver: () =>
+      run(async (tx) => {
+        await tx`select public.invoke_alert_delivery()`;
       }),
   };
 }

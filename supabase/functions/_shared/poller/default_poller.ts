@@ -7,7 +7,7 @@ import { databaseDomainQueue } from "./domain_queue.ts";
 import type { PollerDeps } from "./run_poller.ts";
 import type { PollerSettings } from "./settings.ts";
 
-export function defaultPollerDeps(settings: PollerSettings): PollerDeps {
+export function defaultPollerDeps(_settings: PollerSettings): PollerDeps {
   const checkDeps = defaultCheckDeps();
   return {
     domains: databaseDomainQueue(),
