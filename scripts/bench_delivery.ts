@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
     await waitUntil(async () => (await count(sql, otherIds, "delivered")) === 50, 5 * POLL_INTERVAL_MS);
     const latencies = await sql<{ ms: number }[]>`
-      select extract(epoch from (delivered_at - created_at)) * 1000 as ms
+      select (extract(epoch from (delivered_at - created_at)) * 1000)::float8 as ms
         from public.alert_deliveries where id = any(${otherIds}::uuid[]) and status = 'delivered'
        order by ms`;
     const latencyMs = latencies.map((row) => Math.round(row.ms));
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       return row.open === 10;
     }, 6 * 60_000);
     const [breakers] = await sql<{ last_opened_ms: number; attempts: number }[]>`
-      select max(extract(epoch from l.opened_at) * 1000 - ${startedAt}) as last_opened_ms,
+      select max(extract(epoch from l.opened_at) * 1000 - ${startedAt})::float8 as last_opened_ms,
              (select count(*)::int from public.alert_delivery_attempts a where a.user_id = ${dead.user_id}) as attempts
         from public.alert_delivery_lanes as l where l.user_id = ${dead.user_id}`;
     log(
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     if (bulkIds.length !== 2_000) throw new Error(`bench: ${bulkIds.length} bulk deliveries written`);
     await waitUntil(async () => (await count(sql, bulkIds, "delivered")) === 2_000, 5 * POLL_INTERVAL_MS);
     const [span] = await sql<{ seconds: number }[]>`
-      select extract(epoch from max(delivered_at) - min(a.first_at)) as seconds
+      select extract(epoch from max(delivered_at) - min(a.first_at))::float8 as seconds
         from public.alert_deliveries as d,
              lateral (select min(attempted_at) as first_at from public.alert_delivery_attempts
                        where delivery_id = any(${bulkIds}::uuid[])) as a
