@@ -87,6 +87,68 @@ revoke all on table public.webhook_endpoint_breakers from anon, authenticated;
 grant select on table public.webhook_endpoint_breakers to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
+-- Standard Webhooks (issue 20): after a rotation the previous secret signs too, for 24 hours. Like the
+-- secret, it is never readable by authenticated (no column privilege). Any other change of the secret
+-- (set_webhook_secret, a direct update) drops the previous one at once.
+-- ---------------------------------------------------------------------------------------------------
+alter table public.webhook_endpoints
+  add column previous_secret text check (previous_secret is null or char_length(previous_secret) between 1 and 256),
+  add column previous_secret_expires_at timestamptz;
+
+comment on column public.webhook_endpoints.previous_secret is
+  'The secret before the last rotate_webhook_secret(); it also signs webhook-signature until '
+  'previous_secret_expires_at (24 h). Never readable by authenticated.';
+
+create function public.forget_previous_webhook_secret()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.secret is distinct from old.secret
+     and new.previous_secret is not distinct from old.previous_secret
+     and new.previous_secret_expires_at is not distinct from old.previous_secret_expires_at then
+    new.previous_secret := null;
+    new.previous_secret_expires_at := null;
+  end if;
+  return new;
+end
+$$;
+
+revoke all on function public.forget_previous_webhook_secret() from public, anon, authenticated, service_role;
+
+create trigger webhook_endpoints_forget_previous_secret
+  before update of secret on public.webhook_endpoints
+  for each row execute function public.forget_previous_webhook_secret();
+
+-- Redefined from 20261122000930: the new secret is 'whsec_' + base64 of 32 random bytes (the Standard
+-- Webhooks form), and the one it replaces keeps signing for 24 hours.
+create or replace function public.rotate_webhook_secret(p_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
+begin
+  update public.webhook_endpoints as w
+     set previous_secret = w.secret,
+         previous_secret_expires_at = case when w.secret is null then null else now() + interval '24 hours' end,
+         secret = v_secret
+   where w.id = p_id and w.user_id = v_uid;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
+  end if;
+  return v_secret;
+end
+$$;
+
+revoke all on function public.rotate_webhook_secret(uuid) from public, anon, authenticated, service_role;
+grant execute on function public.rotate_webhook_secret(uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
 -- Fair claim. Lanes are created here on first use. A parallel claim skips lanes and deliveries another
 -- claim holds (SKIP LOCKED) and re-checks them after locking, so one lane never has two in flight and no
 -- delivery is claimed twice.
@@ -109,6 +171,7 @@ returns table (
   webhook_endpoint_id uuid,
   webhook_url text,
   webhook_secret text,
+  webhook_previous_secret text,
   webhook_enabled boolean,
   telegram_chat_id text,
   telegram_enabled boolean,
@@ -206,7 +269,8 @@ begin
     select c.id, c.channel, c.attempt_count, c.failure_count, c.created_at,
            ev.id, ev.type, ev.created_at, ev.domain_name, ev.unicode_name, ev.previous_status, ev.status,
            ev.checked_at,
-           c.webhook_endpoint_id, w.url, w.secret, w.enabled,
+           c.webhook_endpoint_id, w.url, w.secret,
+           case when w.previous_secret_expires_at > now() then w.previous_secret end, w.enabled,
            n.telegram_chat_id, n.telegram_enabled,
            c.lane_key, c.id = any (v_probes)
       from public.alert_deliveries as c

@@ -104,8 +104,14 @@ function delivery(
       checkedAt: new Date(0),
     },
     webhook: channel === "webhook"
-      ? { endpointId: "e1", url: "https://hooks.example.com/a", secret: "0123456789abcdef", enabled: true }
-      : { endpointId: null, url: null, secret: null, enabled: null },
+      ? {
+        endpointId: "e1",
+        url: "https://hooks.example.com/a",
+        secret: "0123456789abcdef",
+        previousSecret: null,
+        enabled: true,
+      }
+      : { endpointId: null, url: null, secret: null, previousSecret: null, enabled: null },
     telegram: channel === "telegram" ? { chatId: "42", enabled: true } : { chatId: null, enabled: null },
     laneKey: `${channel}:${id}`,
     probe: false,
@@ -273,7 +279,7 @@ Deno.test("refused targets, removed channels and permanent Telegram errors fail 
   const h = harness([
     delivery("refused", "webhook"),
     delivery("deleted", "webhook", {
-      webhook: { endpointId: null, url: null, secret: null, enabled: null },
+      webhook: { endpointId: null, url: null, secret: null, previousSecret: null, enabled: null },
     }),
     delivery("no-chat", "telegram", { telegram: { chatId: null, enabled: null } }),
     delivery("blocked", "telegram"),

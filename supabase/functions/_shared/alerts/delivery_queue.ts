@@ -14,8 +14,17 @@ export interface ClaimedDelivery {
   failureCount: number;
   createdAt: Date;
   event: AlertEvent;
-  /** Null fields when the webhook was deleted since (or for a Telegram delivery). */
-  webhook: { endpointId: string | null; url: string | null; secret: string | null; enabled: boolean | null };
+  /**
+   * Null fields when the webhook was deleted since (or for a Telegram delivery). `previousSecret`: the
+   * secret before the last rotation, while it still signs (24 h).
+   */
+  webhook: {
+    endpointId: string | null;
+    url: string | null;
+    secret: string | null;
+    previousSecret: string | null;
+    enabled: boolean | null;
+  };
   /** Null fields when the account has no Telegram settings (or for a webhook delivery). */
   telegram: { chatId: string | null; enabled: boolean | null };
   /** `webhook:<endpoint id>`, `telegram:<account id>` or `delivery:<id>`: one in flight per lane. */
@@ -72,6 +81,7 @@ interface ClaimRow {
   webhook_endpoint_id: string | null;
   webhook_url: string | null;
   webhook_secret: string | null;
+  webhook_previous_secret: string | null;
   webhook_enabled: boolean | null;
   telegram_chat_id: string | null;
   telegram_enabled: boolean | null;
@@ -150,6 +160,7 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       endpointId: row.webhook_endpoint_id,
       url: row.webhook_url,
       secret: row.webhook_secret,
+      previousSecret: row.webhook_previous_secret,
       enabled: row.webhook_enabled,
     },
     telegram: { chatId: row.telegram_chat_id, enabled: row.telegram_enabled },

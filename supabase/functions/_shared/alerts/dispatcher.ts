@@ -20,7 +20,7 @@ import type { TelegramOutcome } from "./telegram_client.ts";
 import { telegramAlertText } from "./telegram_message.ts";
 import type { WebhookOutcome } from "./webhook_sender.ts";
 import { webhookBody, webhookHeaders } from "./webhook_payload.ts";
-import { webhookSignature } from "./signature.ts";
+import { standardWebhookSignature, webhookSignature } from "./signature.ts";
 
 export interface DispatcherDeps {
   queue: DeliveryQueue;
@@ -116,8 +116,18 @@ export async function dispatchDueDeliveries(
     if (target.verdict === "unresolved") return await failure(delivery, null, target.reason, startedAt);
 
     const body = webhookBody(event);
-    const signature = secret === null ? null : await webhookSignature(secret, body);
-    const outcome = await deps.postWebhook(url, body, webhookHeaders(event, delivery.id, signature));
+    let headers = webhookHeaders(event, delivery.id, null);
+    if (secret !== null) {
+      const timestamp = Math.floor(now() / 1000);
+      const keys = delivery.webhook.previousSecret === null
+        ? [secret]
+        : [secret, delivery.webhook.previousSecret];
+      headers = webhookHeaders(event, delivery.id, await webhookSignature(secret, body), {
+        timestamp,
+        signature: await standardWebhookSignature(keys, delivery.id, timestamp, body),
+      });
+    }
+    const outcome = await deps.postWebhook(url, body, headers);
     if (outcome.kind === "delivered") {
       const durationMs = now() - startedAt;
       await settle(delivery, {
