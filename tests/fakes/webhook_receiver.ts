@@ -1,10 +1,12 @@
 /**
  * A local webhook receiver for tests: each endpoint is a path (`/hooks/<name>`) with its own signing
  * secret and optional failing answers. Every request is recorded with its raw body and headers, and its
- * `X-Service-Signature` is verified with an independent implementation, `@octokit/webhooks-methods`.
+ * `X-Service-Signature` is verified with an independent implementation, `@octokit/webhooks-methods`, and
+ * the Standard Webhooks headers with the standard's own library, `standardwebhooks`.
  * An endpoint can also never answer (`hang`) or answer late (`delayMs`), and counts its open requests.
  */
 import { verify } from "@octokit/webhooks-methods";
+import { Webhook } from "standardwebhooks";
 
 export interface ReceivedWebhook {
   endpoint: string;
@@ -12,6 +14,8 @@ export interface ReceivedWebhook {
   headers: Record<string, string>;
   /** Null when the endpoint has no secret (nothing to verify). */
   signatureValid: boolean | null;
+  /** `webhook-signature` verified by `standardwebhooks` with the endpoint's secret; null without one. */
+  standardValid: boolean | null;
   /** The status this receiver answered (0: it never answered, see `hang`). */
   status: number;
   at: number;
@@ -67,6 +71,7 @@ export function startWebhookReceiver(options: { port?: number } = {}): WebhookRe
             rawBody,
             headers: Object.fromEntries(request.headers.entries()),
             signatureValid: null,
+            standardValid: null,
             status: 0,
             at: Date.now(),
           });
@@ -95,8 +100,19 @@ export function startWebhookReceiver(options: { port?: number } = {}): WebhookRe
     const signatureValid = endpoint.secret === undefined
       ? null
       : signature !== null && await verify(endpoint.secret, rawBody, signature);
+    const standardValid = endpoint.secret === undefined
+      ? null
+      : verifyStandard(endpoint.secret, rawBody, headers);
     const status = endpoint.failWith.shift() ?? 200;
-    received.push({ endpoint: name, rawBody, headers, signatureValid, status, at: Date.now() });
+    received.push({
+      endpoint: name,
+      rawBody,
+      headers,
+      signatureValid,
+      standardValid,
+      status,
+      at: Date.now(),
+    });
     if (status >= 300 && status < 400) {
       return new Response(null, { status, headers: { location: `${baseUrl}/hooks/${name}-moved` } });
     }
@@ -124,4 +140,24 @@ export function startWebhookReceiver(options: { port?: number } = {}): WebhookRe
       return server.shutdown();
     },
   };
+}
+
+/**
+ * A receiver's Standard Webhooks check with the `standardwebhooks` library: a `whsec_<base64>` secret as
+ * the library takes it, any other secret as its UTF-8 bytes (`format: "raw"`). False when the library
+ * refuses the delivery (bad signature, missing header, timestamp more than 5 minutes away).
+ */
+export function verifyStandard(secret: string, rawBody: string, headers: Record<string, string>): boolean {
+  try {
+    const standardForm =
+      /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(secret) &&
+      secret.length > "whsec_".length;
+    const webhook = standardForm
+      ? new Webhook(secret)
+      : new Webhook(new TextEncoder().encode(secret), { format: "raw" });
+    webhook.verify(rawBody, headers);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -14,6 +14,8 @@ import {
   type DispatcherDeps,
   type DispatchOptions,
 } from "../../supabase/functions/_shared/alerts/dispatcher.ts";
+import { standardWebhookSignature } from "../../supabase/functions/_shared/alerts/signature.ts";
+import { webhookBody } from "../../supabase/functions/_shared/alerts/webhook_payload.ts";
 import type { TelegramOutcome } from "../../supabase/functions/_shared/alerts/telegram_client.ts";
 import type { WebhookOutcome } from "../../supabase/functions/_shared/alerts/webhook_sender.ts";
 
@@ -184,6 +186,20 @@ Deno.test("a failed webhook is rescheduled a minute later with the same delivery
   await h.run();
   assertEquals(row.status, "delivered");
   assertEquals(h.webhookCalls.map((headers) => headers["X-Service-Delivery"]), ["d1", "d1"]);
+  // Standard Webhooks: the same webhook-id, a fresh timestamp, and a signature valid for that timestamp.
+  const [first, retry] = h.webhookCalls;
+  assertEquals([first["webhook-id"], retry["webhook-id"]], ["d1", "d1"]);
+  assertEquals(Number(retry["webhook-timestamp"]) - Number(first["webhook-timestamp"]), 60);
+  assertEquals(Number(retry["webhook-timestamp"]), Math.floor(h.clock.now / 1000));
+  const body = webhookBody(h.rows.get("d1")!.delivery.event);
+  const expected = await standardWebhookSignature(
+    ["0123456789abcdef"],
+    "d1",
+    Number(retry["webhook-timestamp"]),
+    body,
+  );
+  assertEquals(retry["webhook-signature"], expected);
+  assert(first["webhook-signature"] !== retry["webhook-signature"]);
 });
 
 Deno.test("after the eighth failure a webhook delivery is failed for good", async () => {
@@ -208,18 +224,24 @@ Deno.test("dozens of sends are in flight at once, one per lane", async () => {
   let inFlight = 0;
   let most = 0;
   const lanesInFlight = new Set<string>();
+  // Sends are held until 32 are in flight at once (or 1 s has passed), then answer.
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => open = resolve);
+  const timer = setTimeout(() => open(), 1_000);
   h.deps.postWebhook = async (_url, _body, headers) => {
     const lane = h.rows.get(headers["X-Service-Delivery"])!.delivery.laneKey;
     assert(!lanesInFlight.has(lane), `two sends in flight on ${lane}`);
     lanesInFlight.add(lane);
     inFlight++;
     most = Math.max(most, inFlight);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    if (inFlight >= 32) open();
+    await gate;
     inFlight--;
     lanesInFlight.delete(lane);
     return { kind: "delivered", httpStatus: 200 };
   };
   const summary = await h.run({ concurrency: 32, pollMs: 1 });
+  clearTimeout(timer);
   assertEquals(summary.delivered, 43);
   assertEquals(most, 32, "the pool is full, not four at a time");
 });
