@@ -401,6 +401,8 @@ async function dropScenario(world: World): Promise<void> {
     assertEquals(received.length, 1, `exactly one webhook for ${hook}`);
     const [webhook] = received;
     assertEquals(webhook.signatureValid, true, "verified by @octokit/webhooks-methods");
+    assertEquals(webhook.standardValid, true, "webhook-signature verified by standardwebhooks");
+    assertEquals(webhook.headers["webhook-id"], webhook.headers["x-service-delivery"]);
     assert(!JSON.stringify(webhook.headers).includes(secret), "the secret is never sent");
     assertEquals(webhook.headers["content-type"], "application/json");
     assertEquals(webhook.headers["x-service-event"], "domain.available");
