@@ -159,14 +159,24 @@ async function main(): Promise<void> {
       where e.domain_name = ${DOMAIN}`;
     detail(`→ ${DOMAIN} is ${available.status} (seen free at ${clock(available.last_checked_at)})`);
     detail(
-      `→ in the same transaction: ${outbox.events} event, ${outbox.deliveries} deliveries (outbox); sent by the dispatcher`,
+      `→ in the same transaction: ${outbox.events} event, ${outbox.deliveries} deliveries (outbox), which wake a delivery run (POST /rdap-poller/deliveries)`,
     );
 
     step("The webhook receiver got:");
     const [webhook] = receiver.accepted("demo");
     if (!webhook) throw new Error("no webhook arrived");
     detail(`POST ${new URL(hookUrl).pathname}`);
-    for (const header of ["content-type", "x-service-event", "x-service-delivery", "x-service-signature"]) {
+    for (
+      const header of [
+        "content-type",
+        "x-service-event",
+        "x-service-delivery",
+        "x-service-signature",
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+      ]
+    ) {
       detail(`${header}: ${webhook.headers[header]}`);
     }
     detail("");
@@ -174,13 +184,18 @@ async function main(): Promise<void> {
     const verified = await verify(secret, webhook.rawBody, webhook.headers["x-service-signature"]);
     detail("");
     detail(`signature verified with @octokit/webhooks-methods verify(): ${verified ? "yes" : "NO"}`);
+    detail(
+      `webhook-signature verified with standardwebhooks Webhook.verify(): ${
+        webhook.standardValid ? "yes" : "NO"
+      }`,
+    );
 
     step("Telegram got (sendMessage to the account's chat):");
     const [message] = telegram.delivered();
     if (!message) throw new Error("no Telegram message arrived");
     detail(message.text.split("\n").map((line) => `| ${line}`).join("\n"));
 
-    if (!verified) throw new Error("the webhook signature did not verify");
+    if (!verified || !webhook.standardValid) throw new Error("the webhook signature did not verify");
   } finally {
     step("Cleaning up (fakes, gateway, throwaway database) …");
     for (const cleanup of cleanups) await cleanup().catch(() => {});

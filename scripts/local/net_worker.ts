@@ -26,7 +26,7 @@ interface Outcome {
 }
 
 export interface NetWorker {
-  /** Sends everything queued now; resolves when those requests have completed. */
+  /** Sends everything queued (side by side), and what is queued meanwhile; resolves when all completed. */
   drain(): Promise<number>;
   close(): Promise<void>;
 }
@@ -89,12 +89,24 @@ export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promi
   function drain(): Promise<number> {
     draining ??= (async () => {
       let sent = 0;
+      // Requests run side by side, as pg_net's are (a delivery run must not wait for a poller run).
+      const inFlight = new Set<Promise<void>>();
       try {
-        for (let request = await takeNext(); request && !closed; request = await takeNext()) {
-          await record(request.id, await send(request)).catch((error) =>
-            console.error(`pg_net stand-in: could not record response ${request.id}: ${error.message}`)
-          );
-          sent++;
+        for (;;) {
+          const request = closed ? null : await takeNext();
+          if (request) {
+            const sending: Promise<void> = send(request)
+              .then((outcome) => record(request.id, outcome))
+              .catch((error) =>
+                console.error(`pg_net stand-in: could not record response ${request.id}: ${error.message}`)
+              )
+              .finally(() => inFlight.delete(sending));
+            inFlight.add(sending);
+            sent++;
+            continue;
+          }
+          if (inFlight.size === 0) break;
+          await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, 100))]);
         }
       } finally {
         draining = undefined;

@@ -68,7 +68,11 @@ Deno.test("admin create-account, session-token, add-webhook and link-telegram", 
 
   const webhook = await admin("add-webhook", "--email", email, "--url", "https://hooks.example.com/in");
   assertEquals(webhook.code, 0);
-  assertMatch(String(webhook.json.secret), /^whsec_[0-9a-f]{64}$/);
+  assertMatch(
+    String(webhook.json.secret),
+    /^whsec_[A-Za-z0-9+/]{43}=$/,
+    "whsec_ + base64 of 32 random bytes",
+  );
   // A chat is linked only through the bot: the command gives the account's one-time deep link.
   const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
   await setTelegramBotUsername(sql, "AdminCliTestBot").finally(() => sql.end());

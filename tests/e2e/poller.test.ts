@@ -112,16 +112,23 @@ interface PollerSummary {
   deliveries: { delivered: number; retried: number; failed: number; deferred: number };
 }
 
+/** One poller run, then one delivery run (what the pg_cron jobs and the wake-up do). */
 async function runPoller(stack: TestStack): Promise<PollerSummary> {
-  const response = await fetch(`${stack.functionsBase}/rdap-poller`, {
+  const body = await postPoller(stack, "/rdap-poller");
+  assertEquals(body.errors, 0, JSON.stringify(body));
+  const deliveries = await postPoller(stack, "/rdap-poller/deliveries");
+  return { ...body, deliveries } as PollerSummary;
+}
+
+async function postPoller(stack: TestStack, path: string) {
+  const response = await fetch(`${stack.functionsBase}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${pollerSecret()}`, "content-type": "application/json" },
     body: "{}",
   });
   const body = await response.json();
   assertEquals(response.status, 200, JSON.stringify(body));
-  assertEquals(body.errors, 0, JSON.stringify(body));
-  return body as PollerSummary;
+  return body;
 }
 
 function rdapRequests(rdap: FakeRdap, name: string): number {
@@ -220,6 +227,8 @@ Deno.test("poller and alerts end to end", options, async (t) => {
     TELEGRAM_BOT_TOKEN: telegram.token,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     POLLER_TIME_BUDGET_MS: "8000",
+    DELIVERY_TIME_BUDGET_MS: "8000",
+    DELIVERY_IDLE_LINGER_MS: "100",
     RDAP_HOST_RATE_PER_SECOND: "50",
   });
   const createdAccounts: string[] = [];
@@ -243,16 +252,22 @@ Deno.test("poller and alerts end to end", options, async (t) => {
 
   try {
     await t.step("the poller answers only POST with its bearer secret", async () => {
-      const url = `${stack.functionsBase}/rdap-poller`;
-      const missing = await fetch(url, { method: "POST" });
-      assertEquals(missing.status, 401);
-      assertEquals((await missing.json()).error, "unauthorized");
-      const wrong = await fetch(url, { method: "POST", headers: { authorization: "Bearer not-the-secret" } });
-      assertEquals(wrong.status, 401);
-      await wrong.body?.cancel();
-      const get = await fetch(url, { headers: { authorization: `Bearer ${pollerSecret()}` } });
-      assertEquals(get.status, 405);
-      await get.body?.cancel();
+      for (
+        const url of [`${stack.functionsBase}/rdap-poller`, `${stack.functionsBase}/rdap-poller/deliveries`]
+      ) {
+        const missing = await fetch(url, { method: "POST" });
+        assertEquals(missing.status, 401);
+        assertEquals((await missing.json()).error, "unauthorized");
+        const wrong = await fetch(url, {
+          method: "POST",
+          headers: { authorization: "Bearer not-the-secret" },
+        });
+        assertEquals(wrong.status, 401);
+        await wrong.body?.cancel();
+        const get = await fetch(url, { headers: { authorization: `Bearer ${pollerSecret()}` } });
+        assertEquals(get.status, 405);
+        await get.body?.cancel();
+      }
     });
 
     await t.step("the pg_cron job's command calls the poller through Vault and pg_net", async () => {
@@ -403,6 +418,8 @@ async function dropScenario(world: World): Promise<void> {
     assertEquals(received.length, 1, `exactly one webhook for ${hook}`);
     const [webhook] = received;
     assertEquals(webhook.signatureValid, true, "verified by @octokit/webhooks-methods");
+    assertEquals(webhook.standardValid, true, "webhook-signature verified by standardwebhooks");
+    assertEquals(webhook.headers["webhook-id"], webhook.headers["x-service-delivery"]);
     assert(!JSON.stringify(webhook.headers).includes(secret), "the secret is never sent");
     assertEquals(webhook.headers["content-type"], "application/json");
     assertEquals(webhook.headers["x-service-event"], "domain.available");

@@ -6,7 +6,6 @@ import {
   pendingDeleteCheckDelayMs,
   predictedDropAt,
 } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
-import { checkPhaseEnd } from "../../supabase/functions/_shared/poller/run_poller.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -87,10 +86,4 @@ Deno.test("bearer secret: parsed from the header and compared exactly", async ()
   assert(!(await secretsEqual("local-poller-secreT", "local-poller-secret")));
   assert(!(await secretsEqual("", "local-poller-secret")));
   assert(!(await secretsEqual("local-poller-secret-and-more", "local-poller-secret")));
-});
-
-Deno.test("the check phase leaves 20 % of the budget (at most 5 s) for alerts", () => {
-  assertEquals(checkPhaseEnd(0, 25_000), 20_000);
-  assertEquals(checkPhaseEnd(0, 60_000), 55_000);
-  assertEquals(checkPhaseEnd(0, 5_000), 4_000);
 });

@@ -1,7 +1,11 @@
 /** The Telegram and webhook adapters against scripted fetch answers. */
 import { assert, assertEquals } from "../support/assert.ts";
 import { sendTelegramMessage } from "../../supabase/functions/_shared/alerts/telegram_client.ts";
-import { postWebhook } from "../../supabase/functions/_shared/alerts/webhook_sender.ts";
+import {
+  DEFAULT_WEBHOOK_TIMEOUTS,
+  postWebhook,
+  probeConnect,
+} from "../../supabase/functions/_shared/alerts/webhook_sender.ts";
 
 function scriptedFetch(
   answer: () => Response | Promise<Response>,
@@ -60,7 +64,8 @@ Deno.test("webhook: 2xx delivers; 3xx is a failure (not followed); other statuse
       "https://h.example/a",
       "{}",
       { "X-Test": "1" },
-      scriptedFetch(() => new Response(null, { status: 204 }), seen),
+      DEFAULT_WEBHOOK_TIMEOUTS,
+      { fetch: scriptedFetch(() => new Response(null, { status: 204 }), seen), connect: null },
     ),
     { kind: "delivered", httpStatus: 204 },
   );
@@ -71,7 +76,11 @@ Deno.test("webhook: 2xx delivers; 3xx is a failure (not followed); other statuse
       "https://h.example/a",
       "{}",
       {},
-      scriptedFetch(() => new Response(null, { status: 302, headers: { location: "/b" } })),
+      DEFAULT_WEBHOOK_TIMEOUTS,
+      {
+        fetch: scriptedFetch(() => new Response(null, { status: 302, headers: { location: "/b" } })),
+        connect: null,
+      },
     ),
     { kind: "failed", httpStatus: 302, error: "redirect_not_followed" },
   );
@@ -80,7 +89,8 @@ Deno.test("webhook: 2xx delivers; 3xx is a failure (not followed); other statuse
       "https://h.example/a",
       "{}",
       {},
-      scriptedFetch(() => new Response("no", { status: 500 })),
+      DEFAULT_WEBHOOK_TIMEOUTS,
+      { fetch: scriptedFetch(() => new Response("no", { status: 500 })), connect: null },
     ),
     { kind: "failed", httpStatus: 500, error: "http_500" },
   );
@@ -92,7 +102,46 @@ Deno.test("webhook: the timeout covers the whole exchange", async () => {
       init?.signal?.addEventListener("abort", () => reject(init.signal!.reason));
     })) as typeof fetch;
   const started = Date.now();
-  const outcome = await postWebhook("https://h.example/a", "{}", {}, never, 200);
+  const outcome = await postWebhook("https://h.example/a", "{}", {}, { connectMs: 100, totalMs: 200 }, {
+    fetch: never,
+    connect: () => Promise.resolve({ close() {} }),
+  });
   assertEquals(outcome, { kind: "failed", httpStatus: null, error: "timeout" });
   assert(Date.now() - started < 2_000);
+});
+
+Deno.test("webhook: a receiver that does not accept the connection in time fails fast, before any request", async () => {
+  let fetched = 0;
+  const transport = {
+    fetch: (() => {
+      fetched++;
+      return Promise.resolve(new Response(null, { status: 200 }));
+    }) as typeof fetch,
+    connect: () => new Promise<{ close(): void }>(() => {}),
+  };
+  const started = Date.now();
+  const outcome = await postWebhook("https://[2001:db8::1]:8443/a", "{}", {}, {
+    connectMs: 50,
+    totalMs: 5_000,
+  }, transport);
+  assertEquals(outcome, { kind: "failed", httpStatus: null, error: "connect_timeout" });
+  assert(Date.now() - started < 1_000);
+  assertEquals(fetched, 0);
+});
+
+Deno.test("webhook: the connect check targets the URL's host and port and closes its connection", async () => {
+  const targets: { hostname: string; port: number }[] = [];
+  let closed = 0;
+  const connect = (target: { hostname: string; port: number }) => {
+    targets.push(target);
+    return Promise.resolve({ close: () => void closed++ });
+  };
+  assertEquals(await probeConnect("https://hooks.example.com/x", 100, connect), "ok");
+  assertEquals(await probeConnect("http://[::1]:9100/x", 100, connect), "ok");
+  assertEquals(
+    await probeConnect("https://h.example/x", 100, () => Promise.reject(new Error("refused"))),
+    "connect_failed",
+  );
+  assertEquals(targets, [{ hostname: "hooks.example.com", port: 443 }, { hostname: "::1", port: 9100 }]);
+  assertEquals(closed, 2);
 });

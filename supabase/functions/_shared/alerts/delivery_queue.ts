@@ -1,6 +1,10 @@
-/** The deliveries outbox in the database (service_role): claim due deliveries, record each attempt. */
+/**
+ * The deliveries outbox in the database (service_role): claim due deliveries fairly, record each attempt
+ * (and the endpoint's breaker), and Telegram's project-wide pace.
+ */
 import { asService, type TransactionRunner } from "../db/client.ts";
 import type { AlertEvent, AlertEventType } from "./alert_event.ts";
+import type { BreakerSettings, TelegramPaceSettings } from "./delivery_settings.ts";
 
 export interface ClaimedDelivery {
   id: string;
@@ -10,34 +14,54 @@ export interface ClaimedDelivery {
   failureCount: number;
   createdAt: Date;
   event: AlertEvent;
-  /** Null fields when the webhook was deleted since (or for a Telegram delivery). */
-  webhook: { endpointId: string | null; url: string | null; secret: string | null; enabled: boolean | null };
+  /**
+   * Null fields when the webhook was deleted since (or for a Telegram delivery). `previousSecret`: the
+   * secret before the last rotation, while it still signs (24 h).
+   */
+  webhook: {
+    endpointId: string | null;
+    url: string | null;
+    secret: string | null;
+    previousSecret: string | null;
+    enabled: boolean | null;
+  };
   /** Null fields when the account has no Telegram settings (or for a webhook delivery). */
   telegram: { chatId: string | null; enabled: boolean | null };
+  /** `webhook:<endpoint id>`, `telegram:<account id>` or `delivery:<id>`: one in flight per lane. */
+  laneKey: string;
+  /** The single attempt that tests an open breaker. */
+  probe: boolean;
 }
 
-export type FinalOutcome = "failed" | "rate_limited" | "refused" | "skipped";
+export type AttemptOutcome = "delivered" | "failed" | "rate_limited" | "refused" | "skipped";
+
+export interface Attempt {
+  outcome: AttemptOutcome;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
 
 export interface DeliveryQueue {
+  /** Due deliveries, round-robin across accounts then lanes, at most one in flight per lane. */
   claim(limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]>;
-  delivered(id: string, httpStatus: number, durationMs: number): Promise<void>;
-  retry(
-    id: string,
-    outcome: "failed" | "rate_limited",
-    httpStatus: number | null,
-    error: string,
-    durationMs: number,
-    nextAttemptAt: Date,
-  ): Promise<void>;
-  fail(
-    id: string,
-    outcome: FinalOutcome,
-    httpStatus: number | null,
-    error: string,
-    durationMs: number,
-  ): Promise<void>;
+  /**
+   * Records one attempt and frees the lane: delivered; pending again at `nextAttemptAt`; or failed for
+   * good when `nextAttemptAt` is null. A `failed` attempt counts towards the endpoint's breaker.
+   */
+  settle(id: string, attempt: Attempt, nextAttemptAt: Date | null): Promise<void>;
   /** Gives the delivery back without an attempt, due again at `notBefore`. */
   defer(id: string, notBefore: Date): Promise<void>;
+  /** Starts another delivery run (pg_net), for work this run had no budget left for. */
+  handOver(): Promise<void>;
+}
+
+/** Telegram's project-wide pace (counters in Postgres, shared by every isolate). */
+export interface TelegramPace {
+  /** The send slot for this chat: granted (wait until `sendAt`, then send) or not (too far away). */
+  reserve(chatId: string): Promise<{ granted: boolean; sendAt: Date }>;
+  /** After a 429: nobody sends before `until`. */
+  pause(until: Date): Promise<void>;
 }
 
 interface ClaimRow {
@@ -57,40 +81,60 @@ interface ClaimRow {
   webhook_endpoint_id: string | null;
   webhook_url: string | null;
   webhook_secret: string | null;
+  webhook_previous_secret: string | null;
   webhook_enabled: boolean | null;
   telegram_chat_id: string | null;
   telegram_enabled: boolean | null;
+  lane_key: string;
+  probe: boolean;
 }
 
-export function databaseDeliveryQueue(run: TransactionRunner = asService): DeliveryQueue {
+export function databaseDeliveryQueue(
+  breaker: BreakerSettings,
+  run: TransactionRunner = asService,
+): DeliveryQueue {
   return {
     claim: (limit, leaseSeconds) =>
       run(async (tx) => {
         const rows = await tx<
           ClaimRow[]
-        >`select * from public.claim_alert_deliveries(${limit}, ${leaseSeconds})`;
+        >`select * from public.claim_fair_alert_deliveries(${limit}, ${leaseSeconds})`;
         return rows.map(toClaimedDelivery);
       }),
-    delivered: (id, httpStatus, durationMs) =>
+    settle: (id, attempt, nextAttemptAt) =>
       run(async (tx) => {
-        await tx`select public.mark_alert_delivery_delivered(${id}, ${httpStatus}, ${
-          Math.round(durationMs)
-        })`;
-      }),
-    retry: (id, outcome, httpStatus, error, durationMs, nextAttemptAt) =>
-      run(async (tx) => {
-        await tx`select public.schedule_alert_delivery_retry(
-          ${id}, ${outcome}, ${httpStatus}, ${error}, ${Math.round(durationMs)}, ${nextAttemptAt})`;
-      }),
-    fail: (id, outcome, httpStatus, error, durationMs) =>
-      run(async (tx) => {
-        await tx`select public.fail_alert_delivery(${id}, ${outcome}, ${httpStatus}, ${error}, ${
-          Math.round(durationMs)
-        })`;
+        await tx`select * from public.settle_alert_delivery(
+          ${id}, ${attempt.outcome}, ${attempt.httpStatus}, ${attempt.error}, ${
+          Math.round(attempt.durationMs)
+        },
+          ${nextAttemptAt}, ${breaker.threshold}, ${breaker.baseSeconds}, ${breaker.maxSeconds})`;
       }),
     defer: (id, notBefore) =>
       run(async (tx) => {
         await tx`select public.defer_alert_delivery(${id}, ${notBefore})`;
+      }),
+    handOver: () =>
+      run(async (tx) => {
+        await tx`select public.invoke_alert_delivery()`;
+      }),
+  };
+}
+
+export function databaseTelegramPace(
+  settings: TelegramPaceSettings,
+  run: TransactionRunner = asService,
+): TelegramPace {
+  return {
+    reserve: (chatId) =>
+      run(async (tx) => {
+        const [row] = await tx<{ granted: boolean; send_at: Date }[]>`
+          select granted, send_at from public.reserve_telegram_send(
+            ${chatId}, ${settings.messagesPerSecond}, ${settings.chatIntervalMs}, ${settings.maxWaitMs})`;
+        return { granted: row.granted, sendAt: row.send_at };
+      }),
+    pause: (until) =>
+      run(async (tx) => {
+        await tx`select public.pause_telegram_sends(${until})`;
       }),
   };
 }
@@ -116,8 +160,11 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       endpointId: row.webhook_endpoint_id,
       url: row.webhook_url,
       secret: row.webhook_secret,
+      previousSecret: row.webhook_previous_secret,
       enabled: row.webhook_enabled,
     },
     telegram: { chatId: row.telegram_chat_id, enabled: row.telegram_enabled },
+    laneKey: row.lane_key,
+    probe: row.probe,
   };
 }

@@ -22,11 +22,24 @@ export function webhookBody(event: AlertEvent): string {
   });
 }
 
-/** `signature` is the `X-Service-Signature` value (`sha256=<hex>`), or null when no secret is saved. */
+/** The Standard Webhooks headers' values for one attempt (present only when a secret is saved). */
+export interface StandardSignature {
+  /** Unix seconds of this attempt. */
+  timestamp: number;
+  /** `v1,<base64>` entries, space-separated. */
+  signature: string;
+}
+
+/**
+ * `signature` is the `X-Service-Signature` value (`sha256=<hex>`) and `standard` the Standard Webhooks
+ * signature of this attempt; both null when no secret is saved. `webhook-id` is the delivery id, the same
+ * as `X-Service-Delivery`.
+ */
 export function webhookHeaders(
   event: AlertEvent,
   deliveryId: string,
   signature: string | null,
+  standard: StandardSignature | null = null,
 ): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -35,5 +48,10 @@ export function webhookHeaders(
     "X-Service-Delivery": deliveryId,
   };
   if (signature !== null) headers["X-Service-Signature"] = signature;
+  if (standard !== null) {
+    headers["webhook-id"] = deliveryId;
+    headers["webhook-timestamp"] = String(standard.timestamp);
+    headers["webhook-signature"] = standard.signature;
+  }
   return headers;
 }

@@ -4,10 +4,12 @@ import {
   addDomainsBody,
   addDomainsResponse,
   checkResult,
+  domainAvailableEvent,
   errorBody,
   listQuery,
   listResponse,
   removeDomainResponse,
+  webhookRequestHeaders,
 } from "./schemas.ts";
 
 type JsonSchema = Record<string, unknown>;
@@ -114,6 +116,23 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         },
       },
     },
+    webhooks: {
+      "domain.available": {
+        post: {
+          operationId: "domainAvailable",
+          summary: "A watched domain became available (sent to each enabled webhook, Pro and higher).",
+          description: "Success is a 2xx within 10 s; redirects are not followed. Anything else is retried " +
+            "for about a day under the same delivery id. Delivery is at least once: deduplicate on " +
+            "X-Service-Delivery (= webhook-id).",
+          parameters: webhookHeaderParameters(),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: responseSchema(domainAvailableEvent) } },
+          },
+          responses: { "200": { description: "Received (any 2xx)." } },
+        },
+      },
+    },
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
       schemas: { Error: responseSchema(errorBody) },
@@ -136,6 +155,16 @@ export function openApiDocument(serverUrl: string): JsonSchema {
       },
     },
   };
+}
+
+function webhookHeaderParameters(): JsonSchema[] {
+  return Object.entries(webhookRequestHeaders).map(([name, header]) => ({
+    name,
+    in: "header",
+    required: header.required,
+    description: header.description,
+    schema: header.pattern === undefined ? { type: "string" } : { type: "string", pattern: header.pattern },
+  }));
 }
 
 function errorResponseSpec(description: string) {

@@ -1,14 +1,12 @@
-/** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database, the dispatcher. */
+/** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database. */
 import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
 import { defaultNsLookup } from "../dns/nameservers.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { dispatchDueDeliveries } from "../alerts/dispatcher.ts";
-import { defaultDispatcherDeps } from "../alerts/default_dispatcher.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
 import type { PollerDeps } from "./run_poller.ts";
 import type { PollerSettings } from "./settings.ts";
 
-export function defaultPollerDeps(settings: PollerSettings): PollerDeps {
+export function defaultPollerDeps(_settings: PollerSettings): PollerDeps {
   const checkDeps = defaultCheckDeps();
   return {
     domains: databaseDomainQueue(),
@@ -19,11 +17,6 @@ export function defaultPollerDeps(settings: PollerSettings): PollerDeps {
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       now: Date.now,
     },
-    dispatch: (deadline) =>
-      dispatchDueDeliveries(defaultDispatcherDeps(), {
-        deadline,
-        maxDeliveries: settings.maxDeliveriesPerRun,
-      }),
     now: Date.now,
   };
 }

@@ -20,13 +20,10 @@ export const requirePollerSecret: MiddlewareHandler = async (c, next) => {
 export async function pollerHandler(c: Context): Promise<Response> {
   const settings = pollerSettings();
   const summary = await runPoller(defaultPollerDeps(settings), settings);
-  const { deliveries } = summary;
   console.log(
     `[rdap-poller] checked ${summary.checked} (${summary.registered_by_dns} by DNS alone), ` +
       `deferred ${summary.deferred}, became available ${summary.became_available}, errors ${summary.errors}; ` +
-      `deliveries: ${deliveries.delivered} delivered, ${deliveries.retried} to retry, ` +
-      `${deliveries.failed} failed, ${deliveries.deferred} deferred; ${summary.duration_ms} ms ` +
-      `(${summary.stopped_because})`,
+      `${summary.duration_ms} ms (${summary.stopped_because})`,
   );
   return c.json(summary);
 }

@@ -1,15 +1,14 @@
 /**
  * One poller run: workers claim due names in small batches (SKIP LOCKED + lease), check each (DNS first),
  * and record the result, which also writes the alert outbox on a transition into `available`. Claiming
- * stops when no name is due or when the check phase's share of the time budget is used; the rest of the
- * budget sends due alert deliveries. A name claimed but not checked in time is released at once; a name
- * whose worker died comes back when its lease ends.
+ * stops when no name is due or when the time budget is used. A name claimed but not checked in time is
+ * released at once; a name whose worker died comes back when its lease ends. Alerts are sent by a
+ * delivery run of their own (`POST /rdap-poller/deliveries`), woken by the database as soon as a check
+ * writes them.
  *
- * Time bound: no new claim, RDAP turn or send starts after the budget; what is in flight then finishes
- * within its own timeout (RDAP_TIMEOUT_MS per request, 10 s per webhook or Telegram call). CPU bound: at
- * most `maxChecksPerRun` names and `maxDeliveriesPerRun` deliveries per run.
+ * Time bound: no new claim or RDAP turn starts after the budget; what is in flight then finishes within
+ * its own timeout (RDAP_TIMEOUT_MS per request). CPU bound: at most `maxChecksPerRun` names per run.
  */
-import type { DispatchSummary } from "../alerts/dispatcher.ts";
 import { checkClaimedDomain, type DomainCheckDeps } from "./check_claimed_domain.ts";
 import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
@@ -17,7 +16,6 @@ import type { PollerSettings } from "./settings.ts";
 export interface PollerDeps {
   domains: DomainQueue;
   check: DomainCheckDeps;
-  dispatch: (deadline: number) => Promise<DispatchSummary>;
   now(): number;
 }
 
@@ -33,20 +31,13 @@ export interface PollerSummary {
   /** Names whose check failed unexpectedly (left to their lease). */
   errors: number;
   stopped_because: "no_due_work" | "time_budget" | "check_limit";
-  deliveries: DispatchSummary;
   duration_ms: number;
-}
-
-/** The share of the budget kept for sending alerts: 20 %, at most 5 s. */
-export function checkPhaseEnd(startedAt: number, budgetMs: number): number {
-  return startedAt + budgetMs - Math.min(5_000, Math.floor(budgetMs * 0.2));
 }
 
 export async function runPoller(deps: PollerDeps, settings: PollerSettings): Promise<PollerSummary> {
   const startedAt = deps.now();
-  const deadline = startedAt + settings.timeBudgetMs;
-  const checksEndAt = checkPhaseEnd(startedAt, settings.timeBudgetMs);
-  const summary: Omit<PollerSummary, "deliveries" | "duration_ms"> = {
+  const checksEndAt = startedAt + settings.timeBudgetMs;
+  const summary: Omit<PollerSummary, "duration_ms"> = {
     checked: 0,
     registered_by_dns: 0,
     deferred: 0,
@@ -104,6 +95,5 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   }
 
   await Promise.all(Array.from({ length: settings.concurrency }, () => worker()));
-  const deliveries = await deps.dispatch(deadline);
-  return { ...summary, deliveries, duration_ms: deps.now() - startedAt };
+  return { ...summary, duration_ms: deps.now() - startedAt };
 }

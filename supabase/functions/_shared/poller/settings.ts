@@ -15,8 +15,6 @@ export interface PollerSettings {
    * default keeps a run well inside the Edge runtime's 2 s CPU limit.
    */
   maxChecksPerRun: number;
-  /** Alert deliveries one run sends at most (`POLLER_MAX_DELIVERIES_PER_RUN`; about 0.8 ms of CPU each). */
-  maxDeliveriesPerRun: number;
 }
 
 export function pollerSettings(): PollerSettings {
@@ -26,6 +24,5 @@ export function pollerSettings(): PollerSettings {
     batchSize: intEnv("POLLER_BATCH_SIZE", 5, 1, 100),
     concurrency: intEnv("POLLER_CONCURRENCY", 4, 1, 32),
     maxChecksPerRun: intEnv("POLLER_MAX_CHECKS_PER_RUN", 1_000, 1, 100_000),
-    maxDeliveriesPerRun: intEnv("POLLER_MAX_DELIVERIES_PER_RUN", 500, 1, 100_000),
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * rdap-poller's `POST /deliveries`: one delivery run with its own time budget (the pg_cron job
+ * `alert-delivery` every minute, and the wake-up after new alerts are written), answered with its summary.
+ */
+import type { Context } from "hono";
+import { defaultDispatcherDeps } from "./default_dispatcher.ts";
+import type { DispatcherDeps } from "./dispatcher.ts";
+import { dispatchDueDeliveries } from "./dispatcher.ts";
+import { deliverySettings } from "./delivery_settings.ts";
+
+export async function deliveriesHandler(c: Context): Promise<Response> {
+  const settings = deliverySettings();
+  const startedAt = Date.now();
+  const deps: DispatcherDeps = defaultDispatcherDeps(settings);
+  const summary = await dispatchDueDeliveries(deps, {
+    deadline: startedAt + settings.timeBudgetMs,
+    concurrency: settings.concurrency,
+    leaseSeconds: settings.leaseSeconds,
+    maxDeliveries: settings.maxPerRun,
+    idleLingerMs: settings.idleLingerMs,
+  });
+  const durationMs = Date.now() - startedAt;
+  // Out of time or over the per-run cap with work left: a fresh invocation (fresh CPU budget) goes on.
+  const handedOver = summary.stopped_because !== "no_due_work" &&
+    await deps.queue.handOver().then(() => true, (error) => {
+      console.error(`[alert-delivery] could not start the next run: ${(error as Error).message}`);
+      return false;
+    });
+  console.log(
+    `[alert-delivery] ${summary.delivered} delivered, ${summary.retried} to retry, ${summary.failed} failed, ` +
+      `${summary.deferred} deferred, ${summary.probes} breaker probes; ${durationMs} ms (${summary.stopped_because}${
+        handedOver ? ", handed over" : ""
+      })`,
+  );
+  return c.json({ ...summary, handed_over: handedOver, duration_ms: durationMs });
+}
