@@ -15,6 +15,7 @@ import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
+import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "outagetest";
@@ -58,17 +59,21 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
       { length: 8 },
       (_, index) => `gone-${index}-${crypto.randomUUID().slice(0, 6)}.${TLD}`,
     );
+    // The registry's canary answers, so its "not found" counts (docs/availability.md).
+    rdap.setDomain(`nic.${TLD}`, { status: 200 });
     for (const name of names) rdap.setDomain(name, { status: 404 });
     await asAccount(sql, account.user_id, async (tx) => {
       await tx`select * from public.add_watchlist_domains(${names})`;
-      await tx`select public.set_telegram_chat(${chatId})`;
       await tx`select public.create_webhook_endpoint(${hookUrl}, 'outage', ${"outage-secret-0123456789"})`;
     });
+    await registerBotWebhook(sql, telegram, stack.functionsBase);
+    await linkTelegramChat(sql, telegram, account.user_id, chatId);
+    telegram.forget(chatId); // the bot's "Linked." reply is not an alert
     await sql`update public.domains set next_check_at = '2000-01-01T00:00:00Z', lease_until = null
               where name = any(${names}::text[])`;
 
-    const poll = () =>
-      fetch(`${stack.functionsBase}/rdap-poller`, {
+    const poll = (path = "/rdap-poller") =>
+      fetch(`${stack.functionsBase}${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${Deno.env.get("POLLER_SECRET")}` },
       });
@@ -98,8 +103,10 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
     // Later runs (after the leases end) finish the work: every name recorded, every alert sent.
     await waitFor("every name recorded and every alert delivered", async () => {
       await sleep(1_000);
-      const response = await poll();
-      await response.body?.cancel();
+      for (const path of ["/rdap-poller", "/rdap-poller/deliveries"]) {
+        const response = await poll(path);
+        await response.body?.cancel();
+      }
       const [state] = await sql<{ unchecked: string; undelivered: string }[]>`
         select
           (select count(*) from public.domains where name = any(${names}::text[]) and status <> 'available')
