@@ -32,10 +32,6 @@ export const config = {
   /** `host:port` of the resolver used for NS look-ups; unset means the system resolver. */
   dnsNameserver: () => env("DNS_NAMESERVER"),
   rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
-  /** Requests per second allowed to one RDAP host from this process. */
-  rdapHostRatePerSecond: () => numberEnv("RDAP_HOST_RATE_PER_SECOND", 1),
-  /** Requests in flight at once to one RDAP host from this process. */
-  rdapHostConcurrency: () => numberEnv("RDAP_HOST_CONCURRENCY", 2),
   liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
   telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),
   telegramApiBase: () => env("TELEGRAM_API_BASE") ?? "https://api.telegram.org",
