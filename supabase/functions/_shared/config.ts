@@ -31,6 +31,8 @@ export const config = {
   rdapBootstrapUrl: () => env("RDAP_BOOTSTRAP_URL") ?? "https://data.iana.org/rdap/dns.json",
   /** `host:port` of the resolver used for NS look-ups; unset means the system resolver. */
   dnsNameserver: () => env("DNS_NAMESERVER"),
+  /** DNS queries per second one process sends to its resolver (the poller's NS look-ups); 0 = no limit. */
+  dnsQueryRatePerSecond: () => numberEnv("DNS_QUERY_RATE_PER_SECOND", 50),
   rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
   liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
   telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),

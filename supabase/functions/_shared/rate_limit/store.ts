@@ -71,10 +71,8 @@ export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
       };
     },
     async confirm(token) {
-      const [row] = await sql()<
-        { valid: boolean }[]
-      >`select public.rate_limit_confirm(${token}::uuid) as valid`;
-      return row.valid;
+      const [row] = await sql()<{ gate: number }[]>`select public.rate_limit_confirm(${token}::uuid) as gate`;
+      return row.gate;
     },
     async release(token) {
       await sql()`select public.rate_limit_release(${token}::uuid)`;
