@@ -140,9 +140,12 @@ begin
    where s.class = p_class and s.key = p_key;
 
   if v_active >= v_concurrency then
-    -- The earliest slot frees after it has started (and its request took some time): look again then.
+    -- A slot frees once its request (started, or starting at v_earliest) is done; a grant then starts no
+    -- earlier than next_start_at. Look again in about a share of that time (the callers spread themselves).
     return query select false, null::uuid, null::integer, 'busy'::text, null::timestamptz,
-      least(1000, greatest(25, ceil(extract(epoch from (v_earliest - v_now)) * 1000)::integer + 25)),
+      least(1000, greatest(25, ceil(greatest(extract(epoch from (v_earliest - v_now)),
+                                             extract(epoch from (v_key.next_start_at - v_now)) / v_concurrency)
+                                    * 1000)::integer + 25)),
       v_key.consecutive_failures;
     return;
   end if;
@@ -420,3 +423,86 @@ comment on function public.invoke_rdap_poller() is
   'first pg_net request id; null (nothing sent) while a secret is missing.';
 
 revoke all on function public.invoke_rdap_poller() from public, anon, authenticated, service_role;
+
+-- ===================================================================================================
+-- Redefined (was 20261122000920_poller_queues.sql): names in pending delete are claimed first, so a
+-- backlog of other names never delays the checks around a predicted drop. Same signature, same lease and
+-- SKIP LOCKED rules.
+-- ===================================================================================================
+create index domains_pending_delete_next_check_idx on public.domains (next_check_at)
+  where status = 'pending_delete';
+
+create or replace function public.claim_due_domains(p_limit integer, p_lease_seconds integer)
+returns table (
+  domain_name text,
+  status text,
+  expires_at timestamptz,
+  registrar text,
+  last_checked_at timestamptz
+)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  v_names text[];
+  v_more text[];
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception using errcode = 'DW400', message = 'DW400: claim_due_domains: limit must be 1-1000.';
+  end if;
+  if p_lease_seconds is null or p_lease_seconds < 1 or p_lease_seconds > 3600 then
+    raise exception using errcode = 'DW400', message = 'DW400: claim_due_domains: lease must be 1-3600 s.';
+  end if;
+
+  select coalesce(array_agg(due.name), '{}') into v_names
+    from (
+      select d.name
+        from public.domains as d
+       where d.status = 'pending_delete'
+         and d.next_check_at <= now()
+         and (d.lease_until is null or d.lease_until <= now())
+         and exists (
+           select 1 from public.watchlist_entries as e
+            where e.domain_name = d.name and e.deleted_at is null
+         )
+       order by d.next_check_at
+       limit p_limit
+         for update of d skip locked
+    ) as due;
+
+  if cardinality(v_names) < p_limit then
+    select coalesce(array_agg(due.name), '{}') into v_more
+      from (
+        select d.name
+          from public.domains as d
+         where d.next_check_at <= now()
+           and (d.lease_until is null or d.lease_until <= now())
+           and d.name <> all (v_names)
+           and exists (
+             select 1 from public.watchlist_entries as e
+              where e.domain_name = d.name and e.deleted_at is null
+           )
+         order by d.next_check_at
+         limit p_limit - cardinality(v_names)
+           for update of d skip locked
+      ) as due;
+    v_names := v_names || v_more;
+  end if;
+
+  return query
+    with claimed as (
+      update public.domains as d
+         set lease_until = now() + make_interval(secs => p_lease_seconds)
+       where d.name = any (v_names)
+      returning d.name, d.status, d.expires_at, d.registrar, d.last_checked_at, d.next_check_at
+    )
+    select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at
+      from claimed as c
+     order by c.status <> 'pending_delete', c.next_check_at, c.name;
+end
+$$;
+
+revoke all on function public.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
+grant execute on function public.claim_due_domains(integer, integer) to service_role;

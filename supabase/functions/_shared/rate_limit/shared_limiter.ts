@@ -89,7 +89,8 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
             };
           }
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
-            await sleep(answer.retryMs);
+            // Spread the callers waiting on one key (±25 %), so they do not all ask again at once.
+            await sleep(answer.retryMs * (0.75 + Math.random() * 0.5));
             continue;
           }
           return { granted: false, refusal: "busy", pauseReason: null, until: null };
