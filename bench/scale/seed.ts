@@ -23,7 +23,7 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
            case when (i * 7919) % 1000 >= ${delegatedBelow}::float8 and (i * 7919) % 1000 < ${pendingBelow}::float8
                 then now() + make_interval(secs => (i % 1800)::float8)
                 else now() - make_interval(secs => ((i * 104729) % 3600)::float8) end
-      from generate_series(0, ${names - 1}::int) as i`;
+      from generate_series(0::bigint, ${names - 1}::bigint) as i`;
   await sql`update public.domains set next_check_at = now() - interval '2 hours'
             where name = any(${dropping.map((i) => `n${i}.scale${i % hosts}`)})`;
   await sql`

@@ -25,6 +25,8 @@ export interface DomainQueue {
   recordCheck(result: CheckResult, followUp: CheckFollowUp): Promise<void>;
   /** Records "registered" from DNS alone, keeping the known expiry and registrar. */
   recordDelegated(domain: ClaimedDomain, checkedAt: Date): Promise<void>;
+  /** The same for several names in one round trip (optional: without it, one by one). */
+  recordDelegatedBatch?(domains: ClaimedDomain[], checkedAt: Date): Promise<void>;
   /** Releases a claimed name without a check, due again at `notBefore`. */
   defer(name: string, notBefore: Date): Promise<void>;
 }
@@ -65,6 +67,15 @@ export function databaseDomainQueue(run: TransactionRunner = asService): DomainQ
       run(async (tx) => {
         await tx`select public.record_domain_check(
           ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true)`;
+      }),
+    recordDelegatedBatch: (domains, checkedAt) =>
+      run(async (tx) => {
+        const names = domains.map((domain) => domain.name);
+        const expiries = domains.map((domain) => domain.expiresAt?.toISOString() ?? null);
+        const registrars = domains.map((domain) => domain.registrar);
+        await tx`select public.record_domain_check(t.name, 'registered', ${checkedAt}, t.expires_at, t.registrar, true)
+                 from unnest(${names}::text[], ${expiries}::timestamptz[], ${registrars}::text[])
+                   as t(name, expires_at, registrar)`;
       }),
     defer: (name, notBefore) =>
       run(async (tx) => {
