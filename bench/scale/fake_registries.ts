@@ -11,6 +11,8 @@ export interface FakeRegistries {
   /** Arrival times (epoch ms) of answered (non-429) domain requests, all hosts. */
   accepted: number[];
   tooMany: number;
+  /** For each 429: ms since the same host's previous arrival (how close the excess came). */
+  tooManyGaps: number[];
   /** Requests per host (accepted or not). */
   perHost: number[];
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
   const accepted: number[] = [];
   const perHost = new Array(params.hosts).fill(0);
   let tooMany = 0;
+  const tooManyGaps: number[] = [];
   const servers: Deno.HttpServer[] = [];
   const urls: string[] = [];
 
@@ -35,6 +38,7 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
       arrivals.push(at);
       if (arrivals.length > params.hostRate || inFlight >= params.hostConcurrency) {
         tooMany++;
+        tooManyGaps.push(arrivals.length > 1 ? at - arrivals[arrivals.length - 2] : -1);
         return new Response(JSON.stringify({ errorCode: 429 }), {
           status: 429,
           headers: { "retry-after": "10", "content-type": "application/rdap+json" },
@@ -68,6 +72,7 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
     get tooMany() {
       return tooMany;
     },
+    tooManyGaps,
     perHost,
     async close() {
       await Promise.all([...servers, bootstrap].map((server) => server.shutdown()));

@@ -157,7 +157,13 @@ async function main(): Promise<void> {
       `  RDAP saved by DNS      ${fixed(100 * (1 - rdapRequests / Math.max(1, checked)), 1)} %  ` +
         `(${rdapRequests} RDAP requests for ${checked} checks; ${byDns} by DNS alone)`,
     );
-    console.log(`  429s sent by fakes     ${fakes.tooMany}`);
+    const gaps = [...fakes.tooManyGaps].sort((a, b) => a - b);
+    console.log(
+      `  429s sent by fakes     ${fakes.tooMany}` +
+        (gaps.length
+          ? ` (ms since the previous arrival at that host: min ${gaps[0]}, median ${percentile(gaps, 0.5)})`
+          : ""),
+    );
     console.log(
       `  drop → alert           median ${fixed(percentile(delays, 0.5), 1)} s, max ${
         fixed(delays[delays.length - 1] ?? NaN, 1)

@@ -21,7 +21,12 @@ create table public.rate_limit_classes (
   -- An in-flight slot not released by then is freed (a crashed isolate cannot hold a key forever).
   slot_lease_ms integer not null default 60000 check (slot_lease_ms between 1000 and 3600000),
   -- Longest pause a caller may set (a wrong Retry-After must not silence a key for days).
-  max_pause_ms integer not null default 3600000 check (max_pause_ms between 0 and 604800000)
+  max_pause_ms integer not null default 3600000 check (max_pause_ms between 0 and 604800000),
+  -- Also space each start 1 / rate after the previous request's END (its release), and never start while
+  -- an earlier request is still in flight. The database only sees decisions, not arrivals: a caller slowed
+  -- between its go and its send could otherwise land closer than 1 / rate to the next one. Ending before
+  -- the next start is the spacing the server is sure to see, whatever the callers' delays.
+  space_from_end boolean not null default true
 );
 
 comment on table public.rate_limit_classes is
@@ -41,6 +46,8 @@ create table public.rate_limit_keys (
   -- When the last request actually started (a grant without wait, or a confirm): starts are never closer
   -- than 1 / rate even when a waiting caller wakes late and the next one on time.
   last_started_at timestamptz,
+  -- When the last started request was released (space_from_end).
+  last_finished_at timestamptz,
   paused_until timestamptz,
   pause_reason text check (pause_reason in ('rate_limited', 'backoff')),
   -- When the pause was last set: slots reserved before it and not started yet are void.
@@ -57,6 +64,8 @@ create table public.rate_limit_slots (
   class text not null,
   key text not null,
   starts_at timestamptz not null,
+  -- Set when the request actually starts (granted without wait, or confirmed).
+  started_at timestamptz,
   expires_at timestamptz not null,
   foreign key (class, key) references public.rate_limit_keys (class, key) on delete cascade
 );
@@ -152,14 +161,24 @@ begin
 
   v_start := greatest(v_now, v_key.next_start_at, coalesce(v_key.paused_until, v_now),
                       case when v_rate > 0 then v_key.last_started_at + make_interval(secs => 1.0 / v_rate) end);
+  if v_class.space_from_end then
+    v_start := greatest(v_start,
+                        case when v_rate > 0 then v_key.last_finished_at + make_interval(secs => 1.0 / v_rate) end);
+    if exists (select 1 from public.rate_limit_slots as s
+                where s.class = p_class and s.key = p_key and s.started_at is not null) then
+      -- A request is in flight: this one must confirm once it has ended.
+      v_start := greatest(v_start, v_now + interval '1 millisecond');
+    end if;
+  end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::integer, 'busy'::text, null::timestamptz, null::integer,
       v_key.consecutive_failures;
     return;
   end if;
 
-  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at)
-  values (p_class, p_key, v_start, v_start + make_interval(secs => v_class.slot_lease_ms / 1000.0))
+  insert into public.rate_limit_slots as s (class, key, starts_at, started_at, expires_at)
+  values (p_class, p_key, v_start, case when v_start = v_now then v_now end,
+          v_start + make_interval(secs => v_class.slot_lease_ms / 1000.0))
   returning s.token into v_token;
   update public.rate_limit_keys as k
      set next_start_at = case when v_rate > 0 then v_start + make_interval(secs => 1.0 / v_rate)
@@ -187,14 +206,16 @@ declare
   v_slot public.rate_limit_slots%rowtype;
   v_rate double precision;
   v_last timestamptz;
+  v_finished timestamptz;
+  v_from_end boolean;
   v_next timestamptz;
 begin
   select * into v_slot from public.rate_limit_slots as s where s.token = p_token and s.expires_at > v_now;
   if not found then
     return -1;
   end if;
-  select coalesce(k.rate_per_second, c.rate_per_second), k.last_started_at
-    into v_rate, v_last
+  select coalesce(k.rate_per_second, c.rate_per_second), k.last_started_at, k.last_finished_at, c.space_from_end
+    into v_rate, v_last, v_finished, v_from_end
     from public.rate_limit_keys as k
     join public.rate_limit_classes as c on c.class = k.class
    where k.class = v_slot.class and k.key = v_slot.key
@@ -203,25 +224,42 @@ begin
   if not exists (select 1 from public.rate_limit_slots as s where s.token = p_token) then
     return -1;
   end if;
+  if v_from_end and exists (select 1 from public.rate_limit_slots as s
+                             where s.class = v_slot.class and s.key = v_slot.key
+                               and s.started_at is not null and s.token <> p_token) then
+    return 25;  -- the previous request is still in flight: look again shortly
+  end if;
   v_next := greatest(v_slot.starts_at,
-                     case when v_rate > 0 then v_last + make_interval(secs => 1.0 / v_rate) end);
+                     case when v_rate > 0 then v_last + make_interval(secs => 1.0 / v_rate) end,
+                     case when v_rate > 0 and v_from_end then v_finished + make_interval(secs => 1.0 / v_rate) end);
   if v_next > v_now then
     return greatest(1, ceil(extract(epoch from (v_next - v_now)) * 1000)::integer);
   end if;
+  update public.rate_limit_slots as s set started_at = v_now where s.token = p_token;
   update public.rate_limit_keys as k set last_started_at = v_now
    where k.class = v_slot.class and k.key = v_slot.key;
   return 0;
 end
 $$;
 
--- Frees a slot (the request finished, or was never sent). Unknown tokens are ignored.
+-- Frees a slot (the request finished, or was never sent); a started one records the key's last finish.
+-- Unknown tokens are ignored.
 create function public.rate_limit_release(p_token uuid)
 returns void
-language sql
+language plpgsql
 security definer
 set search_path = ''
 as $$
-  delete from public.rate_limit_slots as s where s.token = p_token
+declare
+  v_slot public.rate_limit_slots%rowtype;
+begin
+  delete from public.rate_limit_slots as s where s.token = p_token returning * into v_slot;
+  if found and v_slot.started_at is not null then
+    update public.rate_limit_keys as k
+       set last_finished_at = greatest(k.last_finished_at, clock_timestamp())
+     where k.class = v_slot.class and k.key = v_slot.key;
+  end if;
+end
 $$;
 
 -- Pauses the key until p_until (at most the class's max_pause_ms from now; an earlier pause never shortens
