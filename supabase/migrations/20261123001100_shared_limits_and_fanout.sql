@@ -19,13 +19,13 @@ create table public.rate_limit_classes (
   backoff_base_ms integer not null default 15000 check (backoff_base_ms between 0 and 86400000),
   backoff_cap_ms integer not null default 900000 check (backoff_cap_ms between 0 and 86400000),
   -- An in-flight slot not released by then is freed (a crashed isolate cannot hold a key forever).
-  slot_lease_ms integer not null default 60000 check (slot_lease_ms between 1000 and 3600000),
+  slot_lease_ms integer not null default 30000 check (slot_lease_ms between 1000 and 3600000),
   -- Longest pause a caller may set (a wrong Retry-After must not silence a key for days).
   max_pause_ms integer not null default 3600000 check (max_pause_ms between 0 and 604800000),
-  -- Also space each start 1 / rate after the previous request's END (its release), and never start while
-  -- an earlier request is still in flight. The database only sees decisions, not arrivals: a caller slowed
-  -- between its go and its send could otherwise land closer than 1 / rate to the next one. Ending before
-  -- the next start is the spacing the server is sure to see, whatever the callers' delays.
+  -- Also space each start 1 / rate after the previous request's END (its release). The database only sees
+  -- decisions, not arrivals: a caller slowed between its go and its send could otherwise land closer than
+  -- 1 / rate to the next one. A released request has arrived, so this spacing holds whatever the callers'
+  -- delays (for responses faster than 1 / rate; a slower one is spaced from its start only).
   space_from_end boolean not null default true
 );
 
@@ -164,11 +164,6 @@ begin
   if v_class.space_from_end then
     v_start := greatest(v_start,
                         case when v_rate > 0 then v_key.last_finished_at + make_interval(secs => 1.0 / v_rate) end);
-    if exists (select 1 from public.rate_limit_slots as s
-                where s.class = p_class and s.key = p_key and s.started_at is not null) then
-      -- A request is in flight: this one must confirm once it has ended.
-      v_start := greatest(v_start, v_now + interval '1 millisecond');
-    end if;
   end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::integer, 'busy'::text, null::timestamptz, null::integer,
@@ -223,11 +218,6 @@ begin
   -- A pause may have voided the slot while this caller waited for the key's lock.
   if not exists (select 1 from public.rate_limit_slots as s where s.token = p_token) then
     return -1;
-  end if;
-  if v_from_end and exists (select 1 from public.rate_limit_slots as s
-                             where s.class = v_slot.class and s.key = v_slot.key
-                               and s.started_at is not null and s.token <> p_token) then
-    return 25;  -- the previous request is still in flight: look again shortly
   end if;
   v_next := greatest(v_slot.starts_at,
                      case when v_rate > 0 then v_last + make_interval(secs => 1.0 / v_rate) end,

@@ -104,6 +104,10 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         };
         let gate = answer.waitMs;
         while (gate > 0) {
+          if (now() + gate > deadline) {
+            release();
+            return { granted: false, refusal: "busy", pauseReason: null, until: null };
+          }
           await sleep(gate);
           try {
             gate = await store.confirm(token);
