@@ -21,6 +21,7 @@ import { minimalDomain, startFakeRdap } from "../tests/fakes/rdap_server.ts";
 import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
 import { linkTelegramChat, registerBotWebhook } from "../tests/support/telegram_link.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
+import { setRdapHostLimit } from "./local/rate_limits.ts";
 
 const DOMAIN = "drop-demo.com";
 const MINUTE = 60_000;
@@ -81,7 +82,6 @@ async function main(): Promise<void> {
         TELEGRAM_API_BASE: telegram.url,
         TELEGRAM_BOT_TOKEN: telegram.token,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-        RDAP_HOST_RATE_PER_SECOND: "50",
         POLLER_TIME_BUDGET_MS: "10000",
         SUPABASE_DB_URL: cluster.url,
       })
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
       databaseUrl: cluster.url,
     });
     const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
+    await setRdapHostLimit(sql, rdap.url, 50);
     const netWorker = await startNetWorker(cluster.url, 60_000);
     cleanups.unshift(() => netWorker.close(), () => sql.end({ timeout: 2 }), () => gateway.close());
     await storePollerVaultSecrets(sql, { projectUrl: gateway.url, pollerSecret: environment.POLLER_SECRET });

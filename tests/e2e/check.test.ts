@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { call } from "../support/http.ts";
 import { startStack } from "../support/stack.ts";
@@ -35,9 +36,8 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
     RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
     DNS_NAMESERVER: dns.address,
     RDAP_TIMEOUT_MS: "1000",
-    RDAP_HOST_RATE_PER_SECOND: "1",
-    RDAP_HOST_CONCURRENCY: "2",
   });
+  await setRdapHostLimit(stack.sql, rdap.url, 1, 2);
   const account = await stack.account("pro");
   const check = (name: string) =>
     call<CheckBody>(`${stack.apiBase}/check/${name}`, { apiKey: account.api_key! });

@@ -11,6 +11,7 @@ import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { ownCluster, setEnvironment } from "../support/outage.ts";
 import { startStack } from "../support/stack.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
@@ -45,13 +46,13 @@ Deno.test("a poller run cut by a database restart loses and doubles nothing", op
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     POLLER_TIME_BUDGET_MS: "8000",
     POLLER_LEASE_SECONDS: String(leaseSeconds),
-    // Two RDAP requests a second: the run is still checking when the database goes away.
-    RDAP_HOST_RATE_PER_SECOND: "2",
   });
   const stack = await startStack();
   const { sql } = stack;
   try {
     await setWebhookTargetPolicy(sql, true);
+    // Two RDAP requests a second: the run is still checking when the database goes away.
+    await setRdapHostLimit(sql, rdap.url, 2);
     const account: CreatedAccount = await stack.account("pro");
     const chatId = String(700_000 + Math.floor(Math.random() * 99_999));
     const hookUrl = receiver.endpoint("outage", { secret: "outage-secret-0123456789" });

@@ -14,6 +14,7 @@ import { sessionToken } from "../../scripts/local/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { setEnvironment } from "../support/outage.ts";
 import { databaseUrl, startStack } from "../support/stack.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 
@@ -98,10 +99,10 @@ Deno.test("every function is correct behind a transaction-mode pooler (DB_POOLER
     DB_POOL_SIZE: "6",
     RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
     DNS_NAMESERVER: dns.address,
-    RDAP_HOST_RATE_PER_SECOND: "50",
   });
   const stack = await startStack();
   try {
+    await setRdapHostLimit(stack.sql, rdap.url, 50);
     const alice = await stack.account("pro");
     const bob = await stack.account("pro");
     const api = (key: string, path: string, init: RequestInit = {}) =>

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../../scripts/local/paths.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
@@ -67,8 +68,8 @@ Deno.test("MCP tool server end to end", options, async (t) => {
   const stack = await startStack({
     RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
     DNS_NAMESERVER: dns.address,
-    RDAP_HOST_RATE_PER_SECOND: "50",
   });
+  await setRdapHostLimit(stack.sql, rdap.url, 50);
   const mcpUrl = `${stack.apiBase}/mcp`;
   try {
     const account = await stack.account("pro");

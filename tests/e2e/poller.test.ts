@@ -15,6 +15,7 @@ import {
   setWebhookTargetPolicy,
   storePollerVaultSecrets,
 } from "../../scripts/local/vault.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import type { CreatedAccount, PlanId } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
@@ -229,7 +230,6 @@ Deno.test("poller and alerts end to end", options, async (t) => {
     POLLER_TIME_BUDGET_MS: "8000",
     DELIVERY_TIME_BUDGET_MS: "8000",
     DELIVERY_IDLE_LINGER_MS: "100",
-    RDAP_HOST_RATE_PER_SECOND: "50",
   });
   const createdAccounts: string[] = [];
   const runTag = String(100_000 + Math.floor(Math.random() * 800_000));
@@ -247,6 +247,7 @@ Deno.test("poller and alerts end to end", options, async (t) => {
     chat: (label) => `${runTag}${String(label).padStart(2, "0")}`,
   };
   const { sql } = stack;
+  await setRdapHostLimit(sql, rdap.url, 50);
   await setWebhookTargetPolicy(sql, true);
   await registerBotWebhook(sql, telegram, stack.functionsBase);
 
@@ -553,7 +554,6 @@ async function killedPollerScenario(world: World): Promise<void> {
       SUPABASE_DB_URL: databaseUrl(),
       RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
       DNS_NAMESERVER: dns.address,
-      RDAP_HOST_RATE_PER_SECOND: "50",
       RDAP_TIMEOUT_MS: "120000",
       POLLER_TIME_BUDGET_MS: "120000",
       POLLER_LEASE_SECONDS: "4",

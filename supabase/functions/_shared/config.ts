@@ -36,11 +36,9 @@ export const config = {
   dnsNameserver: () => env("DNS_NAMESERVER"),
   /** DNS-over-HTTPS resolver (RFC 8484) for NS look-ups when `DNS_NAMESERVER` is unset. */
   dnsDohUrl: () => env("DNS_DOH_URL") ?? "https://cloudflare-dns.com/dns-query",
+  /** DNS queries per second one process sends to its resolver (the poller's NS look-ups); 0 = no limit. */
+  dnsQueryRatePerSecond: () => numberEnv("DNS_QUERY_RATE_PER_SECOND", 50),
   rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
-  /** Requests per second allowed to one RDAP host from this process. */
-  rdapHostRatePerSecond: () => numberEnv("RDAP_HOST_RATE_PER_SECOND", 1),
-  /** Requests in flight at once to one RDAP host from this process. */
-  rdapHostConcurrency: () => numberEnv("RDAP_HOST_CONCURRENCY", 2),
   liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
   telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),
   telegramApiBase: () => env("TELEGRAM_API_BASE") ?? "https://api.telegram.org",

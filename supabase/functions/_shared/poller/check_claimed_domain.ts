@@ -39,8 +39,10 @@ export async function checkClaimedDomain(
   deps: DomainCheckDeps,
   domain: ClaimedDomain,
   checksEndAt: number,
+  /** The DNS answer when the caller already has it (a batch looked up together). */
+  knownDns?: DnsOutcome,
 ): Promise<DomainCheckOutcome> {
-  const dns = await deps.lookupDns(domain.name);
+  const dns = knownDns ?? await deps.lookupDns(domain.name);
   if (!needsRegistryCheck(domain, dns, new Date(deps.now()))) {
     return { kind: "delegated", checkedAt: new Date(deps.now()) };
   }

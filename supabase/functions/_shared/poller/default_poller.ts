@@ -1,17 +1,23 @@
 /** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database. */
 import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
-import { defaultNsLookup } from "../dns/nameservers.ts";
+import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
+import { config } from "../config.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
+import { rateLimitedLookup } from "./dns_rate_limit.ts";
 import type { PollerDeps } from "./run_poller.ts";
 import type { PollerSettings } from "./settings.ts";
 
 export function defaultPollerDeps(_settings: PollerSettings): PollerDeps {
   const checkDeps = defaultCheckDeps();
+  const lookupDns = rateLimitedLookup(defaultNsLookup(), {
+    resolver: resolverFor(configuredNsOptions()).label,
+    ratePerSecond: config.dnsQueryRatePerSecond(),
+  });
   return {
     domains: databaseDomainQueue(),
     check: {
-      lookupDns: defaultNsLookup(),
+      lookupDns,
       checkDomain: (name, dns, maxHostWaitMs) =>
         checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs }),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),

@@ -1,5 +1,5 @@
 /** Watched names in the database (service_role): claim the due ones, record what a check found. */
-import { asService, type TransactionRunner } from "../db/client.ts";
+import { asService, database, type Sql, type TransactionRunner } from "../db/client.ts";
 import type { CheckResult } from "../availability/check_domain.ts";
 import type { DomainStatus } from "../availability/classify.ts";
 import { recordDomainCheck } from "../availability/live_check.ts";
@@ -25,6 +25,8 @@ export interface DomainQueue {
   recordCheck(result: CheckResult, followUp: CheckFollowUp): Promise<void>;
   /** Records "registered" from DNS alone, keeping the known expiry and registrar. */
   recordDelegated(domain: ClaimedDomain, checkedAt: Date): Promise<void>;
+  /** The same for several names in one round trip (optional: without it, one by one). */
+  recordDelegatedBatch?(domains: ClaimedDomain[], checkedAt: Date): Promise<void>;
   /** Releases a claimed name without a check, due again at `notBefore`. */
   defer(name: string, notBefore: Date): Promise<void>;
 }
@@ -37,10 +39,21 @@ interface ClaimRow {
   last_checked_at: Date | null;
 }
 
-export function databaseDomainQueue(run: TransactionRunner = asService): DomainQueue {
+/**
+ * `run`: the transaction runner for multi-statement writes (a check and its follow-ups). `statement`: where
+ * a single call of a SQL function runs — by default straight on the pool as the connection's own role (the
+ * owner of those definer functions), one round trip instead of begin / role / call / commit, which is what
+ * the poller does hundreds of times a second. A caller passing its own `run` gets it for both.
+ */
+export function databaseDomainQueue(
+  run: TransactionRunner = asService,
+  statement: <T>(
+    work: (sql: Sql | Parameters<Parameters<TransactionRunner>[0]>[0]) => Promise<T>,
+  ) => Promise<T> = run === asService ? (work) => work(database()) : run,
+): DomainQueue {
   return {
     claim: (limit, leaseSeconds) =>
-      run(async (tx) => {
+      statement(async (tx) => {
         const rows = await tx<ClaimRow[]>`select * from public.claim_due_domains(${limit}, ${leaseSeconds})`;
         return rows.map((row) => ({
           name: row.domain_name,
@@ -62,12 +75,21 @@ export function databaseDomainQueue(run: TransactionRunner = asService): DomainQ
         }
       }),
     recordDelegated: (domain, checkedAt) =>
-      run(async (tx) => {
+      statement(async (tx) => {
         await tx`select public.record_domain_check(
           ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true)`;
       }),
+    recordDelegatedBatch: (domains, checkedAt) =>
+      statement(async (tx) => {
+        const names = domains.map((domain) => domain.name);
+        const expiries = domains.map((domain) => domain.expiresAt?.toISOString() ?? null);
+        const registrars = domains.map((domain) => domain.registrar);
+        await tx`select public.record_domain_check(t.name, 'registered', ${checkedAt}, t.expires_at, t.registrar, true)
+                 from unnest(${names}::text[], ${expiries}::timestamptz[], ${registrars}::text[])
+                   as t(name, expires_at, registrar)`;
+      }),
     defer: (name, notBefore) =>
-      run(async (tx) => {
+      statement(async (tx) => {
         await tx`select public.defer_domain_check(${name}, ${notBefore})`;
       }),
   };

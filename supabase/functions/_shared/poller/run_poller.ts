@@ -12,6 +12,8 @@
 import { checkClaimedDomain, type DomainCheckDeps } from "./check_claimed_domain.ts";
 import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
+import type { DnsOutcome } from "../dns/nameservers.ts";
+import { needsRegistryCheck } from "./dns_first.ts";
 
 export interface PollerDeps {
   domains: DomainQueue;
@@ -46,14 +48,14 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     stopped_because: "time_budget",
   };
 
-  async function checkOne(domain: ClaimedDomain): Promise<void> {
+  async function checkOne(domain: ClaimedDomain, dns?: DnsOutcome): Promise<void> {
     try {
       if (deps.now() >= checksEndAt) {
         await deps.domains.defer(domain.name, new Date(deps.now()));
         summary.deferred++;
         return;
       }
-      const outcome = await checkClaimedDomain(deps.check, domain, checksEndAt);
+      const outcome = await checkClaimedDomain(deps.check, domain, checksEndAt, dns);
       if (outcome.kind === "delegated") {
         await deps.domains.recordDelegated(domain, outcome.checkedAt);
         summary.checked++;
@@ -74,6 +76,36 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     }
   }
 
+  /**
+   * DNS for the whole batch at once; the delegated names (registered, no RDAP request) are recorded together
+   * in one round trip; the others are checked one by one.
+   */
+  async function checkBatch(batch: ClaimedDomain[]): Promise<void> {
+    if (deps.now() >= checksEndAt) {
+      for (const domain of batch) await checkOne(domain);
+      return;
+    }
+    const answers = await Promise.all(batch.map((domain) => deps.check.lookupDns(domain.name)));
+    const checkedAt = new Date(deps.now());
+    const delegated = batch.filter((domain, i) => !needsRegistryCheck(domain, answers[i], checkedAt));
+    if (delegated.length > 0) {
+      try {
+        if (deps.domains.recordDelegatedBatch) await deps.domains.recordDelegatedBatch(delegated, checkedAt);
+        else for (const domain of delegated) await deps.domains.recordDelegated(domain, checkedAt);
+        summary.checked += delegated.length;
+        summary.registered_by_dns += delegated.length;
+      } catch (error) {
+        summary.errors += delegated.length;
+        console.error(
+          `[rdap-poller] recording ${delegated.length} delegated names failed: ${(error as Error).message}`,
+        );
+      }
+    }
+    for (const [i, domain] of batch.entries()) {
+      if (!delegated.includes(domain)) await checkOne(domain, answers[i]);
+    }
+  }
+
   let claimed = 0;
 
   async function worker(): Promise<void> {
@@ -90,7 +122,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
         summary.stopped_because = "no_due_work";
         return;
       }
-      for (const domain of batch) await checkOne(domain);
+      await checkBatch(batch);
     }
   }
 

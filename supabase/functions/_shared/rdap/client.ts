@@ -150,51 +150,51 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
       }
 
       if (answer.kind === "timeout" || answer.kind === "network_error") {
-        limiter.reportFailure(host);
+        await limiter.reportFailure(host);
         return done(
           failed(url, null, answer.kind === "timeout" ? "rdap_timeout" : "rdap_network_error", null),
         );
       }
       if (answer.kind === "too_large") {
-        limiter.reportFailure(host);
+        await limiter.reportFailure(host);
         return done(failed(url, answer.status, "rdap_invalid_response", null));
       }
 
       const { status } = answer;
       if (REDIRECT_STATUSES.has(status)) {
-        limiter.reportSuccess(host);
+        await limiter.reportSuccess(host);
         return { kind: "redirect", status, location: answer.headers.get("location") };
       }
       if (status === 429) {
         const waitMs = parseRetryAfter(answer.headers.get("retry-after"), now()) ?? DEFAULT_RETRY_AFTER_MS;
         const pausedUntil = now() + Math.min(waitMs, MAX_RETRY_AFTER_MS);
-        limiter.pause(host, pausedUntil, "rdap_rate_limited");
+        await limiter.pause(host, pausedUntil, "rdap_rate_limited");
         if (attempt === 1 && waitMs <= SHORT_RETRY_AFTER_MS) continue;
         return done(failed(url, status, "rdap_rate_limited", pausedUntil));
       }
       if (status >= 500) {
-        limiter.reportFailure(host);
+        await limiter.reportFailure(host);
         return done(failed(url, status, "rdap_server_error", null));
       }
       if (status === 404) {
         if (answer.body.trim() !== "" && decodeJson(answer.body) === undefined) {
           // A 404 web page is a wrong URL or a broken server, not the registry saying "no such domain".
-          limiter.reportFailure(host);
+          await limiter.reportFailure(host);
           return done(failed(url, status, "rdap_invalid_response", null));
         }
-        limiter.reportSuccess(host);
+        await limiter.reportSuccess(host);
         return done({ outcome: "not_found", url, httpStatus: 404 });
       }
       if (status === 200) {
         const domain = parseDomainResponse(decodeJson(answer.body));
         if (domain === null) {
-          limiter.reportFailure(host);
+          await limiter.reportFailure(host);
           return done(failed(url, status, "rdap_invalid_response", null));
         }
-        limiter.reportSuccess(host);
+        await limiter.reportSuccess(host);
         return done({ outcome: "found", url, httpStatus: status, domain });
       }
-      limiter.reportFailure(host);
+      await limiter.reportFailure(host);
       return done(failed(url, status, "rdap_unexpected_status", null));
     }
   }

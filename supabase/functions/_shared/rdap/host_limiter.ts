@@ -1,10 +1,15 @@
 /**
- * Politeness towards RDAP servers, per host (`host:port`), for this whole process: at most `concurrency`
- * requests in flight, request starts spaced by 1 / `ratePerSecond`, pauses after a 429 (`pause`), and an
- * exponential, capped back-off for a host that keeps failing. Live checks and the poller share one
- * instance (`sharedHostLimiter`).
+ * Politeness towards RDAP servers, per host (`host:port`): at most `concurrency` requests in flight,
+ * request starts spaced by 1 / `ratePerSecond`, pauses after a 429 (`pause`), and an exponential, capped
+ * back-off for a host that keeps failing.
+ *
+ * `sharedHostLimiter()` is the one the functions use: it is kept in the database (class `rdap_host` of the
+ * project-wide limiter, docs/rate-limits.md), so every isolate of every function shares one allowance per
+ * host, and its parameters are the class's row, not this process's settings. `createHostLimiter` is the
+ * same behaviour in this process's memory, for unit tests and single-process tools.
  */
-import { config } from "../config.ts";
+import { sqlRateLimitStore } from "../rate_limit/store.ts";
+import { createSharedLimiter, realSleep, type Sleep } from "../rate_limit/shared_limiter.ts";
 
 export type HostRefusalReason = "rdap_rate_limited" | "rdap_host_backoff" | "rdap_host_busy";
 
@@ -21,15 +26,19 @@ export interface HostLimiter {
   /** Waits for the host's turn. The caller must call `release()` when its request has finished. */
   acquire(host: string, options?: AcquireOptions): Promise<HostTurn>;
   /** Keeps the host paused until `untilMs` (epoch ms), e.g. from a 429's `Retry-After`. */
-  pause(host: string, untilMs: number, reason?: "rdap_rate_limited" | "rdap_host_backoff"): void;
-  reportSuccess(host: string): void;
+  pause(
+    host: string,
+    untilMs: number,
+    reason?: "rdap_rate_limited" | "rdap_host_backoff",
+  ): void | Promise<void>;
+  reportSuccess(host: string): void | Promise<void>;
   /** Counts a failure; from `failureThreshold` consecutive failures on, the host is backed off. */
-  reportFailure(host: string): void;
-  /** The epoch ms until which the host is paused, or null. */
+  reportFailure(host: string): void | Promise<void>;
+  /** The epoch ms until which the host is paused (as far as this process knows), or null. */
   pausedUntil(host: string): number | null;
 }
 
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export { realSleep, type Sleep };
 
 export interface HostLimiterOptions {
   /** Request starts per second per host; 0 turns the spacing off (tests only). */
@@ -62,19 +71,6 @@ interface HostState {
   pausedUntil: number;
   pauseReason: "rdap_rate_limited" | "rdap_host_backoff";
   consecutiveFailures: number;
-}
-
-export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal?.addEventListener("abort", done);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
@@ -209,18 +205,42 @@ export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
   };
 }
 
-let shared: { settings: string; limiter: HostLimiter } | undefined;
+/** The limiter class of RDAP hosts in `public.rate_limit_classes`. */
+export const RDAP_HOST_LIMIT_CLASS = "rdap_host";
 
-/**
- * The one limiter of this process, configured from `RDAP_HOST_RATE_PER_SECOND` and
- * `RDAP_HOST_CONCURRENCY`; a change of either setting starts a new one.
- */
+/** The project-wide host limiter over a rate-limit store (the database's, by default). */
+export function createDatabaseHostLimiter(
+  options: { store?: ReturnType<typeof sqlRateLimitStore>; now?: () => number; sleep?: Sleep } = {},
+): HostLimiter {
+  const shared = createSharedLimiter({
+    store: options.store ?? sqlRateLimitStore(),
+    limitClass: RDAP_HOST_LIMIT_CLASS,
+    now: options.now,
+    sleep: options.sleep,
+  });
+  return {
+    async acquire(host, acquireOptions = {}) {
+      const turn = await shared.acquire(host, acquireOptions);
+      if (turn.granted) return turn;
+      if (turn.refusal === "busy") return { granted: false, reason: "rdap_host_busy", until: null };
+      return {
+        granted: false,
+        reason: turn.pauseReason === "backoff" ? "rdap_host_backoff" : "rdap_rate_limited",
+        until: turn.until,
+      };
+    },
+    pause: (host, untilMs, reason = "rdap_rate_limited") =>
+      shared.pause(host, untilMs, reason === "rdap_host_backoff" ? "backoff" : "rate_limited"),
+    reportSuccess: (host) => shared.report(host, true),
+    reportFailure: (host) => shared.report(host, false),
+    pausedUntil: (host) => shared.pausedUntil(host),
+  };
+}
+
+let shared: HostLimiter | undefined;
+
+/** The one host limiter of this process: the project-wide one in the database. */
 export function sharedHostLimiter(): HostLimiter {
-  const ratePerSecond = config.rdapHostRatePerSecond();
-  const concurrency = config.rdapHostConcurrency();
-  const settings = `${ratePerSecond}/${concurrency}`;
-  if (shared?.settings !== settings) {
-    shared = { settings, limiter: createHostLimiter({ ratePerSecond, concurrency }) };
-  }
-  return shared.limiter;
+  shared ??= createDatabaseHostLimiter();
+  return shared;
 }

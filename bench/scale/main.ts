@@ -1,0 +1,208 @@
+/**
+ * `deno task bench:scale [--flag value …]`: the polling design at scale, on this machine. A throwaway
+ * PostgreSQL with N watch entries over M names, fake RDAP registries that enforce a per-host limit (429 on
+ * any excess), and several poller processes in parallel sharing the project-wide host limiter. Prints,
+ * from one run: RDAP request rate ÷ the politeness ceiling (hosts × per-host rate), checks per second, the
+ * share of RDAP requests saved by DNS, 429s sent, drop-to-alert delay (median, max), and claim and
+ * database time per check. Flags: see `DEFAULT_PARAMS` in world.ts (e.g. `--names 30000 --entries 100000`).
+ */
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { join } from "node:path";
+import { repoRoot } from "../../scripts/local/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
+import { prepareDatabase } from "../../scripts/local/stack.ts";
+import { startFakeRegistries } from "./fake_registries.ts";
+import { seed } from "./seed.ts";
+import { droppingIndexes, dropTimes, nameOf, parseParams } from "./world.ts";
+
+interface ProcessTotals {
+  runs: number;
+  checked: number;
+  registered_by_dns: number;
+  deferred: number;
+  became_available: number;
+  errors: number;
+  claimMs: number;
+  claims: number;
+  recordMs: number;
+  limiterMs: number;
+  limiterCalls: number;
+  dnsQueries: Record<string, number>;
+  cpuMs: number | null;
+}
+
+const params = parseParams(Deno.args);
+const log = (text: string) => console.log(`[bench:scale] ${text}`);
+const fixed = (value: number, digits = 2) => value.toFixed(digits);
+
+function percentile(sorted: number[], share: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * (sorted.length - 1) + 0.5))];
+}
+
+async function main(): Promise<void> {
+  log(`parameters ${JSON.stringify(params)}`);
+  const baseDir = await Deno.makeTempDir({ prefix: "watchlist-bench-scale-" });
+  const cluster = clusterAt(baseDir, freePort());
+  let sql: postgres.Sql | undefined;
+  let fakes: ReturnType<typeof startFakeRegistries> | undefined;
+  try {
+    let started = performance.now();
+    await prepareDatabase(cluster);
+    sql = postgres.connect(cluster.url, { max: 4, onnotice: () => {} });
+    await sql`alter system set synchronous_commit = off`;
+    await sql`select pg_reload_conf()`;
+    const dropping = droppingIndexes(params);
+    await seed(sql, params, dropping);
+    const [counts] = await sql<{ names: number; entries: number }[]>`
+      select (select count(*) from public.domains)::int as names,
+             (select count(*) from public.watchlist_entries)::int as entries`;
+    log(
+      `seeded ${counts.entries} watch entries over ${counts.names} names in ${
+        fixed((performance.now() - started) / 1000, 1)
+      } s`,
+    );
+
+    // The project-wide limiter runs a little under the registries' limit (the margin absorbs timer jitter).
+    await sql`update public.rate_limit_classes
+              set rate_per_second = ${
+      params.hostRate * (1 - params.margin)
+    }, concurrency = ${params.hostConcurrency}
+              where class = 'rdap_host'`;
+
+    const startAt = Date.now() + 3_000;
+    const stopAt = startAt + params.duration * 1000;
+    const drops = dropTimes(params, startAt);
+    fakes = startFakeRegistries(params, drops);
+    log(
+      `${params.hosts} fake registries at ${params.hostRate}/s and ${params.hostConcurrency} in flight each, ` +
+        `${params.rdapLatencyMs} ms latency; ${params.pollers} poller processes × ${params.workers} workers for ${params.duration} s`,
+    );
+
+    const children = Array.from({ length: params.pollers }, () =>
+      new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          "-A",
+          "--no-check",
+          join(repoRoot, "bench/scale/poller_process.ts"),
+          JSON.stringify(params),
+          String(stopAt),
+        ],
+        cwd: repoRoot,
+        env: {
+          SUPABASE_DB_URL: cluster.url,
+          RDAP_BOOTSTRAP_URL: fakes!.bootstrapUrl,
+          DB_POOL_SIZE: String(Math.max(4, params.workers)),
+        },
+        stdout: "piped",
+        stderr: "inherit",
+      }).spawn());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
+    started = performance.now();
+    const outputs = await Promise.all(children.map(async (child) => {
+      const output = await child.output();
+      const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
+      return JSON.parse(lines[lines.length - 1]) as ProcessTotals;
+    }));
+    const elapsedS = (performance.now() - started) / 1000;
+
+    // Figures.
+    const sum = (pick: (totals: ProcessTotals) => number) => outputs.reduce((total, o) => total + pick(o), 0);
+    const checked = sum((o) => o.checked);
+    const byDns = sum((o) => o.registered_by_dns);
+    const rdapRequests = fakes.perHost.reduce((total, n) => total + n, 0);
+    const ceiling = params.hosts * params.hostRate;
+    const windowStart = startAt + 10_000;
+    const windowEnd = stopAt - 5_000;
+    const inWindow = fakes.accepted.filter((at) => at >= windowStart && at < windowEnd).length;
+    const rdapRate = inWindow / ((windowEnd - windowStart) / 1000);
+
+    const alerts = await sql<{ domain_name: string; first: Date }[]>`
+      select domain_name, min(created_at) as first from public.alert_events
+       where type = 'domain.available' group by domain_name`;
+    const alertAt = new Map(alerts.map((row) => [row.domain_name, row.first.getTime()]));
+    const delays: number[] = [];
+    let missed = 0;
+    for (const [index, dropAt] of drops) {
+      const at = alertAt.get(nameOf(index, params));
+      if (at === undefined) missed++;
+      else delays.push((at - dropAt) / 1000);
+    }
+    delays.sort((a, b) => a - b);
+    const falseAlerts = alerts.filter((row) => {
+      const match = row.domain_name.match(/^n(\d+)\./);
+      return !match || !drops.has(Number(match[1]));
+    }).length;
+    const dnsQueries = sum((o) => Object.values(o.dnsQueries).reduce((t, n) => t + n, 0));
+
+    console.log("");
+    console.log(`deno task bench:scale ${Deno.args.join(" ")}`.trim());
+    console.log(
+      `  world                  ${counts.entries} entries over ${counts.names} names, ${params.hosts} registries, ` +
+        `${params.pollers} pollers × ${params.workers} workers, ${fixed(elapsedS, 0)} s`,
+    );
+    console.log(
+      `  RDAP rate ÷ ceiling    ${fixed(rdapRate)}/s ÷ ${ceiling}/s = ${fixed(rdapRate / ceiling)}  ` +
+        `(limiter set to ${fixed(1 - params.margin)} of the ceiling; window ${
+          fixed((windowEnd - windowStart) / 1000, 0)
+        } s)`,
+    );
+    console.log(
+      `  checks per second      ${fixed(checked / elapsedS, 1)}  (${checked} checks, ${
+        fixed(checked / elapsedS / ceiling, 2)
+      } × ceiling)`,
+    );
+    console.log(
+      `  RDAP saved by DNS      ${fixed(100 * (1 - rdapRequests / Math.max(1, checked)), 1)} %  ` +
+        `(${rdapRequests} RDAP requests for ${checked} checks; ${byDns} by DNS alone)`,
+    );
+    const gaps = [...fakes.tooManyGaps].sort((a, b) => a - b);
+    console.log(
+      `  429s sent by fakes     ${fakes.tooMany}` +
+        (gaps.length
+          ? ` (ms since the previous arrival at that host: min ${gaps[0]}, median ${percentile(gaps, 0.5)})`
+          : ""),
+    );
+    console.log(
+      `  drop → alert           median ${fixed(percentile(delays, 0.5), 1)} s, max ${
+        fixed(delays[delays.length - 1] ?? NaN, 1)
+      } s ` +
+        `(${delays.length} of ${drops.size} drops alerted${
+          missed ? `, ${missed} not` : ""
+        }; ${falseAlerts} other alerts)`,
+    );
+    console.log(
+      `  claim time per check   ${fixed(sum((o) => o.claimMs) / Math.max(1, checked))} ms ` +
+        `(${
+          fixed(sum((o) => o.claimMs) / Math.max(1, sum((o) => o.claims)), 1)
+        } ms per claim of ≤ ${params.batch})`,
+    );
+    console.log(
+      `  DB time per check      ${
+        fixed(
+          (sum((o) => o.claimMs) + sum((o) => o.recordMs) + sum((o) => o.limiterMs)) / Math.max(1, checked),
+        )
+      } ms ` +
+        `(claim + record + limiter; limiter ${
+          fixed(sum((o) => o.limiterMs) / Math.max(1, rdapRequests))
+        } ms and ` +
+        `${fixed(sum((o) => o.limiterCalls) / Math.max(1, rdapRequests), 1)} calls per RDAP request)`,
+    );
+    console.log(
+      `  DNS queries            ${dnsQueries} (${
+        fixed(dnsQueries / elapsedS, 1)
+      }/s over ${params.pollers} processes)`,
+    );
+    const cpu = sum((o) => o.cpuMs ?? 0);
+    if (cpu > 0) console.log(`  poller CPU per check   ${fixed(cpu / Math.max(1, checked))} ms`);
+    console.log(`  errors / deferred      ${sum((o) => o.errors)} / ${sum((o) => o.deferred)}`);
+  } finally {
+    await fakes?.close();
+    await sql?.end({ timeout: 2 });
+    await stopCluster(cluster).catch(() => {});
+    await Deno.remove(baseDir, { recursive: true }).catch(() => {});
+  }
+}
+
+await main();

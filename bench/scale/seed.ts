@@ -1,0 +1,37 @@
+/** Fills the bench database: accounts, names (with their state and due times), watch entries. */
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import type { ScaleParams } from "./world.ts";
+
+export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: number[]): Promise<void> {
+  const { names, hosts, accounts } = params;
+  const perAccount = Math.ceil(params.entries / accounts);
+  const step = Math.floor(names / accounts);
+  const delegatedBelow = params.delegatedShare * 1000;
+  const pendingBelow = (params.delegatedShare + params.pendingDeleteShare) * 1000;
+
+  await sql`
+    insert into auth.users (email, email_confirmed_at)
+    select 'bench' || k || '@bench.test', now() from generate_series(0, ${accounts - 1}::int) as k`;
+  // Every name is due (a backlog, overdue by up to an hour), except names in pending delete that do not
+  // drop during the run: those are spread over their 30-minute cadence, as in a steady state.
+  await sql`
+    insert into public.domains (name, status, last_checked_at, next_check_at)
+    select 'n' || i || '.scale' || (i % ${hosts}::int),
+           case when (i * 7919) % 1000 >= ${delegatedBelow}::float8 and (i * 7919) % 1000 < ${pendingBelow}::float8
+                then 'pending_delete' else 'registered' end,
+           now() - interval '7 days',
+           case when (i * 7919) % 1000 >= ${delegatedBelow}::float8 and (i * 7919) % 1000 < ${pendingBelow}::float8
+                then now() + make_interval(secs => (i % 1800)::float8)
+                else now() - make_interval(secs => ((i * 104729) % 3600)::float8) end
+      from generate_series(0::bigint, ${names - 1}::bigint) as i`;
+  await sql`update public.domains set next_check_at = now() - interval '2 hours'
+            where name = any(${dropping.map((i) => `n${i}.scale${i % hosts}`)})`;
+  await sql`
+    insert into public.watchlist_entries (user_id, domain_name)
+    select u.id, 'n' || ((u.k * ${step}::int + j) % ${names}::int) || '.scale' || (((u.k * ${step}::int + j) % ${names}::int) % ${hosts}::int)
+      from (select id, (row_number() over (order by email) - 1)::int as k
+              from auth.users where email like 'bench%@bench.test') as u,
+           generate_series(0, ${perAccount - 1}::int) as j
+     where u.k * ${perAccount}::int + j < ${params.entries}::int`;
+  await sql`analyze`;
+}

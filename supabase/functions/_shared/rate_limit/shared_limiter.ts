@@ -1,0 +1,152 @@
+/**
+ * A caller's side of one project-wide limiter class (docs/rate-limits.md): asks the database for each
+ * start, sleeps the wait it is told, confirms a waited slot just before starting (a pause meanwhile voids
+ * it), and retries a busy key within the caller's budget. The database decides; this process only keeps
+ * what it last learned of each key's pause (for `pausedUntil`) and whether a success must be reported.
+ *
+ * A database that cannot be reached refuses the turn (`busy`): no request is sent unlimited.
+ */
+import type { RateLimitStore } from "./store.ts";
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export type LimiterTurn =
+  | { granted: true; release: () => void }
+  | {
+    granted: false;
+    refusal: "paused" | "busy";
+    pauseReason: "rate_limited" | "backoff" | null;
+    until: number | null;
+  };
+
+export interface SharedLimiter {
+  acquire(key: string, options?: { maxWaitMs?: number }): Promise<LimiterTurn>;
+  pause(key: string, untilMs: number, reason: "rate_limited" | "backoff"): Promise<void>;
+  report(key: string, succeeded: boolean): Promise<void>;
+  /** The pause end this process last learned for the key (epoch ms), or null. */
+  pausedUntil(key: string): number | null;
+}
+
+export interface SharedLimiterOptions {
+  store: RateLimitStore;
+  limitClass: string;
+  now?: () => number;
+  sleep?: Sleep;
+  /** Where database failures are told (never thrown to the caller). */
+  onError?: (what: string, error: unknown) => void;
+}
+
+export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener("abort", done);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+export function createSharedLimiter(options: SharedLimiterOptions): SharedLimiter {
+  const { store, limitClass } = options;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
+  const onError = options.onError ??
+    ((what, error) =>
+      console.error(`[rate-limit] ${limitClass} ${what}: ${(error as Error)?.message ?? error}`));
+  const knownPause = new Map<string, number>();
+  /** Keys whose failure count may be above 0: a success there is reported (elsewhere it would change nothing). */
+  const failing = new Set<string>();
+
+  function learnPause(key: string, until: number | null): void {
+    if (until !== null && until > now()) knownPause.set(key, Math.max(until, knownPause.get(key) ?? 0));
+  }
+
+  return {
+    async acquire(key, acquireOptions = {}) {
+      const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
+      for (;;) {
+        const remaining = deadline - now();
+        if (remaining < 0) return { granted: false, refusal: "busy", pauseReason: null, until: null };
+        let answer;
+        try {
+          answer = await store.acquire(limitClass, key, Number.isFinite(remaining) ? remaining : null);
+        } catch (error) {
+          onError("acquire", error);
+          return { granted: false, refusal: "busy", pauseReason: null, until: null };
+        }
+        if (answer.consecutiveFailures > 0) failing.add(key);
+        if (!answer.granted) {
+          if (answer.refusal === "paused") {
+            learnPause(key, answer.pausedUntil);
+            return {
+              granted: false,
+              refusal: "paused",
+              pauseReason: answer.pauseReason,
+              until: answer.pausedUntil,
+            };
+          }
+          if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
+            // Spread the callers waiting on one key (±25 %), so they do not all ask again at once.
+            await sleep(answer.retryMs * (0.75 + Math.random() * 0.5));
+            continue;
+          }
+          return { granted: false, refusal: "busy", pauseReason: null, until: null };
+        }
+        const { token } = answer;
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          store.release(token).catch((error) => onError("release", error));
+        };
+        let gate = answer.waitMs;
+        while (gate > 0) {
+          if (now() + gate > deadline) {
+            release();
+            return { granted: false, refusal: "busy", pauseReason: null, until: null };
+          }
+          await sleep(gate);
+          try {
+            gate = await store.confirm(token);
+          } catch (error) {
+            onError("confirm", error);
+            release();
+            return { granted: false, refusal: "busy", pauseReason: null, until: null };
+          }
+        }
+        // A pause voided the slot while this caller waited: ask again (the answer says how long).
+        if (gate < 0) continue;
+        return { granted: true, release };
+      }
+    },
+    async pause(key, untilMs, reason) {
+      learnPause(key, untilMs);
+      try {
+        learnPause(key, await store.pause(limitClass, key, untilMs, reason));
+      } catch (error) {
+        onError("pause", error);
+      }
+    },
+    async report(key, succeeded) {
+      if (succeeded && !failing.has(key)) return;
+      try {
+        const until = await store.report(limitClass, key, succeeded);
+        learnPause(key, until);
+        if (succeeded) failing.delete(key);
+        else failing.add(key);
+      } catch (error) {
+        onError("report", error);
+      }
+    },
+    pausedUntil(key) {
+      const until = knownPause.get(key);
+      if (until === undefined) return null;
+      if (until > now()) return until;
+      knownPause.delete(key);
+      return null;
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The project-wide rate limiter's SQL interface (docs/rate-limits.md): one round trip per call, each
+ * atomic in the database. `sqlRateLimitStore` runs them on the process's connection pool.
+ */
+import { database, type Sql } from "../db/client.ts";
+
+export type RateLimitAnswer =
+  | { granted: true; token: string; waitMs: number; consecutiveFailures: number }
+  | {
+    granted: false;
+    /** `paused`: until `pausedUntil` for `pauseReason`; `busy`: no slot (retry in `retryMs`) or too late. */
+    refusal: "paused" | "busy";
+    pauseReason: "rate_limited" | "backoff" | null;
+    pausedUntil: number | null;
+    retryMs: number | null;
+    consecutiveFailures: number;
+  };
+
+export interface RateLimitStore {
+  /** Decides one start for (class, key); `maxWaitMs` null means no bound. */
+  acquire(limitClass: string, key: string, maxWaitMs: number | null): Promise<RateLimitAnswer>;
+  /**
+   * The start gate of a slot granted with a wait: 0 = start now; n > 0 = wait n ms and confirm again;
+   * -1 = the slot is void (a pause since the grant): acquire again.
+   */
+  confirm(token: string): Promise<number>;
+  release(token: string): Promise<void>;
+  /** Pauses the key until `untilMs`; returns the key's pause end (epoch ms). */
+  pause(
+    limitClass: string,
+    key: string,
+    untilMs: number,
+    reason: "rate_limited" | "backoff",
+  ): Promise<number | null>;
+  /** Reports a request's outcome; returns the key's pause end (epoch ms) or null. */
+  report(limitClass: string, key: string, succeeded: boolean): Promise<number | null>;
+}
+
+interface AcquireRow {
+  granted: boolean;
+  token: string | null;
+  wait_ms: number | null;
+  reason: string | null;
+  paused_until: Date | null;
+  retry_ms: number | null;
+  consecutive_failures: number;
+}
+
+export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
+  return {
+    async acquire(limitClass, key, maxWaitMs) {
+      const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
+      const [row] = await sql()<AcquireRow[]>`
+        select * from public.rate_limit_acquire(${limitClass}, ${key}, ${wait}::integer)`;
+      if (row.granted) {
+        return {
+          granted: true,
+          token: row.token!,
+          waitMs: row.wait_ms ?? 0,
+          consecutiveFailures: row.consecutive_failures,
+        };
+      }
+      const paused = row.reason === "rate_limited" || row.reason === "backoff";
+      return {
+        granted: false,
+        refusal: paused ? "paused" : "busy",
+        pauseReason: paused ? row.reason as "rate_limited" | "backoff" : null,
+        pausedUntil: row.paused_until?.getTime() ?? null,
+        retryMs: row.retry_ms,
+        consecutiveFailures: row.consecutive_failures,
+      };
+    },
+    async confirm(token) {
+      const [row] = await sql()<{ gate: number }[]>`select public.rate_limit_confirm(${token}::uuid) as gate`;
+      return row.gate;
+    },
+    async release(token) {
+      await sql()`select public.rate_limit_release(${token}::uuid)`;
+    },
+    async pause(limitClass, key, untilMs, reason) {
+      const [row] = await sql()<{ until: Date | null }[]>`
+        select public.rate_limit_pause(${limitClass}, ${key}, ${new Date(untilMs)}, ${reason}) as until`;
+      return row.until?.getTime() ?? null;
+    },
+    async report(limitClass, key, succeeded) {
+      const [row] = await sql()<{ until: Date | null }[]>`
+        select public.rate_limit_report(${limitClass}, ${key}, ${succeeded}) as until`;
+      return row.until?.getTime() ?? null;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The RDAP host limiter is one per host for the whole project: separate processes (as separate edge
+ * function isolates) share its allowance and its pauses, measured at a fake registry.
+ *
+ * Needs SUPABASE_DB_URL (a migrated database; `deno task test` provides one); skipped without it.
+ */
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { repoRoot } from "../../scripts/local/paths.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { startFakeRdap } from "../fakes/rdap_server.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+
+const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
+const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+
+interface WorkerLine {
+  name: string;
+  outcome: string;
+  reason: string | null;
+}
+
+async function runWorker(baseUrl: string, maxWaitMs: number, names: string[]): Promise<WorkerLine[]> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      "tests/support/host_limiter_worker.ts",
+      baseUrl,
+      String(maxWaitMs),
+      ...names,
+    ],
+    cwd: repoRoot,
+    env: { SUPABASE_DB_URL: databaseUrl! },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  assertEquals(output.code, 0, new TextDecoder().decode(output.stderr));
+  return text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as WorkerLine);
+}
+
+Deno.test(
+  "two processes on one host keep their combined request starts within the host's rate",
+  options,
+  async () => {
+    const rdap = await startFakeRdap();
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+    try {
+      const rate = 4;
+      await setRdapHostLimit(sql, rdap.url, rate, 2);
+      const names = (process: string) => Array.from({ length: 8 }, (_, i) => `n${i}-${process}.limitertest`);
+      const results = await Promise.all([
+        runWorker(rdap.url, 60_000, names("a")),
+        runWorker(rdap.url, 60_000, names("b")),
+      ]);
+      const lines = results.flat();
+      assertEquals(lines.length, 16);
+      assert(lines.every((line) => line.outcome === "not_found"), JSON.stringify(lines));
+
+      const starts = rdap.requests.filter((request) => request.path.startsWith("/domain/")).map((r) => r.at)
+        .sort();
+      assertEquals(starts.length, 16);
+      // Spaced 250 ms apart by the database: any `rate` + 1 consecutive starts span at least a second (less a
+      // little scheduling jitter between the decision and the request reaching the fake).
+      for (let i = 0; i + rate < starts.length; i++) {
+        const span = starts[i + rate] - starts[i];
+        assert(span >= 1000 - 60, `starts ${i}..${i + rate} within ${span} ms: ${JSON.stringify(starts)}`);
+      }
+    } finally {
+      await sql.end({ timeout: 2 });
+      await rdap.close();
+    }
+  },
+);
+
+Deno.test("a 429 seen by one process pauses the host for the other", options, async () => {
+  const rdap = await startFakeRdap();
+  const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+  try {
+    await setRdapHostLimit(sql, rdap.url, 50, 2);
+    rdap.setDomain("busy.limitertest", { status: 429, retryAfter: 30 });
+    const [first] = await runWorker(rdap.url, 10_000, ["busy.limitertest"]);
+    assertEquals(first.reason, "rdap_rate_limited");
+
+    const [second] = await runWorker(rdap.url, 10_000, ["other.limitertest"]);
+    assertEquals(second, { name: "other.limitertest", outcome: "failed", reason: "rdap_rate_limited" });
+    assertEquals(rdap.requests.filter((request) => request.path === "/domain/other.limitertest").length, 0);
+
+    const [row] = await sql<{ paused_until: Date }[]>`
+      select paused_until from public.rate_limit_keys where class = 'rdap_host' and key = ${
+      new URL(rdap.url).host
+    }`;
+    const pausedFor = row.paused_until.getTime() - Date.now();
+    assert(pausedFor > 20_000 && pausedFor <= 30_000, `paused for ${pausedFor} ms`);
+  } finally {
+    await sql`delete from public.rate_limit_keys where key = ${new URL(rdap.url).host}`;
+    await sql.end({ timeout: 2 });
+    await rdap.close();
+  }
+});
