@@ -58,6 +58,40 @@ Deno.test("begin commits on success and rolls back when the work throws", option
   }
 });
 
+Deno.test("savepoints started side by side in one transaction run one after another", options, async () => {
+  const sql = postgres.connect(databaseUrl!, { max: 1 });
+  try {
+    const results = await sql.begin((tx) =>
+      Promise.all([1, 2, 3].map((n) =>
+        tx.savepoint(async (inner) => {
+          const [row] = await inner<{ n: number }[]>`select ${n}::int as n`;
+          // A nested savepoint does not wait for the one it is inside.
+          const [nested] = await inner.savepoint((deeper) =>
+            deeper<{ m: number }[]>`select ${n * 10}::int as m`
+          );
+          return row.n + nested.m;
+        })
+      ))
+    );
+    assertEquals(results, [11, 22, 33]);
+    // One that fails rolls back to its own savepoint; the others keep their work.
+    const kept = await sql.begin(async (tx) => {
+      await tx`create temporary table side_by_side (n int) on commit drop`;
+      const outcomes = await Promise.allSettled([1, 2, 3].map((n) =>
+        tx.savepoint(async (inner) => {
+          await inner`insert into side_by_side values (${n})`;
+          if (n === 2) throw new Error("two fails");
+        })
+      ));
+      assertEquals(outcomes.map((outcome) => outcome.status), ["fulfilled", "rejected", "fulfilled"]);
+      return (await tx<{ n: number }[]>`select n from side_by_side order by n`).map((row) => row.n);
+    });
+    assertEquals(kept, [1, 3]);
+  } finally {
+    await sql.end();
+  }
+});
+
 Deno.test("a session ended by the server is replaced once, transparently", options, async () => {
   const sql = postgres.connect(databaseUrl!, { max: 1 });
   const admin = postgres.connect(databaseUrl!, { max: 1 });

@@ -141,20 +141,30 @@ async function runOn(client: PgClient, text: string, values: unknown[]): Promise
   return rowsOf(await client.query(values.length > 0 ? { text, values } : { text }));
 }
 
-function transactionOn(client: PgClient): TransactionSql {
-  let savepoints = 0;
+/**
+ * A transaction on one client. Savepoints started side by side (`Promise.all`) run one after another:
+ * interleaved, one's `release` would also release the other's. A savepoint's work gets a transaction of its
+ * own level, so a nested savepoint does not wait for the one it is inside.
+ */
+function transactionOn(client: PgClient, counter = { savepoints: 0 }): TransactionSql {
+  let queue: Promise<unknown> = Promise.resolve();
   const tx = queryable((text, values) => runOn(client, text, values)) as TransactionSql;
-  tx.savepoint = async (work) => {
-    const name = `sp_${++savepoints}`;
-    await runOn(client, `savepoint ${name}`, []);
-    try {
-      const result = await work(tx);
-      await runOn(client, `release savepoint ${name}`, []);
-      return result;
-    } catch (error) {
-      if (!isUnreachable(error)) await runOn(client, `rollback to savepoint ${name}`, []);
-      throw error;
-    }
+  tx.savepoint = (work) => {
+    const run = async () => {
+      const name = `sp_${++counter.savepoints}`;
+      await runOn(client, `savepoint ${name}`, []);
+      try {
+        const result = await work(transactionOn(client, counter));
+        await runOn(client, `release savepoint ${name}`, []);
+        return result;
+      } catch (error) {
+        if (!isUnreachable(error)) await runOn(client, `rollback to savepoint ${name}`, []);
+        throw error;
+      }
+    };
+    const result = queue.then(run, run);
+    queue = result.catch(() => {});
+    return result;
   };
   return tx;
 }
