@@ -26,7 +26,10 @@ create table public.rate_limit_classes (
   -- decisions, not arrivals: a caller slowed between its go and its send could otherwise land closer than
   -- 1 / rate to the next one. A released request has arrived, so this spacing holds whatever the callers'
   -- delays (for responses faster than 1 / rate; a slower one is spaced from its start only).
-  space_from_end boolean not null default true
+  space_from_end boolean not null default true,
+  -- With space_from_end: while another request of the key that started less than this long ago is still in
+  -- flight, the next one waits for its end (a crashed caller's request stops counting after this).
+  in_flight_wait_ms integer not null default 2000 check (in_flight_wait_ms between 0 and 60000)
 );
 
 comment on table public.rate_limit_classes is
@@ -164,6 +167,12 @@ begin
   if v_class.space_from_end then
     v_start := greatest(v_start,
                         case when v_rate > 0 then v_key.last_finished_at + make_interval(secs => 1.0 / v_rate) end);
+    if exists (select 1 from public.rate_limit_slots as s
+                where s.class = p_class and s.key = p_key
+                  and s.started_at > v_now - make_interval(secs => v_class.in_flight_wait_ms / 1000.0)) then
+      -- A recent request is in flight: this one confirms (and waits for its end) before starting.
+      v_start := greatest(v_start, v_now + interval '1 millisecond');
+    end if;
   end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::integer, 'busy'::text, null::timestamptz, null::integer,
@@ -203,14 +212,16 @@ declare
   v_last timestamptz;
   v_finished timestamptz;
   v_from_end boolean;
+  v_in_flight_wait_ms integer;
   v_next timestamptz;
 begin
   select * into v_slot from public.rate_limit_slots as s where s.token = p_token and s.expires_at > v_now;
   if not found then
     return -1;
   end if;
-  select coalesce(k.rate_per_second, c.rate_per_second), k.last_started_at, k.last_finished_at, c.space_from_end
-    into v_rate, v_last, v_finished, v_from_end
+  select coalesce(k.rate_per_second, c.rate_per_second), k.last_started_at, k.last_finished_at, c.space_from_end,
+         c.in_flight_wait_ms
+    into v_rate, v_last, v_finished, v_from_end, v_in_flight_wait_ms
     from public.rate_limit_keys as k
     join public.rate_limit_classes as c on c.class = k.class
    where k.class = v_slot.class and k.key = v_slot.key
@@ -218,6 +229,11 @@ begin
   -- A pause may have voided the slot while this caller waited for the key's lock.
   if not exists (select 1 from public.rate_limit_slots as s where s.token = p_token) then
     return -1;
+  end if;
+  if v_from_end and exists (select 1 from public.rate_limit_slots as s
+                             where s.class = v_slot.class and s.key = v_slot.key and s.token <> p_token
+                               and s.started_at > v_now - make_interval(secs => v_in_flight_wait_ms / 1000.0)) then
+    return 25;  -- a recent request is still in flight: look again shortly
   end if;
   v_next := greatest(v_slot.starts_at,
                      case when v_rate > 0 then v_last + make_interval(secs => 1.0 / v_rate) end,
