@@ -30,8 +30,15 @@ export function database(): Sql {
 export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   return database().begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
+    // Pipelined: the identity is sent together with the work's first statement (same connection, in
+    // order), not in a round trip of its own. Its failure fails that statement too.
+    const identity = tx`
+      select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`
+      .execute();
+    identity.catch(() => {});
+    const result = await work(tx);
+    await identity;
+    return result;
   }) as Promise<T>;
 }
 

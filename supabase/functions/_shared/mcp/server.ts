@@ -1,4 +1,7 @@
-/** A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. */
+/**
+ * A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. The
+ * tool definitions themselves are built once per isolate (tools.ts); a request only registers them.
+ */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { registerTools, type ToolCaller } from "./tools.ts";
@@ -11,7 +14,12 @@ const instructions = "Domain Watchlist watches domain names and alerts the accou
   "remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
   "daily request limit; when it is used up the tool says when it resets.";
 
-export async function handleMcpRequest(request: Request, caller: ToolCaller): Promise<Response> {
+/** `parsedBody`: the JSON body when the caller already read it (from a clone), so it is not parsed twice. */
+export async function handleMcpRequest(
+  request: Request,
+  caller: ToolCaller,
+  parsedBody?: unknown,
+): Promise<Response> {
   const server = new McpServer(serverInfo, { instructions, capabilities: { tools: {} } });
   registerTools(server, caller);
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -20,7 +28,7 @@ export async function handleMcpRequest(request: Request, caller: ToolCaller): Pr
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   } finally {
     await server.close();
   }
