@@ -39,7 +39,11 @@ function page(rows: Row[], limit: number) {
     expires_at: iso(row.expires_at),
     registrar: row.registrar,
   }));
-  return { domains, next_cursor: hasMore ? domains[domains.length - 1].domain_name : null, has_more: hasMore };
+  return {
+    domains,
+    next_cursor: hasMore ? domains[domains.length - 1].domain_name : null,
+    has_more: hasMore,
+  };
 }
 
 const app = new Hono();

@@ -39,9 +39,9 @@ export function formatTable(rows: Measurement[]): string {
     "| measurement | figures | ratio | target | met |",
     "|---|---|---|---|---|",
     ...rows.map((row) =>
-      `| ${row.name} | ${row.figures} | ${row.ratio === null ? "–" : row.ratio.toFixed(2)} | ${row.target} | ${
-        row.met ? "yes" : "**no**"
-      } |`
+      `| ${row.name} | ${row.figures} | ${
+        row.ratio === null ? "–" : row.ratio.toFixed(2)
+      } | ${row.target} | ${row.met ? "yes" : "**no**"} |`
     ),
   ];
   return lines.join("\n");

@@ -60,7 +60,10 @@ export async function runWrk(wrk: string, spec: LoadSpec): Promise<LoadResult> {
     const headers = Object.entries(spec.headers ?? {})
       .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
       .join("\n");
-    await Deno.writeTextFile(script, `wrk.method = "POST"\nwrk.body = ${JSON.stringify(spec.body)}\n${headers}\n`);
+    await Deno.writeTextFile(
+      script,
+      `wrk.method = "POST"\nwrk.body = ${JSON.stringify(spec.body)}\n${headers}\n`,
+    );
     args.push("-s", script);
   } else {
     for (const [name, value] of Object.entries(spec.headers ?? {})) args.push("-H", `${name}: ${value}`);

@@ -3,6 +3,7 @@
  * (`authorize_api_request`, `consume_api_request`) so REST and MCP share one rule.
  */
 import { database } from "../db/client.ts";
+import { booleanLiteral, hexTextLiteral } from "../db/literals.ts";
 import { toHex } from "../encoding.ts";
 import { ApiError } from "../http/errors.ts";
 import { secondsUntil } from "../http/pipeline.ts";
@@ -56,9 +57,11 @@ export async function authorizeApiRequest(
     throw new ApiError("unauthorized", "Send a valid API key in the x-api-key header.");
   }
   const keyHash = await sha256Hex(key);
-  const [row] = await database()<AuthorizationRow[]>`
-    select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at
-    from public.authorize_api_request(${keyHash}, ${options.count})`;
+  // Without parameters: one round trip (see db/literals.ts).
+  const [row] = await database().unsafe<AuthorizationRow[]>(
+    `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at
+     from public.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(options.count)})`,
+  );
   if (row?.outcome === "ok" && row.user_id && row.plan_id && row.reset_at) {
     return {
       account: { userId: row.user_id, planId: row.plan_id },

@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { config } from "../config.ts";
+import { textLiteral } from "./literals.ts";
 
 export type Sql = postgres.Sql;
 export type Transaction = postgres.TransactionSql;
@@ -30,11 +31,14 @@ export function database(): Sql {
 export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   return database().begin(async (tx) => {
-    // Pipelined: the identity is sent together with the work's first statement (same connection, in
-    // order), not in a round trip of its own. Its failure fails that statement too.
-    const identity = tx`
-      select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`
-      .execute();
+    // Pipelined: the identity goes without parameters (so it costs no describe round trip) in the same
+    // write as the work's first statement, on the same connection and in order; never a round trip of its
+    // own. If it fails, the transaction is aborted and the work fails with it.
+    const identity = tx.unsafe(
+      `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
+        textLiteral(claims)
+      }, true)`,
+    ).execute();
     identity.catch(() => {});
     const result = await work(tx);
     await identity;

@@ -3,6 +3,7 @@
  * SQL function; validation of names happens here, before anything is written.
  */
 import { asAccount } from "../db/client.ts";
+import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
 import { maxBatchSize } from "../api/schemas.ts";
@@ -76,10 +77,15 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
   return inDatabase(async () => {
+    // Without parameters, so it is pipelined with the account's identity (see db/literals.ts).
     const rows = await asAccount(userId, (tx) =>
-      tx<WatchlistRow[]>`
-        select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar
-        from public.list_watchlist(${limit}, ${offset}, ${cursor})`);
+      tx.unsafe<WatchlistRow[]>(
+        `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at,
+                registrar
+         from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
+          nullableLiteral(cursor, textLiteral)
+        })`,
+      ));
     return pageFrom(rows.map(toWatchlistDomain), limit);
   });
 }
