@@ -192,8 +192,11 @@ revoke all on function public.consume_api_request(uuid) from public, anon, authe
 grant execute on function public.consume_api_request(uuid) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- list_watchlist (redefined). Still security invoker: row-level security does the filtering. Keyset and
--- offset paging get separate statements, so each keeps its own index plan:
+-- list_watchlist (redefined). Now security definer with the account's own filter, which is exactly the
+-- row-level-security condition: entries of the caller (current_account_id(), from the JWT claims) that
+-- are not deleted, and the domains those entries name. Under security invoker the domains policy ran an
+-- EXISTS probe, with a parse of the JWT claims, for every returned row. Still granted to authenticated
+-- only. Keyset and offset paging get separate statements, so each keeps its own index plan:
 --   * cursor: an index range scan from the cursor, joined to domains, limit + 1 rows;
 --   * offset: the skipped rows are counted on the index alone (index-only scan of the names), and only the
 --     page itself is joined to its entries and domains.
@@ -215,7 +218,7 @@ returns table (
 )
 language plpgsql
 stable
-security invoker
+security definer
 set search_path = ''
 as $$
 #variable_conflict use_column
