@@ -4,7 +4,8 @@
  * server (raw_server.ts) and the API (api_server.ts) side by side and loads both with wrk, alternating
  * rounds so that both see the same machine. Prints one table and writes bench/results.json.
  *
- * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 16).
+ * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 16),
+ * BENCH_V8_FLAGS (passed to the servers, e.g. `--prof`).
  */
 import { join } from "node:path";
 import postgres from "postgres";
@@ -40,7 +41,14 @@ interface Server {
 
 async function startServer(script: string, env: Record<string, string>): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--no-check", join(repoRoot, "bench", "api", script)],
+    // BENCH_V8_FLAGS (e.g. --prof) goes to the servers' V8, to see where their time goes.
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      ...(Deno.env.get("BENCH_V8_FLAGS") ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`] : []),
+      join(repoRoot, "bench", "api", script),
+    ],
     cwd: repoRoot,
     env: { ...env, BENCH_PORT: String(freePort()) },
     stdout: "piped",
@@ -79,6 +87,12 @@ async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
   return { rss: kib("VmRSS") * 1024, peak: kib("VmHWM") * 1024 };
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc, 100 ticks a second). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function fillWatchlist(sql: postgres.Sql, userId: string): Promise<void> {
@@ -178,13 +192,24 @@ async function main(): Promise<void> {
     const results: Record<string, LoadResult[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),
     );
+    // CPU time of the serving process per request: less sensitive to other load on the machine.
+    const cpuPerRequest: Record<string, number[]> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, []]),
+    );
     for (let round = 1; round <= rounds; round++) {
       for (const [name, spec] of Object.entries(cases)) {
+        const server = name.startsWith("raw") ? raw : api;
+        const cpuBefore = await cpuMsOf(server.pid);
         const result = await runWrk(wrk, spec);
-        if (result.errors > 0) throw new Error(`${name}: ${result.errors} failed responses`);
+        if (result.failed > 0) throw new Error(`${name}: ${result.failed} responses were not 2xx`);
         results[name].push(result);
+        cpuPerRequest[name].push((await cpuMsOf(server.pid) - cpuBefore) / result.requests);
         if (!name.startsWith("raw")) apiRequests += result.requests;
-        console.log(`  round ${round} ${name.padEnd(30)} ${perSecond(result.requestsPerSecond)}`);
+        console.log(
+          `  round ${round} ${name.padEnd(30)} ${perSecond(result.requestsPerSecond).padStart(12)}  ${
+            ms(cpuPerRequest[name][round - 1])
+          } server CPU per request`,
+        );
       }
       await sampleMemory();
     }
@@ -295,6 +320,10 @@ async function main(): Promise<void> {
     const machine = `${navigator.hardwareConcurrency} cores, ${cpu}; load average ${
       Deno.loadavg().map((n) => n.toFixed(2)).join(" ")
     } at the end`;
+    console.log("\nServer CPU per request (median):");
+    for (const [name, values] of Object.entries(cpuPerRequest)) {
+      console.log(`  ${name.padEnd(30)} ${ms(median(values))}`);
+    }
     console.log(
       `\n${
         formatTable(table)
@@ -309,6 +338,9 @@ async function main(): Promise<void> {
           settings: { connections, seconds, rounds, watchlistSize },
           table,
           throughput: results,
+          serverCpuMsPerRequest: Object.fromEntries(
+            Object.entries(cpuPerRequest).map(([name, values]) => [name, median(values)]),
+          ),
           latencyMs: { firstPage, cursorPage, offsetPage },
           postRoundTrips: roundTrips,
           memory: { samples: memory, peak },

@@ -5,7 +5,10 @@ import { run } from "../../scripts/local/run.ts";
 export interface LoadResult {
   requestsPerSecond: number;
   requests: number;
-  errors: number;
+  /** Responses that were not 2xx. */
+  failed: number;
+  /** Connect, read, write errors and timeouts (wrk's timeout is 30 s here). */
+  socketErrors: number;
   latencyMs: { p50: number; p99: number };
 }
 
@@ -38,7 +41,8 @@ export function parseWrk(output: string): LoadResult {
   return {
     requestsPerSecond: Number(rate[1]),
     requests: Number(total[1]),
-    errors: non2xx + socketErrors,
+    failed: non2xx,
+    socketErrors,
     latencyMs: { p50: percentile("50"), p99: percentile("99") },
   };
 }
@@ -53,7 +57,17 @@ export interface LoadSpec {
 }
 
 export async function runWrk(wrk: string, spec: LoadSpec): Promise<LoadResult> {
-  const args = ["-t", "2", "-c", String(spec.connections), "-d", `${spec.seconds}s`, "--latency"];
+  const args = [
+    "-t",
+    "2",
+    "-c",
+    String(spec.connections),
+    "-d",
+    `${spec.seconds}s`,
+    "--timeout",
+    "30s",
+    "--latency",
+  ];
   let script: string | undefined;
   if (spec.body !== undefined) {
     script = await Deno.makeTempFile({ suffix: ".lua" });

@@ -24,26 +24,53 @@ export function database(): Sql {
   return shared;
 }
 
+/** The statement that makes the rest of a transaction run as the account (no parameters; see literals.ts). */
+export function accountIdentityStatement(userId: string): string {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  return `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
+    textLiteral(claims)
+  }, true)`;
+}
+
 /**
  * Runs `work` in one transaction as the given account: role `authenticated` with the account's JWT
  * claims, so `auth.uid()` and every row-level-security policy apply.
  */
 export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   return database().begin(async (tx) => {
     // Pipelined: the identity goes without parameters (so it costs no describe round trip) in the same
     // write as the work's first statement, on the same connection and in order; never a round trip of its
     // own. If it fails, the transaction is aborted and the work fails with it.
-    const identity = tx.unsafe(
-      `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
-        textLiteral(claims)
-      }, true)`,
-    ).execute();
+    const identity = tx.unsafe(accountIdentityStatement(userId)).execute();
     identity.catch(() => {});
     const result = await work(tx);
     await identity;
     return result;
   }) as Promise<T>;
+}
+
+/**
+ * Runs one statement without parameters (see literals.ts) as the account in one pipelined transaction:
+ * `begin`, the identity, the statement and `commit` go out in one write on a reserved connection, so the
+ * whole transaction costs one round trip. After any failure the transaction is rolled back (a `commit`
+ * after an error already ends it as a rollback; the explicit one covers a failure of `begin` itself)
+ * before the connection goes back to the pool.
+ */
+export async function asAccountStatement<T>(userId: string, statement: string): Promise<T[]> {
+  const connection = await database().reserve();
+  try {
+    const steps = ["begin", accountIdentityStatement(userId), statement, "commit"]
+      .map((text) => connection.unsafe(text).execute());
+    const settled = await Promise.allSettled(steps);
+    const failed = settled.find((step) => step.status === "rejected");
+    if (failed) {
+      await connection.unsafe("rollback").catch(() => {});
+      throw failed.reason;
+    }
+    return (settled[2] as PromiseFulfilledResult<unknown>).value as T[];
+  } finally {
+    connection.release();
+  }
 }
 
 /** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */
