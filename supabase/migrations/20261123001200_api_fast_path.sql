@@ -220,6 +220,9 @@ language plpgsql
 stable
 security definer
 set search_path = ''
+-- Plan each page with its own limit, offset and cursor: a cached generic plan cannot know that an offset
+-- of 99,800 should still walk the index, and planning these statements is cheap.
+set plan_cache_mode = force_custom_plan
 as $$
 #variable_conflict use_column
 declare

@@ -50,27 +50,15 @@ export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<
 }
 
 /**
- * Runs one statement without parameters (see literals.ts) as the account in one pipelined transaction:
- * `begin`, the identity, the statement and `commit` go out in one write on a reserved connection, so the
- * whole transaction costs one round trip. After any failure the transaction is rolled back (a `commit`
- * after an error already ends it as a rollback; the explicit one covers a failure of `begin` itself)
- * before the connection goes back to the pool.
+ * Runs one statement without parameters (see literals.ts) as the account, in one round trip: the identity
+ * and the statement go as one simple-protocol query, which PostgreSQL runs as a single implicit
+ * transaction (so the identity, set with `is_local`, holds for the statement and ends with it, and a
+ * failure rolls both back). No `begin`/`commit` of their own, no reserved connection.
  */
 export async function asAccountStatement<T>(userId: string, statement: string): Promise<T[]> {
-  const connection = await database().reserve();
-  try {
-    const steps = ["begin", accountIdentityStatement(userId), statement, "commit"]
-      .map((text) => connection.unsafe(text).execute());
-    const settled = await Promise.allSettled(steps);
-    const failed = settled.find((step) => step.status === "rejected");
-    if (failed) {
-      await connection.unsafe("rollback").catch(() => {});
-      throw failed.reason;
-    }
-    return (settled[2] as PromiseFulfilledResult<unknown>).value as T[];
-  } finally {
-    connection.release();
-  }
+  const results = await database().unsafe(`${accountIdentityStatement(userId)};\n${statement}`)
+    .simple() as unknown as unknown[][];
+  return results[results.length - 1] as T[];
 }
 
 /** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */
