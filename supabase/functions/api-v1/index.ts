@@ -1,7 +1,7 @@
 // api-v1: the REST API and the MCP tool server, authenticated by x-api-key. Wiring only.
 import { Hono } from "hono";
 import type { ApiEnv } from "../_shared/api/context.ts";
-import { countDailyRequest, requireApiKey } from "../_shared/api/middleware.ts";
+import { authorizeRequest } from "../_shared/api/middleware.ts";
 import { errorHandler, methodNotAllowed, notFound, requestId } from "../_shared/http/pipeline.ts";
 import { checkDomainHandler } from "../_shared/api/check_handler.ts";
 import { mcpHandler } from "../_shared/api/mcp_handler.ts";
@@ -21,7 +21,7 @@ app.notFound(notFound());
 app.get("/openapi.json", openApiHandler);
 app.all("/mcp", mcpHandler);
 
-app.use("*", requireApiKey, countDailyRequest);
+app.use("*", authorizeRequest);
 app.get("/domains", listDomainsHandler);
 app.post("/domains", addDomainsHandler);
 app.all("/domains", methodNotAllowed(["GET", "POST"]));

@@ -110,7 +110,7 @@ select is_definer('public', 'create_api_key', array['text']);
 select is_definer('public', 'consume_session_request', array['uuid', 'text']);
 select is_definer('public', 'export_account', array['uuid']);
 select is_definer('public', 'accept_invitation', array['text']);
-select isnt_definer('public', 'list_watchlist', array['integer', 'integer', 'text']);
+select is_definer('public', 'list_watchlist', array['integer', 'integer', 'text']);
 
 select ok(not has_function_privilege('authenticated', 'public.authenticate_api_key(text)', 'EXECUTE'),
   'authenticated cannot execute authenticate_api_key');

@@ -1,9 +1,10 @@
 /**
  * API-key authentication and the daily request limit, both decided by SQL functions
- * (`authenticate_api_key`, `consume_api_request`) so REST and MCP share one rule.
+ * (`authorize_api_request`, `consume_api_request`) so REST and MCP share one rule.
  */
-import { asService } from "../db/client.ts";
-import { toHex } from "../encoding.ts";
+import { createHash } from "node:crypto";
+import { database } from "../db/client.ts";
+import { booleanLiteral, hexTextLiteral } from "../db/literals.ts";
 import { ApiError } from "../http/errors.ts";
 import { secondsUntil } from "../http/pipeline.ts";
 
@@ -20,24 +21,55 @@ export interface DailyAllowance {
   resetAt: Date;
 }
 
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return toHex(digest);
+/**
+ * SHA-256 hex of the UTF-8 text. Synchronous (node:crypto): WebCrypto's digest is an async operation
+ * handed to another thread, which cost more than the hash itself on every API request.
+ */
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
 }
 
-/** Resolves an `x-api-key` header to its account: 401 when missing, unknown or revoked; 403 on Free. */
-export async function authenticateApiKey(apiKey: string | null | undefined): Promise<ApiAccount> {
+/** An authenticated request: the account and its daily allowance (counted or as it stands). */
+export interface AuthorizedRequest {
+  account: ApiAccount;
+  allowance: DailyAllowance;
+}
+
+interface AuthorizationRow {
+  outcome: string;
+  user_id: string | null;
+  plan_id: string | null;
+  allowed: boolean;
+  request_limit: number | null;
+  remaining: number | null;
+  reset_at: Date | null;
+}
+
+/**
+ * Resolves an `x-api-key` header to its account and, when `count`, counts the request against the daily
+ * limit (per UTC day, all keys together) — one statement, one round trip, no explicit transaction
+ * (`authorize_api_request`). 401 when the key is missing, unknown or revoked; 403 on plans without API
+ * access (neither is counted). A refused request (limit used up) comes back with `allowed` false.
+ */
+export async function authorizeApiRequest(
+  apiKey: string | null | undefined,
+  options: { count: boolean },
+): Promise<AuthorizedRequest> {
   const key = apiKey?.trim();
   if (!key || key.length > 200) {
     throw new ApiError("unauthorized", "Send a valid API key in the x-api-key header.");
   }
-  const keyHash = await sha256Hex(key);
-  const [row] = await asService((tx) =>
-    tx<{ outcome: string; user_id: string | null; plan_id: string | null }[]>`
-      select outcome, user_id, plan_id from public.authenticate_api_key(${keyHash})`
+  const keyHash = sha256Hex(key);
+  // Without parameters: one round trip (see db/literals.ts).
+  const [row] = await database().unsafe<AuthorizationRow[]>(
+    `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at
+     from public.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(options.count)})`,
   );
-  if (row?.outcome === "ok" && row.user_id && row.plan_id) {
-    return { userId: row.user_id, planId: row.plan_id };
+  if (row?.outcome === "ok" && row.user_id && row.plan_id && row.reset_at) {
+    return {
+      account: { userId: row.user_id, planId: row.plan_id },
+      allowance: toAllowance({ ...row, reset_at: row.reset_at }),
+    };
   }
   if (row?.outcome === "upgrade_required") {
     throw new ApiError(
@@ -64,21 +96,10 @@ function toAllowance(row: AllowanceRow): DailyAllowance {
   };
 }
 
-/** Counts one request against the account's daily limit (per UTC day, all keys together). */
+/** Counts one request of an already authenticated account against its daily limit (one statement). */
 export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
-  const [row] = await asService((tx) =>
-    tx<AllowanceRow[]>`
-      select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`
-  );
-  return toAllowance(row);
-}
-
-/** Today's allowance without counting a request (for responses that do not count, such as MCP chatter). */
-export async function currentDailyAllowance(account: ApiAccount): Promise<DailyAllowance> {
-  const [row] = await asService((tx) =>
-    tx<AllowanceRow[]>`
-      select allowed, request_limit, remaining, reset_at from public.api_request_allowance(${account.userId})`
-  );
+  const [row] = await database()<AllowanceRow[]>`
+    select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`;
   return toAllowance(row);
 }
 

@@ -1,16 +1,30 @@
-/** `{base_url}/mcp`: HTTP-level checks (method, Origin, API key) before any JSON-RPC is read. */
+/** `{base_url}/mcp`: HTTP-level checks (method, Origin, API key) before the MCP server reads the JSON-RPC. */
 import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
-import {
-  authenticateApiKey,
-  currentDailyAllowance,
-  type DailyAllowance,
-  rateLimitHeaders,
-} from "./api_access.ts";
+import { isSingleToolCall } from "../mcp/tool_call.ts";
+import { toolNames } from "../mcp/tools.ts";
+import { authorizeApiRequest, type DailyAllowance, rateLimitHeaders } from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
+
+/** Bodies up to this size are read here first, to tell a tool call from protocol chatter. */
+const peekLimitBytes = 1024 * 1024;
+
+/** The JSON body when it is small and declared as JSON; undefined otherwise (the MCP server decides). */
+async function peekJson(request: Request): Promise<unknown> {
+  const length = Number(request.headers.get("content-length") ?? NaN);
+  const type = request.headers.get("content-type") ?? "";
+  if (!(length > 0 && length <= peekLimitBytes) || !/^application\/json\s*(;|$)/i.test(type)) {
+    return undefined;
+  }
+  try {
+    return JSON.parse(await request.clone().text());
+  } catch {
+    return undefined;
+  }
+}
 
 export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (c.req.method !== "POST") {
@@ -26,18 +40,23 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (!isAllowedOrigin(c.req.header("origin") ?? null, c.req.header("host") ?? null, config.appOrigins())) {
     return errorResponse(c, new ApiError("forbidden", "Requests from this Origin are not allowed."));
   }
-  const account = await authenticateApiKey(c.req.header("x-api-key"));
-  let allowance: DailyAllowance | undefined;
+  const body = await peekJson(c.req.raw);
+  // A request that is one call of one of our tools is counted together with the key check (one round
+  // trip); anything else (protocol chatter, batches) is not counted here, and each tool call in it counts.
+  const toolCall = isSingleToolCall(body, toolNames);
+  const { account, allowance: authorized } = await authorizeApiRequest(c.req.header("x-api-key"), {
+    count: toolCall,
+  });
+  let allowance: DailyAllowance = authorized;
   let unavailable: unknown;
   const response = await handleMcpRequest(c.req.raw, {
     account,
+    counted: toolCall ? authorized : undefined,
     onAllowance: (left) => (allowance = left),
     onUnavailable: (error) => (unavailable ??= error),
-  });
+  }, body);
   // A tool call that could not reach the database is the whole request's 503, not a tool error.
   if (unavailable !== undefined) throw unavailable;
-  // Protocol chatter does not count, but every response still reports the day's limit.
-  allowance ??= await currentDailyAllowance(account);
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", c.get("requestId"));
   for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {

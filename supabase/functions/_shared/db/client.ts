@@ -5,6 +5,7 @@
  */
 import { connect, type Sql, type Transaction } from "./sql.ts";
 import { databaseSettings } from "./settings.ts";
+import { textLiteral } from "./literals.ts";
 
 export type { Sql, Transaction } from "./sql.ts";
 /** Runs work in one transaction under some identity (`asService`, or a test's own runner). */
@@ -34,16 +35,33 @@ export async function closeDatabase(timeoutSeconds = 1): Promise<void> {
   await pool?.end({ timeout: timeoutSeconds });
 }
 
+/** The statement that makes the rest of a transaction run as the account (no parameters; see literals.ts). */
+export function accountIdentityStatement(userId: string): string {
+  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
+  return `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
+    textLiteral(claims)
+  }, true)`;
+}
+
 /**
  * Runs `work` in one transaction as the given account: role `authenticated` with the account's JWT
  * claims, so `auth.uid()` and every row-level-security policy apply.
  */
 export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   return database().begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    await tx.unsafe(accountIdentityStatement(userId));
     return await work(tx);
   });
+}
+
+/**
+ * Runs one statement without parameters (see literals.ts) as the account, in one round trip: the identity
+ * and the statement go as one simple-protocol query (node-postgres uses it for a query without values),
+ * which PostgreSQL runs as a single implicit transaction (so the identity, set with `is_local`, holds for
+ * the statement and ends with it, and a failure rolls both back). The rows are the last statement's.
+ */
+export async function asAccountStatement<T>(userId: string, statement: string): Promise<T[]> {
+  return await database().unsafe<T[]>(`${accountIdentityStatement(userId)};\n${statement}`);
 }
 
 /** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */

@@ -1,4 +1,7 @@
-/** A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. */
+/**
+ * A new MCP server per request (stateless Streamable HTTP, JSON responses), holding the four tools. The
+ * tool definitions themselves are built once per isolate (tools.ts); a request only registers them.
+ */
 // Deno 2.1 (hosted Edge Functions) takes the SDK's wildcard `types` export literally (`*.js.d.ts`, which
 // does not exist); @ts-types names the .d.ts without `.js`. See docs/runtime.md.
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
@@ -15,7 +18,12 @@ const instructions = "Domain Watchlist watches domain names and alerts the accou
   "remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
   "daily request limit; when it is used up the tool says when it resets.";
 
-export async function handleMcpRequest(request: Request, caller: ToolCaller): Promise<Response> {
+/** `parsedBody`: the JSON body when the caller already read it (from a clone), so it is not parsed twice. */
+export async function handleMcpRequest(
+  request: Request,
+  caller: ToolCaller,
+  parsedBody?: unknown,
+): Promise<Response> {
   const server = new McpServer(serverInfo, { instructions, capabilities: { tools: {} } });
   registerTools(server, caller);
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -24,7 +32,7 @@ export async function handleMcpRequest(request: Request, caller: ToolCaller): Pr
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   } finally {
     await server.close();
   }

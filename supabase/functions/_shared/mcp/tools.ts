@@ -51,9 +51,23 @@ function failure(error: ApiError): CallToolResult {
 /** The account a request's tools act for, and where each call reports the allowance it left. */
 export interface ToolCaller {
   account: ApiAccount;
+  /**
+   * Set when the request (a single `tools/call`) was already counted while its key was checked: the first
+   * tool call uses this allowance instead of counting again.
+   */
+  counted?: DailyAllowance;
   onAllowance(allowance: DailyAllowance): void;
   /** Told when a call failed because the database cannot be reached (the HTTP answer is then a 503). */
   onUnavailable?(error: unknown): void;
+}
+
+function allowanceFor(caller: ToolCaller): Promise<DailyAllowance> {
+  const counted = caller.counted;
+  if (counted) {
+    caller.counted = undefined;
+    return Promise.resolve(counted);
+  }
+  return consumeDailyRequest(caller.account);
 }
 
 /** Runs one tool call: counts it against the daily limit, then the service; known errors become results. */
@@ -63,7 +77,7 @@ async function toolCall<T extends object>(
   summary: Summary<T>,
 ): Promise<CallToolResult> {
   try {
-    const allowance = await consumeDailyRequest(caller.account);
+    const allowance = await allowanceFor(caller);
     caller.onAllowance(allowance);
     if (!allowance.allowed) throw rateLimitedError(allowance);
     return success(await work(), summary);
@@ -90,9 +104,38 @@ function toolOutput<T extends z.ZodRawShape>(success: z.ZodObject<T>) {
 const domainArgument = z.string().min(1).max(1000)
   .describe("A registrable domain name such as example.com or example.co.uk; Unicode names are accepted.");
 
-export function registerTools(server: McpServer, caller: ToolCaller): void {
-  const { account } = caller;
-  server.registerTool(
+/** What a tool is registered with (the SDK's own parameter type is generic over the schemas). */
+interface ToolConfig {
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject<z.ZodRawShape>;
+  outputSchema: z.ZodObject<z.ZodRawShape>;
+  annotations: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+interface ToolDefinition {
+  name: string;
+  config: ToolConfig;
+  call(caller: ToolCaller, args: never): Promise<CallToolResult>;
+}
+
+function tool<A>(
+  name: string,
+  config: ToolConfig,
+  call: (caller: ToolCaller, args: A) => Promise<CallToolResult>,
+): ToolDefinition {
+  return { name, config, call: call as ToolDefinition["call"] };
+}
+
+// The definitions (descriptions and zod schemas, which are costly to build) are made once per isolate;
+// each request only registers them on its own short-lived server with its caller.
+const toolDefinitions: ToolDefinition[] = [
+  tool(
     "check_domain",
     {
       title: "Check domain availability",
@@ -102,18 +145,17 @@ export function registerTools(server: McpServer, caller: ToolCaller): void {
         "says the name does not exist and DNS has no delegation; null means the answer could not be decided " +
         "(see `reason`). Only registrable names are accepted (example.com, not www.example.com). Results may be " +
         "up to 30 seconds old. Counts as one API request.",
-      inputSchema: { domain: domainArgument },
+      inputSchema: z.object({ domain: domainArgument }),
       outputSchema: toolOutput(checkResult),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    ({ domain }: { domain: string }) =>
+    (caller, { domain }: { domain: string }) =>
       toolCall(caller, () => checkDomainName(domain), (result) =>
         `${result.domain_name}: ${result.status}` +
         (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
         ` — ${result.reason}`),
-  );
-
-  server.registerTool(
+  ),
+  tool(
     "list_watchlist",
     {
       title: "List watchlist",
@@ -122,20 +164,20 @@ export function registerTools(server: McpServer, caller: ToolCaller): void {
         `status (unknown, registered, pending_delete, available). Pages hold ${defaultPageSize} names by default ` +
         `and at most ${maxPageSize}. To get the next page pass next_cursor as cursor (or use offset; not both). ` +
         "Counts as one API request.",
-      inputSchema: {
+      inputSchema: z.object({
         limit: z.number().int().min(1).max(maxPageSize).optional().describe(
           `Page size (default ${defaultPageSize}).`,
         ),
         offset: z.number().int().min(0).optional().describe("Names to skip; cannot be combined with cursor."),
         cursor: z.string().min(1).max(253).optional().describe("next_cursor from the previous page."),
-      },
+      }),
       outputSchema: toolOutput(listResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args: { limit?: number; offset?: number; cursor?: string }) =>
+    (caller, args: { limit?: number; offset?: number; cursor?: string }) =>
       toolCall(
         caller,
-        () => listWatchlist(account.userId, args),
+        () => listWatchlist(caller.account.userId, args),
         (page) =>
           page.domains.length === 0
             ? "The watchlist page is empty."
@@ -144,9 +186,8 @@ export function registerTools(server: McpServer, caller: ToolCaller): void {
             }` +
               (page.has_more ? `. More follow; next cursor: ${page.next_cursor}` : ""),
       ),
-  );
-
-  server.registerTool(
+  ),
+  tool(
     "add_domains",
     {
       title: "Add domains to watchlist",
@@ -156,9 +197,9 @@ export function registerTools(server: McpServer, caller: ToolCaller): void {
         "already watched (or repeated) are skipped, and names beyond the plan's watchlist quota are rejected in " +
         "request order; the result counts each case and the quota left. Adding the same names again changes " +
         "nothing. Counts as one API request.",
-      inputSchema: {
+      inputSchema: z.object({
         domains: z.array(z.string()).min(1).max(maxBatchSize).describe("Domain names to watch."),
-      },
+      }),
       outputSchema: toolOutput(addDomainsResponse),
       annotations: {
         readOnlyHint: false,
@@ -167,32 +208,45 @@ export function registerTools(server: McpServer, caller: ToolCaller): void {
         openWorldHint: false,
       },
     },
-    ({ domains }: { domains: string[] }) =>
+    (caller, { domains }: { domains: string[] }) =>
       toolCall(
         caller,
-        () => addDomains(account.userId, domains),
+        () => addDomains(caller.account.userId, domains),
         (result) =>
           `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
           `${result.rejected_over_limit} over the plan quota; ${result.remaining_quota} more can be added.`,
       ),
-  );
-
-  server.registerTool(
+  ),
+  tool(
     "remove_domain",
     {
       title: "Remove domain from watchlist",
       description:
         "Stops watching one domain name (no more alerts for it). Fails with not_found when the name " +
         "is not on the watchlist. Counts as one API request.",
-      inputSchema: { domain: domainArgument },
+      inputSchema: z.object({ domain: domainArgument }),
       outputSchema: toolOutput(removeDomainResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ domain }: { domain: string }) =>
+    (caller, { domain }: { domain: string }) =>
       toolCall(
         caller,
-        () => removeDomain(account.userId, domain),
+        () => removeDomain(caller.account.userId, domain),
         (result) => `Removed ${result.domain_name} from the watchlist.`,
       ),
-  );
+  ),
+];
+
+/** Names of the tools, for callers that look at a request before the MCP server reads it. */
+export const toolNames: ReadonlySet<string> = new Set(toolDefinitions.map((definition) => definition.name));
+
+/** Registers the four tools on a request's server, acting for `caller`. */
+export function registerTools(server: McpServer, caller: ToolCaller): void {
+  for (const definition of toolDefinitions) {
+    server.registerTool(
+      definition.name,
+      definition.config as Parameters<McpServer["registerTool"]>[1],
+      ((args: never) => definition.call(caller, args)) as Parameters<McpServer["registerTool"]>[2],
+    );
+  }
 }

@@ -2,7 +2,8 @@
  * The watchlist operations, shared by REST and MCP. Each runs as the account (RLS applies) through one
  * SQL function; validation of names happens here, before anything is written.
  */
-import { asAccount } from "../db/client.ts";
+import { asAccount, asAccountStatement } from "../db/client.ts";
+import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
 import { maxBatchSize } from "../api/schemas.ts";
@@ -76,10 +77,15 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
   return inDatabase(async () => {
-    const rows = await asAccount(userId, (tx) =>
-      tx<WatchlistRow[]>`
-        select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar
-        from public.list_watchlist(${limit}, ${offset}, ${cursor})`);
+    // One statement without parameters, so the whole transaction is one round trip (db/literals.ts).
+    const rows = await asAccountStatement<WatchlistRow>(
+      userId,
+      `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at,
+              registrar
+       from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
+        nullableLiteral(cursor, textLiteral)
+      })`,
+    );
     return pageFrom(rows.map(toWatchlistDomain), limit);
   });
 }

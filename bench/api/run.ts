@@ -1,0 +1,363 @@
+/**
+ * `deno task bench`: the end-to-end API benchmark (issue 12). Starts its own throwaway PostgreSQL cluster
+ * (migrated like `deno task test`), fills 100,000 names for an Enterprise account, runs the raw ceiling
+ * server (raw_server.ts) and the API (api_server.ts) side by side and loads both with wrk, alternating
+ * rounds so that both see the same machine. Prints one table and writes bench/results.json.
+ *
+ * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 16),
+ * BENCH_V8_FLAGS (passed to the servers, e.g. `--prof`).
+ */
+import { join } from "node:path";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { createAccount } from "../../scripts/local/accounts.ts";
+import { repoRoot } from "../../scripts/local/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
+import { prepareDatabase } from "../../scripts/local/stack.ts";
+import {
+  atLeast,
+  atMost,
+  check,
+  formatTable,
+  type Measurement,
+  median,
+  mib,
+  ms,
+  perSecond,
+} from "./report.ts";
+import { startRoundTripProxy } from "./round_trips.ts";
+import { ensureWrk, type LoadResult, type LoadSpec, runWrk } from "./wrk.ts";
+
+const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
+const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 6);
+const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 16);
+const watchlistSize = 100_000;
+const memoryRequests = 100_000;
+
+interface Server {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(script: string, env: Record<string, string>): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    // BENCH_V8_FLAGS (e.g. --prof) goes to the servers' V8, to see where their time goes.
+    args: [
+      "run",
+      "-A",
+      "--no-check",
+      ...(Deno.env.get("BENCH_V8_FLAGS") ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`] : []),
+      join(repoRoot, "bench", "api", script),
+    ],
+    cwd: repoRoot,
+    env: { ...env, BENCH_PORT: String(freePort()) },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${script} exited before listening:\n${seen}`);
+    seen += value;
+    const match = seen.match(/listening (\d+)/);
+    if (match) {
+      // Keep draining its output so it never blocks on a full pipe.
+      (async () => {
+        while (!(await reader.read()).done) { /* discard */ }
+      })().catch(() => {});
+      return {
+        port: Number(match[1]),
+        pid: child.pid,
+        async stop() {
+          try {
+            child.kill("SIGTERM");
+          } catch {
+            // already gone
+          }
+          await child.status;
+        },
+      };
+    }
+  }
+}
+
+/** Resident and peak resident memory of a process, in bytes (Linux /proc). */
+async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? NaN);
+  return { rss: kib("VmRSS") * 1024, peak: kib("VmHWM") * 1024 };
+}
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc, 100 ticks a second). */
+async function cpuMsOf(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function fillWatchlist(sql: postgres.Sql, userId: string): Promise<void> {
+  await sql`
+    insert into public.domains (name, status, last_checked_at, registrar, next_check_at)
+    select format('bench-%s.com', lpad(i::text, 6, '0')),
+           case when i % 7 = 0 then 'available' else 'registered' end,
+           now() - interval '1 hour', 'Example Registrar', now() + interval '1 year'
+      from generate_series(1, ${watchlistSize}) as i`;
+  await sql`
+    insert into public.watchlist_entries (user_id, domain_name)
+    select ${userId}, format('bench-%s.com', lpad(i::text, 6, '0')) from generate_series(1, ${watchlistSize}) as i`;
+  await sql`vacuum analyze public.domains, public.watchlist_entries`;
+}
+
+/** Median latency of each URL, sampled round-robin so that changing load on the machine hits all alike. */
+async function latenciesMs(urls: string[], headers: Record<string, string>, samples = 40): Promise<number[]> {
+  const times: number[][] = urls.map(() => []);
+  for (let i = 0; i < samples + 5; i++) {
+    for (const [index, url] of urls.entries()) {
+      const started = performance.now();
+      const response = await fetch(url, { headers });
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      if (i >= 5) times[index].push(performance.now() - started);
+    }
+  }
+  return times.map(median);
+}
+
+async function main(): Promise<void> {
+  const wrk = await ensureWrk();
+  const baseDir = await Deno.makeTempDir({ prefix: "watchlist-bench-db-" });
+  const cluster = clusterAt(baseDir, freePort());
+  const servers: Server[] = [];
+  let sql: postgres.Sql | undefined;
+  try {
+    console.log(`▶ PostgreSQL throwaway cluster on 127.0.0.1:${cluster.port}`);
+    await prepareDatabase(cluster);
+    sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
+    const owner = await createAccount(sql, "bench-enterprise@example.test", "enterprise");
+    const adder = await createAccount(sql, "bench-business@example.test", "business");
+    console.log(`▶ Filling ${watchlistSize.toLocaleString("en-US")} names`);
+    await fillWatchlist(sql, owner.user_id);
+
+    const raw = await startServer("raw_server.ts", {
+      BENCH_DB_URL: cluster.url,
+      BENCH_USER_ID: owner.user_id,
+    });
+    servers.push(raw);
+    const api = await startServer("api_server.ts", { SUPABASE_DB_URL: cluster.url });
+    servers.push(api);
+    const key = { "x-api-key": owner.api_key! };
+    const apiBase = `http://127.0.0.1:${api.port}/api-v1`;
+    const rawBase = `http://127.0.0.1:${raw.port}`;
+    const mcpBody = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_watchlist", arguments: { limit: 200 } },
+    });
+    const mcpHeaders = {
+      ...key,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    };
+    const mcpCheck = await fetch(`${apiBase}/mcp`, { method: "POST", headers: mcpHeaders, body: mcpBody });
+    const mcpResult = await mcpCheck.json();
+    if (mcpResult.result?.structuredContent?.domains?.length !== 200) {
+      throw new Error(
+        `MCP list_watchlist did not return 200 rows: ${JSON.stringify(mcpResult).slice(0, 300)}`,
+      );
+    }
+
+    const cases: Record<string, LoadSpec> = {
+      "api limit=200": { url: `${apiBase}/domains?limit=200`, headers: key, connections, seconds },
+      "raw limit=200": { url: `${rawBase}/domains?limit=200`, connections, seconds },
+      "api limit=1": { url: `${apiBase}/domains?limit=1`, headers: key, connections, seconds },
+      "raw limit=1": { url: `${rawBase}/domains?limit=1`, connections, seconds },
+      "mcp list_watchlist limit=200": {
+        url: `${apiBase}/mcp`,
+        headers: mcpHeaders,
+        body: mcpBody,
+        connections,
+        seconds,
+      },
+    };
+    let apiRequests = 0;
+    const memory: { afterRequests: number; rss: number }[] = [];
+    const sampleMemory = async () =>
+      memory.push({ afterRequests: apiRequests, ...(await memoryOf(api.pid)) });
+
+    console.log("▶ Warm-up");
+    for (const [name, spec] of Object.entries(cases)) {
+      const result = await runWrk(wrk, { ...spec, seconds: 2 });
+      if (!name.startsWith("raw")) apiRequests += result.requests;
+    }
+    await sampleMemory();
+
+    const results: Record<string, LoadResult[]> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, []]),
+    );
+    // CPU time of the serving process per request: less sensitive to other load on the machine.
+    const cpuPerRequest: Record<string, number[]> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, []]),
+    );
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, spec] of Object.entries(cases)) {
+        const server = name.startsWith("raw") ? raw : api;
+        const cpuBefore = await cpuMsOf(server.pid);
+        const result = await runWrk(wrk, spec);
+        if (result.failed > 0) throw new Error(`${name}: ${result.failed} responses were not 2xx`);
+        results[name].push(result);
+        cpuPerRequest[name].push((await cpuMsOf(server.pid) - cpuBefore) / result.requests);
+        if (!name.startsWith("raw")) apiRequests += result.requests;
+        console.log(
+          `  round ${round} ${name.padEnd(30)} ${perSecond(result.requestsPerSecond).padStart(12)}  ${
+            ms(cpuPerRequest[name][round - 1])
+          } server CPU per request`,
+        );
+      }
+      await sampleMemory();
+    }
+    const rate = (name: string) => median(results[name].map((result) => result.requestsPerSecond));
+
+    console.log("▶ Paging latency (one client, median of 40)");
+    const names = await sql<{ domain_name: string }[]>`
+      select domain_name from public.watchlist_entries where user_id = ${owner.user_id}
+      order by domain_name collate "C" offset ${watchlistSize - 201} limit 1`;
+    const nearEnd = watchlistSize - 200;
+    const [firstPage, cursorPage, offsetPage] = await latenciesMs([
+      `${apiBase}/domains?limit=200`,
+      `${apiBase}/domains?limit=200&cursor=${encodeURIComponent(names[0].domain_name)}`,
+      `${apiBase}/domains?limit=200&offset=${nearEnd}`,
+    ], key);
+    apiRequests += 3 * 45;
+
+    console.log("▶ POST /domains round trips (API through a counting proxy, pool of one connection)");
+    const proxy = startRoundTripProxy({ hostname: "127.0.0.1", port: cluster.port });
+    const counted = await startServer("api_server.ts", {
+      SUPABASE_DB_URL: cluster.url.replace(`:${cluster.port}/`, `:${proxy.port}/`),
+      DB_POOL_SIZE: "1",
+    });
+    servers.push(counted);
+    const adderKey = { "x-api-key": adder.api_key!, "Content-Type": "application/json" };
+    const countedBase = `http://127.0.0.1:${counted.port}/api-v1`;
+    const roundTrips: Record<string, number> = {};
+    let batchNumber = 0;
+    for (const size of [1, 100, 500]) {
+      batchNumber++;
+      await (await fetch(`${countedBase}/domains?limit=1`, { headers: adderKey })).arrayBuffer();
+      const domains = Array.from({ length: size }, (_, i) => `new-${batchNumber}-${i}.com`);
+      const before = proxy.roundTrips();
+      const response = await fetch(`${countedBase}/domains`, {
+        method: "POST",
+        headers: adderKey,
+        body: JSON.stringify({ domains }),
+      });
+      const body = await response.json();
+      if (body.added !== size) {
+        throw new Error(`POST of ${size} names: ${JSON.stringify(body).slice(0, 300)}`);
+      }
+      roundTrips[size] = proxy.roundTrips() - before;
+    }
+    proxy.close();
+
+    console.log("▶ Memory: topping the API up to 100,000 requests");
+    while (apiRequests < memoryRequests) {
+      const result = await runWrk(wrk, { ...cases["api limit=1"], seconds: 15 });
+      apiRequests += result.requests;
+      await sampleMemory();
+    }
+    const { peak } = await memoryOf(api.pid);
+    // Flat: the highest RSS of the second half of the requests is within 10% of the first half's.
+    const half = apiRequests / 2;
+    const firstHalf = Math.max(...memory.filter((sample) => sample.afterRequests <= half).map((s) => s.rss));
+    const secondHalf = Math.max(...memory.filter((sample) => sample.afterRequests > half).map((s) => s.rss));
+    const lastRss = memory[memory.length - 1].rss;
+
+    const table: Measurement[] = [
+      atLeast(
+        "GET /domains?limit=200: API vs raw ceiling",
+        `${perSecond(rate("api limit=200"))} vs ${perSecond(rate("raw limit=200"))}`,
+        rate("api limit=200") / rate("raw limit=200"),
+        0.75,
+      ),
+      atLeast(
+        "GET /domains?limit=1: API vs raw ceiling",
+        `${perSecond(rate("api limit=1"))} vs ${perSecond(rate("raw limit=1"))}`,
+        rate("api limit=1") / rate("raw limit=1"),
+        0.5,
+      ),
+      atMost(
+        "cursor page near the end vs first page (limit=200)",
+        `${ms(cursorPage)} vs ${ms(firstPage)}`,
+        cursorPage / firstPage,
+        1.5,
+      ),
+      atMost(
+        `offset=${nearEnd} page vs first page (limit=200)`,
+        `${ms(offsetPage)} vs ${ms(firstPage)}`,
+        offsetPage / firstPage,
+        5,
+      ),
+      atLeast(
+        "MCP tools/call list_watchlist vs REST (limit=200)",
+        `${perSecond(rate("mcp list_watchlist limit=200"))} vs ${perSecond(rate("api limit=200"))}`,
+        rate("mcp list_watchlist limit=200") / rate("api limit=200"),
+        0.77,
+      ),
+      check(
+        "POST /domains round trips to PostgreSQL for 1 / 100 / 500 new names",
+        `${roundTrips[1]} / ${roundTrips[100]} / ${roundTrips[500]}`,
+        "constant",
+        roundTrips[1] === roundTrips[100] && roundTrips[100] === roundTrips[500],
+      ),
+      check(
+        `API process memory across ${apiRequests.toLocaleString("en-US")} requests`,
+        `highest RSS ${mib(firstHalf)} in the first half, ${mib(secondHalf)} in the second; ${
+          mib(lastRss)
+        } at the end; peak ${mib(peak)}`,
+        "flat (2nd half ≤ 1.1× 1st)",
+        secondHalf <= firstHalf * 1.1,
+      ),
+    ];
+    const cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/model name\s*:\s*(.+)/)?.[1] ?? "unknown";
+    const machine = `${navigator.hardwareConcurrency} cores, ${cpu}; load average ${
+      Deno.loadavg().map((n) => n.toFixed(2)).join(" ")
+    } at the end`;
+    console.log("\nServer CPU per request (median):");
+    for (const [name, values] of Object.entries(cpuPerRequest)) {
+      console.log(`  ${name.padEnd(30)} ${ms(median(values))}`);
+    }
+    console.log(
+      `\n${
+        formatTable(table)
+      }\n\n${machine}; wrk ${connections} connections, ${rounds} rounds of ${seconds} s, medians`,
+    );
+    await Deno.writeTextFile(
+      join(repoRoot, "bench", "results.json"),
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          machine,
+          settings: { connections, seconds, rounds, watchlistSize },
+          table,
+          throughput: results,
+          serverCpuMsPerRequest: Object.fromEntries(
+            Object.entries(cpuPerRequest).map(([name, values]) => [name, median(values)]),
+          ),
+          latencyMs: { firstPage, cursorPage, offsetPage },
+          postRoundTrips: roundTrips,
+          memory: { samples: memory, peak },
+        },
+        null,
+        2,
+      ) + "\n",
+    );
+    console.log("Written to bench/results.json");
+  } finally {
+    for (const server of servers) await server.stop();
+    await sql?.end({ timeout: 2 });
+    await stopCluster(cluster).catch(() => {});
+    await Deno.remove(baseDir, { recursive: true }).catch(() => {});
+  }
+}
+
+await main();
