@@ -68,9 +68,10 @@ async function main(): Promise<void> {
           channel: { webhook: await webhook(sql, account.user_id, receiver.endpoint(`healthy${i}`)) },
         });
       } else {
-        await sql`insert into public.notification_settings (user_id, telegram_chat_id) values
-                  (${account.user_id}, ${String(5_000_000 + i)})
-                  on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id`;
+        await sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at) values
+                  (${account.user_id}, ${String(5_000_000 + i)}, now())
+                  on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id,
+                    telegram_linked_at = now()`;
         others.push({ userId: account.user_id, channel: "telegram" });
       }
     }

@@ -107,7 +107,8 @@ Deno.test({
       const a = await account(sql);
       const b = await account(sql);
       const c = await account(sql);
-      await sql`insert into public.notification_settings (user_id, telegram_chat_id) values (${c}, '999001')`;
+      await sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at)
+                  values (${c}, '999001', now())`;
       const aLanes = [await endpoint(sql, a), await endpoint(sql, a), await endpoint(sql, a)];
       const bLane = await endpoint(sql, b);
       const aIds = [

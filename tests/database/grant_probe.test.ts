@@ -129,6 +129,28 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.webhook_url_problem(text)":
     "the app checks a URL before saving; writes nothing",
   // limits and alerts (read-only) ---------------------------------------------------------------------
+  "authenticated SELECT public.alert_delivery_lanes(breaker_state)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(channel)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(consecutive_failures)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(lane_key)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(next_probe_at)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(opened_at)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(opened_count)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(updated_at)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(user_id)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(webhook_endpoint_id)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.webhook_endpoint_breakers":
+    "security-invoker view of the owner's breakers per webhook endpoint (RLS of alert_delivery_lanes)",
   "authenticated SELECT public.api_request_counters": "own daily API usage (RLS)",
   "authenticated SELECT public.session_request_log": "own session-endpoint usage (RLS)",
   "authenticated SELECT public.alert_events": "own alert history (RLS)",
@@ -197,6 +219,7 @@ Deno.test({
       const unexpected = held.filter((grant) => !(grant.key in allowedGrants)).map((grant) => grant.key);
       const heldKeys = new Set(held.map((grant) => grant.key));
       const stale = Object.keys(allowedGrants).filter((key) => !heldKeys.has(key));
+      if (unexpected.length + stale.length > 0) console.error(JSON.stringify({ unexpected, stale }, null, 1));
       assertEquals(
         { unexpected, stale },
         { unexpected: [], stale: [] },

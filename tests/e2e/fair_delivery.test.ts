@@ -81,8 +81,10 @@ async function queueAlerts(
 
 /** The account's Telegram chat, written directly (how the app links a chat is not this file's concern). */
 async function saveChat(sql: postgres.Sql, account: CreatedAccount, chatId: string): Promise<void> {
-  await sql`insert into public.notification_settings (user_id, telegram_chat_id) values (${account.user_id}, ${chatId})
-            on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id, telegram_enabled = true`;
+  await sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at)
+            values (${account.user_id}, ${chatId}, now())
+            on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id,
+              telegram_linked_at = now(), telegram_enabled = true`;
 }
 
 async function runDeliveries(stack: TestStack): Promise<DeliverySummary> {

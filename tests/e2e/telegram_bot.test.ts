@@ -194,7 +194,7 @@ Deno.test(
       await t.step("an alert reaches the linked chat", async () => {
         await asAccount(sql, alice, (tx) => tx`select public.send_telegram_test()`);
         const before = telegram.delivered(String(chat.alice)).length;
-        const response = await fetch(`${stack.functionsBase}/rdap-poller`, {
+        const response = await fetch(`${stack.functionsBase}/rdap-poller/deliveries`, {
           method: "POST",
           headers: {
             authorization: `Bearer ${Deno.env.get("POLLER_SECRET")}`,

@@ -162,8 +162,8 @@ function harness(
       return new Promise((resolve) => setTimeout(resolve, 0));
     },
   };
-  const run = (options: Partial<DispatchOptions> = {}) =>
-    dispatchDueDeliveries(deps, {
+  const run = async (options: Partial<DispatchOptions> = {}) => {
+    const summary = await dispatchDueDeliveries(deps, {
       deadline: clock.now + 10_000,
       concurrency: 32,
       leaseSeconds: 60,
@@ -171,6 +171,10 @@ function harness(
       idleLingerMs: 0,
       ...options,
     });
+    // A fake sleep that lost its race is a 0 ms timer still pending: let it fire inside the test.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return summary;
+  };
   return { deps, rows, clock, pace, telegramCalls, webhookCalls, run };
 }
 
