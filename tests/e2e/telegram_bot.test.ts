@@ -203,6 +203,11 @@ Deno.test(
           body: "{}",
         });
         assertEquals(response.status, 200, await response.text());
+        // The alert's own wake-up may have started a delivery run first: wait for whichever run sends it.
+        const deadline = Date.now() + 15_000;
+        while (telegram.delivered(String(chat.alice)).length === before && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         const messages = telegram.delivered(String(chat.alice)).slice(before);
         assertEquals(messages.length, 1);
         assertMatch(messages[0].text, /example\.com/);
