@@ -192,6 +192,9 @@ Deno.test(
       });
 
       await t.step("an alert reaches the linked chat", async () => {
+        // The Telegram pace is project-wide: an earlier test's 429 (the poller test's 2-minute retry_after)
+        // would hold this message back too.
+        await sql`update public.telegram_send_pace set next_free_at = '-infinity', paused_until = '-infinity'`;
         await asAccount(sql, alice, (tx) => tx`select public.send_telegram_test()`);
         const before = telegram.delivered(String(chat.alice)).length;
         const response = await fetch(`${stack.functionsBase}/rdap-poller/deliveries`, {
