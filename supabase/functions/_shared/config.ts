@@ -61,6 +61,10 @@ export const config = {
       return [];
     }
   },
+  /** Stands for `https://hooks.slack.com` when a Slack endpoint is sent to (tests point it at a fake). */
+  slackWebhookBaseUrl: () => env("SLACK_WEBHOOK_BASE_URL") ?? "https://hooks.slack.com",
+  /** Stands for `https://discord.com` (and discordapp.com) when a Discord endpoint is sent to. */
+  discordWebhookBaseUrl: () => env("DISCORD_WEBHOOK_BASE_URL") ?? "https://discord.com",
   webhookAllowPrivateTargets: () => env("WEBHOOK_ALLOW_PRIVATE_TARGETS") === "true",
   /** Secret the pg_cron job presents to the rdap-poller function. */
   pollerSecret: () => env("POLLER_SECRET"),

@@ -1,6 +1,7 @@
 /** An alert event as the senders see it (one row of `public.alert_events`). */
+import type { PredictionBasis } from "../poller/drop_schedule.ts";
 
-export type AlertEventType = "domain.available" | "test";
+export type AlertEventType = "domain.available" | "domain.pending_delete" | "test";
 
 export interface AlertEvent {
   /** `evt_…`, the webhook body's `id`. */
@@ -14,4 +15,8 @@ export interface AlertEvent {
   status: string;
   /** When the check saw the new status. */
   checkedAt: Date;
+  /** `domain.pending_delete`: the predicted drop time (null when it cannot be predicted). */
+  predictedDropAt?: Date | null;
+  /** `domain.pending_delete`: how `predictedDropAt` was predicted (null is read as `unknown`). */
+  predictionBasis?: PredictionBasis | null;
 }

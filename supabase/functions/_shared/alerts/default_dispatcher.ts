@@ -1,4 +1,4 @@
-/** The dispatcher's dependencies from the environment, read at call time (`TELEGRAM_*`, `WEBHOOK_*`, `DNS_*`). */
+/** The dispatcher's dependencies from the environment, read at call time (`TELEGRAM_*`, `WEBHOOK_*`, `SLACK_*`, `DISCORD_*`, `DNS_*`). */
 import { config } from "../config.ts";
 import { databaseDeliveryQueue, databaseTelegramPace } from "./delivery_queue.ts";
 import type { DeliverySettings } from "./delivery_settings.ts";
@@ -7,12 +7,14 @@ import { checkOutboundUrl } from "../net/url_policy.ts";
 import type { DispatcherDeps } from "./dispatcher.ts";
 import { sendTelegramMessage } from "./telegram_client.ts";
 import { postWebhook } from "./webhook_sender.ts";
+import { routeChatWebhook } from "./chat_webhooks.ts";
 
 export function defaultDispatcherDeps(settings: DeliverySettings): DispatcherDeps {
   const botToken = config.telegramBotToken();
   const apiBase = config.telegramApiBase();
   const allowPrivateTargets = config.webhookAllowPrivateTargets();
   const resolve = denoResolver(config.dnsNameserver());
+  const chatBases = { slack: config.slackWebhookBaseUrl(), discord: config.discordWebhookBaseUrl() };
   const timeouts = { connectMs: settings.webhookConnectTimeoutMs, totalMs: settings.webhookTimeoutMs };
   return {
     queue: databaseDeliveryQueue(settings.breaker),
@@ -22,5 +24,6 @@ export function defaultDispatcherDeps(settings: DeliverySettings): DispatcherDep
       : (chatId, text) => sendTelegramMessage({ apiBase, botToken, chatId, text }),
     postWebhook: (url, body, headers) => postWebhook(url, body, headers, timeouts),
     checkTarget: (url) => checkOutboundUrl(url, { allowPrivateTargets, resolve }),
+    routeChatWebhook: (url, kind) => routeChatWebhook(url, kind, chatBases),
   };
 }

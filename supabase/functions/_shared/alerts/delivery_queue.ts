@@ -5,6 +5,8 @@
 import { asService, type TransactionRunner } from "../db/client.ts";
 import type { AlertEvent, AlertEventType } from "./alert_event.ts";
 import type { BreakerSettings, TelegramPaceSettings } from "./delivery_settings.ts";
+import type { WebhookKind } from "../net/url_policy.ts";
+import type { PredictionBasis } from "../poller/drop_schedule.ts";
 
 export interface ClaimedDelivery {
   id: string;
@@ -24,6 +26,8 @@ export interface ClaimedDelivery {
     secret: string | null;
     previousSecret: string | null;
     enabled: boolean | null;
+    /** generic (signed JSON), slack or discord; absent or null is read as generic. */
+    kind?: WebhookKind | null;
   };
   /** Null fields when the account has no Telegram settings (or for a webhook delivery). */
   telegram: { chatId: string | null; enabled: boolean | null };
@@ -87,6 +91,9 @@ interface ClaimRow {
   telegram_enabled: boolean | null;
   lane_key: string;
   probe: boolean;
+  webhook_kind: WebhookKind | null;
+  predicted_drop_at: Date | null;
+  prediction_basis: PredictionBasis | null;
 }
 
 export function databaseDeliveryQueue(
@@ -155,6 +162,8 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       previousStatus: row.previous_status,
       status: row.status,
       checkedAt: row.checked_at,
+      predictedDropAt: row.predicted_drop_at,
+      predictionBasis: row.prediction_basis,
     },
     webhook: {
       endpointId: row.webhook_endpoint_id,
@@ -162,6 +171,7 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       secret: row.webhook_secret,
       previousSecret: row.webhook_previous_secret,
       enabled: row.webhook_enabled,
+      kind: row.webhook_kind,
     },
     telegram: { chatId: row.telegram_chat_id, enabled: row.telegram_enabled },
     laneKey: row.lane_key,

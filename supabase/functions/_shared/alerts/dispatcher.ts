@@ -15,7 +15,8 @@
 import type { AlertEvent } from "./alert_event.ts";
 import type { Attempt, ClaimedDelivery, DeliveryQueue, TelegramPace } from "./delivery_queue.ts";
 import { nextAttemptAfterFailure, nextAttemptAfterRateLimit } from "./retry_schedule.ts";
-import type { TargetVerdict } from "../net/url_policy.ts";
+import { type TargetVerdict, webhookKindProblem } from "../net/url_policy.ts";
+import { type ChatWebhookKind, chatWebhookBody, chatWebhookHeaders } from "./chat_webhooks.ts";
 import type { TelegramOutcome } from "./telegram_client.ts";
 import { telegramAlertText } from "./telegram_message.ts";
 import type { WebhookOutcome } from "./webhook_sender.ts";
@@ -29,6 +30,11 @@ export interface DispatcherDeps {
   telegramPace: TelegramPace;
   postWebhook: (url: string, body: string, headers: Record<string, string>) => Promise<WebhookOutcome>;
   checkTarget: (url: string) => Promise<TargetVerdict>;
+  /**
+   * Where a Slack or Discord endpoint's saved URL is sent: its documented origin swapped for the
+   * configured one (`SLACK_WEBHOOK_BASE_URL`, `DISCORD_WEBHOOK_BASE_URL`). Default: the saved URL.
+   */
+  routeChatWebhook?: (url: string, kind: ChatWebhookKind) => string;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -110,10 +116,20 @@ export async function dispatchDueDeliveries(
     if (enabled === false && event.type !== "test") {
       return await final(delivery, "skipped", "webhook_disabled");
     }
+    const kind = delivery.webhook.kind ?? "generic";
+    const kindProblem = webhookKindProblem(url, kind);
+    if (kindProblem !== null) return await final(delivery, "refused", `target_not_allowed: ${kindProblem}`);
     const startedAt = now();
-    const target = await deps.checkTarget(url);
+    const sendUrl = kind === "generic" ? url : deps.routeChatWebhook?.(url, kind) ?? url;
+    const target = await deps.checkTarget(sendUrl);
     if (target.verdict === "refused") return await final(delivery, "refused", target.reason);
     if (target.verdict === "unresolved") return await failure(delivery, null, target.reason, startedAt);
+    if (kind !== "generic") {
+      // Slack and Discord do not verify our HMAC: their own message shape, no signature headers.
+      const chatBody = chatWebhookBody(kind, event);
+      const chatOutcome = await deps.postWebhook(sendUrl, chatBody, chatWebhookHeaders(event, delivery.id));
+      return await settleWebhook(delivery, chatOutcome, startedAt);
+    }
 
     const body = webhookBody(event);
     let headers = webhookHeaders(event, delivery.id, null);
@@ -127,7 +143,10 @@ export async function dispatchDueDeliveries(
         signature: await standardWebhookSignature(keys, delivery.id, timestamp, body),
       });
     }
-    const outcome = await deps.postWebhook(url, body, headers);
+    await settleWebhook(delivery, await deps.postWebhook(url, body, headers), startedAt);
+  }
+
+  async function settleWebhook(delivery: ClaimedDelivery, outcome: WebhookOutcome, startedAt: number) {
     if (outcome.kind === "delivered") {
       const durationMs = now() - startedAt;
       await settle(delivery, {

@@ -22,9 +22,39 @@ const STATUS_WORDS: Record<string, string> = {
   unknown: "not yet known",
 };
 
-export function telegramAlertText(event: AlertEvent): string {
+/** `bücher.example (xn--bcher-kva.example)`, or the A-label alone. */
+export function displayName(event: Pick<AlertEvent, "domainName" | "unicodeName">): string {
   const unicode = displayableUnicodeName(event);
-  const name = unicode !== null ? `${unicode} (${event.domainName})` : event.domainName;
+  return unicode !== null ? `${unicode} (${event.domainName})` : event.domainName;
+}
+
+const BASIS_WORDS: Record<string, string> = {
+  redemption_period: "RDAP's last change + 30 days of redemption + 5 days of pending delete",
+  pending_delete_period: "RDAP's last change + 5 days of pending delete",
+};
+
+/** `domain.pending_delete`: what entered pending delete, in one line. */
+export function pendingDeleteHeadline(event: AlertEvent, name = displayName(event)): string {
+  return event.predictionBasis === "redemption_period"
+    ? `${name} entered its redemption period: it may drop soon.`
+    : `${name} entered pending delete: it may drop soon.`;
+}
+
+/** `domain.pending_delete`: the predicted drop and how it was predicted, in one line. */
+export function predictedDropLine(event: AlertEvent): string {
+  const basis = event.predictionBasis ? BASIS_WORDS[event.predictionBasis] : undefined;
+  if (!event.predictedDropAt || basis === undefined) {
+    return "Predicted drop: unknown (the registry gives no date to predict it from).";
+  }
+  return `Predicted drop: ${formatUtc(event.predictedDropAt)} (${basis}).`;
+}
+
+export function telegramAlertText(event: AlertEvent): string {
+  const name = displayName(event);
+  if (event.type === "domain.pending_delete") {
+    return `${pendingDeleteHeadline(event, name)}\n\n${predictedDropLine(event)}\n` +
+      `Seen at ${formatUtc(event.checkedAt)}; Domain Watchlist keeps checking it.`;
+  }
   const seen = `Seen free at ${formatUtc(event.checkedAt)}`;
   const before = event.previousStatus !== null && STATUS_WORDS[event.previousStatus]
     ? ` (it was ${STATUS_WORDS[event.previousStatus]}).`

@@ -6,19 +6,28 @@ import type { AlertEvent } from "./alert_event.ts";
 
 export const WEBHOOK_USER_AGENT = "DomainWatchlist-Webhooks/1.0";
 
-/** `{"id","type","created_at","data":{"domain_name","unicode_name","previous_status","status","checked_at"}}` */
+/**
+ * `{"id","type","created_at","data":{"domain_name","unicode_name","previous_status","status","checked_at"}}`;
+ * a `domain.pending_delete` event's data adds `predicted_drop_at` (ISO time or null) and
+ * `prediction_basis` (`redemption_period` | `pending_delete_period` | `unknown`).
+ */
 export function webhookBody(event: AlertEvent): string {
+  const data: Record<string, unknown> = {
+    domain_name: event.domainName,
+    unicode_name: event.unicodeName,
+    previous_status: event.previousStatus,
+    status: event.status,
+    checked_at: event.checkedAt.toISOString(),
+  };
+  if (event.type === "domain.pending_delete") {
+    data.predicted_drop_at = event.predictedDropAt?.toISOString() ?? null;
+    data.prediction_basis = event.predictionBasis ?? "unknown";
+  }
   return JSON.stringify({
     id: event.id,
     type: event.type,
     created_at: event.createdAt.toISOString(),
-    data: {
-      domain_name: event.domainName,
-      unicode_name: event.unicodeName,
-      previous_status: event.previousStatus,
-      status: event.status,
-      checked_at: event.checkedAt.toISOString(),
-    },
+    data,
   });
 }
 

@@ -6,6 +6,7 @@
 import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.ts";
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
+import { dropPrediction } from "../poller/drop_schedule.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
@@ -67,6 +68,13 @@ export async function recordDomainCheck(tx: Transaction, result: CheckResult): P
       ${result.rdap?.registrar ?? null},
       ${result.status !== "unknown"}
     )`;
+  if (result.status === "pending_delete") {
+    // A transition into pending delete raised `domain.pending_delete` events just now: they carry the
+    // predicted drop (only events still without one are touched).
+    const prediction = dropPrediction(result.rdap);
+    await tx`select public.note_drop_prediction(
+      ${result.domain_name}, ${result.checked_at}, ${prediction.at}, ${prediction.basis})`;
+  }
 }
 
 /** The cache in `public.live_check_cache` and the state in `public.domains`, as service_role. */

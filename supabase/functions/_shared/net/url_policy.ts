@@ -356,3 +356,46 @@ async function resolveOrEmpty(
     throw error;
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Webhook kinds: Slack and Discord endpoints only at their documented https hosts
+// ---------------------------------------------------------------------------------------------------
+
+export type WebhookKind = "generic" | "slack" | "discord";
+
+export const WEBHOOK_KINDS: readonly WebhookKind[] = ["generic", "slack", "discord"];
+
+const SLACK_PATH = /^\/services\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
+const DISCORD_HOSTS = new Set(["discord.com", "discordapp.com"]);
+const DISCORD_PATH = /^\/api\/(v[0-9]{1,2}\/)?webhooks\/[0-9]{1,25}\/[A-Za-z0-9_-]{1,200}(\?[A-Za-z0-9_=&-]*)?$/;
+
+/**
+ * Null when the URL fits the endpoint's kind, else why not (the database's `public.webhook_kind_problem`,
+ * word for word). Meant for a URL the judge accepted: `slack` must be `https://hooks.slack.com/services/…`,
+ * `discord` `https://discord.com/api/webhooks/<id>/<token>` (or discordapp.com). The documented hosts are
+ * required even locally; the sender swaps them for SLACK_WEBHOOK_BASE_URL / DISCORD_WEBHOOK_BASE_URL.
+ */
+export function webhookKindProblem(url: string, kind: string): string | null {
+  if (!(WEBHOOK_KINDS as readonly string[]).includes(kind)) {
+    return "The webhook kind must be generic, slack or discord.";
+  }
+  if (kind === "generic") return null;
+  const scheme = url.match(/^([A-Za-z][A-Za-z0-9+.-]*):\/\//)?.[1]?.toLowerCase();
+  const rest = scheme === undefined ? "" : url.slice(scheme.length + 3);
+  const authority = rest.match(/^[^/?#]*/)![0].toLowerCase();
+  const path = rest.slice(authority.length);
+  if (kind === "slack") {
+    return scheme === "https" && authority === "hooks.slack.com" && SLACK_PATH.test(path)
+      ? null
+      : "A Slack webhook URL must be Slack's incoming-webhook URL, https://hooks.slack.com/services/….";
+  }
+  return scheme === "https" && DISCORD_HOSTS.has(authority) && DISCORD_PATH.test(path)
+    ? null
+    : "A Discord webhook URL must be Discord's webhook URL, https://discord.com/api/webhooks/<id>/<token>.";
+}
+
+/** The save-time verdict for an endpoint: the judge, then the kind's host rule (`webhook_target_problem`). */
+export function webhookTargetProblem(url: string, kind: string, allowPrivateTargets: boolean): string | null {
+  const judged = judgeUrl(url, allowPrivateTargets);
+  return judged.ok ? webhookKindProblem(url, kind) : judged.problem;
+}
