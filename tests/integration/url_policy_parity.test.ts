@@ -6,7 +6,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/stack.ts";
-import { judgeUrl } from "../../supabase/functions/_shared/net/url_policy.ts";
+import { judgeUrl, webhookTargetProblem } from "../../supabase/functions/_shared/net/url_policy.ts";
 
 type Verdict = "ok" | "no";
 /** [url, verdict with private targets refused, verdict with them allowed (local use)] */
@@ -168,5 +168,70 @@ Deno.test("the judge keeps the WHATWG parser's reading: what it accepts parses t
     if (!verdict.ok) continue;
     const host = verdict.url.hostname.replace(/^\[|\]$/g, "");
     assertEquals(host === verdict.host || verdict.kind === "ip", true, url);
+  }
+});
+
+/**
+ * [url, kind, verdict] for a webhook endpoint of that kind: the judge, then the kind's documented host
+ * (the same in both modes: Slack and Discord URLs are never local).
+ */
+export const WEBHOOK_KIND_URLS: [string, string, Verdict][] = [
+  ["https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXXXXX", "slack", "ok"],
+  ["https://HOOKS.SLACK.COM/services/T0001/B0002/abc_DEF-1", "slack", "ok"],
+  ["HTTPS://hooks.slack.com/services/T0001/B0002/abc", "slack", "ok"],
+  ["https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXXXXX", "generic", "ok"],
+  ["https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXXXXX", "discord", "no"],
+  ["https://hooks.example.com/services/T0001/B0002/x", "slack", "no"],
+  ["https://hooks.slack.com.evil.example/services/T0001/B0002/x", "slack", "no"],
+  ["https://evilhooks.slack.com/services/T0001/B0002/x", "slack", "no"],
+  ["https://slack.com/services/T0001/B0002/x", "slack", "no"],
+  ["http://hooks.slack.com/services/T0001/B0002/x", "slack", "no"],
+  ["https://hooks.slack.com:443/services/T0001/B0002/x", "slack", "no"],
+  ["https://hooks.slack.com:8443/services/T0001/B0002/x", "slack", "no"],
+  ["https://hooks.slack.com/services/", "slack", "no"],
+  ["https://hooks.slack.com/services", "slack", "no"],
+  ["https://hooks.slack.com/triggers/T0001/B0002/x", "slack", "no"],
+  ["https://hooks.slack.com/services/T0001/../../x", "slack", "no"],
+  ["https://hooks.slack.com/services/T0001/B0002/x?y=1", "slack", "no"],
+  ["https://hooks.slack.com/services/T0001/B0002/x#frag", "slack", "no"],
+  ["https://user@hooks.slack.com/services/T0001/B0002/x", "slack", "no"],
+  ["https://127.0.0.1/services/T0001/B0002/x", "slack", "no"],
+  ["https://localhost/services/T0001/B0002/x", "slack", "no"],
+  ["https://discord.com/api/webhooks/123456789012345678/abcDEF_ghi-jkl", "discord", "ok"],
+  ["https://discordapp.com/api/webhooks/123456789012345678/abcDEF_ghi-jkl", "discord", "ok"],
+  ["https://Discord.com/api/v10/webhooks/123456789012345678/tok", "discord", "ok"],
+  ["https://discord.com/api/webhooks/123456789012345678/tok?wait=true&thread_id=42", "discord", "ok"],
+  ["https://discord.com/api/webhooks/123456789012345678/tok", "slack", "no"],
+  ["https://discord.com/api/webhooks/123456789012345678/tok", "generic", "ok"],
+  ["https://discord.gg/api/webhooks/123456789012345678/tok", "discord", "no"],
+  ["https://evil.discord.com/api/webhooks/123456789012345678/tok", "discord", "no"],
+  ["https://discord.com.evil.example/api/webhooks/123456789012345678/tok", "discord", "no"],
+  ["http://discord.com/api/webhooks/123456789012345678/tok", "discord", "no"],
+  ["https://discord.com/api/webhooks/abc/tok", "discord", "no"],
+  ["https://discord.com/api/webhooks/123456789012345678", "discord", "no"],
+  ["https://discord.com/api/users/@me", "discord", "no"],
+  ["https://discord.com:8443/api/webhooks/123456789012345678/tok", "discord", "no"],
+  ["https://discord.com/api/webhooks/123456789012345678/tok/../../x", "discord", "no"],
+  ["https://hooks.example.com/x", "teams", "no"],
+  ["https://hooks.example.com/x", "", "no"],
+];
+
+Deno.test("the webhook kind rule in TypeScript and in SQL give the same verdict on every URL", async () => {
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
+  try {
+    const mismatches: string[] = [];
+    for (const [url, kind, expected] of WEBHOOK_KIND_URLS) {
+      for (const allowPrivate of [false, true]) {
+        const tsProblem = webhookTargetProblem(url, kind, allowPrivate);
+        const [row] = await sql<{ problem: string | null }[]>`
+          select public.webhook_target_problem(${url}, ${kind}, ${allowPrivate}) as problem`;
+        const label = `${JSON.stringify(url)} as ${kind} (private targets ${allowPrivate ? "allowed" : "refused"})`;
+        if (tsProblem !== row.problem) mismatches.push(`${label}: TS ${tsProblem} / SQL ${row.problem}`);
+        if ((tsProblem === null ? "ok" : "no") !== expected) mismatches.push(`${label}: expected ${expected}`);
+      }
+    }
+    assertEquals(mismatches, []);
+  } finally {
+    await sql.end();
   }
 });

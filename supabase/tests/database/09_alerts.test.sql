@@ -54,7 +54,8 @@ select is_empty(
 );
 select is_empty(
   $$ select f from unnest(array[
-       'public.create_webhook_endpoint(text, text, text)', 'public.update_webhook_endpoint(uuid, text, text, boolean)',
+       'public.create_webhook_endpoint(text, text, text, text, text[])',
+       'public.update_webhook_endpoint(uuid, text, text, boolean, text, text[])',
        'public.set_webhook_secret(uuid, text)', 'public.rotate_webhook_secret(uuid)',
        'public.delete_webhook_endpoint(uuid)', 'public.set_telegram_chat(text)',
        'public.set_telegram_enabled(boolean)', 'public.send_webhook_test(uuid)', 'public.send_telegram_test()'
