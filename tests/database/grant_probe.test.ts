@@ -110,9 +110,16 @@ const allowedGrants: Record<string, string> = {
   "authenticated SELECT public.webhook_endpoints(created_at)": "own webhooks without the secret",
   "authenticated SELECT public.webhook_endpoints(updated_at)": "own webhooks without the secret",
   "authenticated DELETE public.webhook_endpoints": "the owner deletes a webhook (RLS)",
-  "authenticated EXECUTE public.create_webhook_endpoint(text,text,text)":
-    "plan, 10-per-account cap, URL and secret rules inside (and in the table)",
-  "authenticated EXECUTE public.update_webhook_endpoint(uuid,text,text,boolean)": "own webhook; URL rules",
+  "authenticated EXECUTE public.create_webhook_endpoint(text,text,text,text,text[])":
+    "plan, 10-per-account cap, URL, kind, event and secret rules inside (and in the table)",
+  "authenticated EXECUTE public.update_webhook_endpoint(uuid,text,text,boolean,text,text[])":
+    "own webhook; URL, kind and event rules",
+  "authenticated SELECT public.webhook_endpoints(kind)": "own webhooks: generic, slack or discord",
+  "authenticated SELECT public.webhook_endpoints(event_types)": "own webhooks: the events each one wants",
+  "authenticated SELECT public.notification_settings(telegram_event_types)":
+    "own settings: the chat's events",
+  "authenticated EXECUTE public.set_telegram_event_types(text[])": "own chat's event list; known types only",
+  "authenticated EXECUTE public.alert_event_types()": "the known event types (a constant)",
   "authenticated EXECUTE public.set_webhook_secret(uuid,text)": "own webhook; 16-256 characters",
   "authenticated EXECUTE public.rotate_webhook_secret(uuid)": "own webhook; random secret returned once",
   "authenticated EXECUTE public.delete_webhook_endpoint(uuid)": "own webhook",

@@ -139,25 +139,31 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
   await sql`update public.telegram_send_pace set next_free_at = '-infinity', paused_until = '-infinity'`;
 
   try {
-    await t.step("a non-Slack host is refused for kind slack, a non-Discord one for kind discord", async () => {
-      const owner = await account();
-      const refused = async (url: string, kind: string) =>
-        await sqlState(() => createEndpoint(sql, owner, url, { kind }));
-      assertEquals(await refused("https://hooks.example.com/services/T1/B2/x", "slack"), "DW400");
-      assertEquals(await refused(`${slack.url}/services/T1/B2/x`, "slack"), "DW400", "not even the fake's");
-      assertEquals(await refused("https://hooks.slack.com/services/T1/B2/x", "discord"), "DW400");
-      assertEquals(await refused("https://discord.com/api/webhooks/1/x", "slack"), "DW400");
-      const [count] = await sql<{ n: number }[]>`
+    await t.step(
+      "a non-Slack host is refused for kind slack, a non-Discord one for kind discord",
+      async () => {
+        const owner = await account();
+        const refused = async (url: string, kind: string) =>
+          await sqlState(() => createEndpoint(sql, owner, url, { kind }));
+        assertEquals(await refused("https://hooks.example.com/services/T1/B2/x", "slack"), "DW400");
+        assertEquals(await refused(`${slack.url}/services/T1/B2/x`, "slack"), "DW400", "not even the fake's");
+        assertEquals(await refused("https://hooks.slack.com/services/T1/B2/x", "discord"), "DW400");
+        assertEquals(await refused("https://discord.com/api/webhooks/1/x", "slack"), "DW400");
+        const [count] = await sql<{ n: number }[]>`
         select count(*)::int as n from public.webhook_endpoints where user_id = ${owner.user_id}`;
-      assertEquals(count.n, 0, "nothing half-written");
-    });
+        assertEquals(count.n, 0, "nothing half-written");
+      },
+    );
 
     await t.step("a drop reaches a Slack and a Discord endpoint in their own shapes", async () => {
       const owner = await account();
       const name = uniqueName("drop");
       const slackPath = `/services/T0${accounts.length}/B0001/${crypto.randomUUID().slice(0, 12)}`;
       const discordPath = `/api/webhooks/1234567890${accounts.length}/tok_${crypto.randomUUID().slice(0, 8)}`;
-      await createEndpoint(sql, owner, slack.hook(slackPath), { kind: "slack", secret: "slack-secret-0123456789" });
+      await createEndpoint(sql, owner, slack.hook(slackPath), {
+        kind: "slack",
+        secret: "slack-secret-0123456789",
+      });
       await createEndpoint(sql, owner, discord.hook(discordPath), { kind: "discord" });
       await asAccount(sql, owner, (tx) => tx`select * from public.add_watchlist_domains(${[name]})`);
 
@@ -184,12 +190,17 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
         blocks: { type: string; text?: { type: string; text: string }; elements?: unknown[] }[];
       };
       assert(slackBody.text.startsWith(`${name} is available.`), slackBody.text);
-      assertMatch(slackBody.text, /Seen free at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(it was pending delete\)/);
+      assertMatch(
+        slackBody.text,
+        /Seen free at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(it was pending delete\)/,
+      );
       assert(slackBody.text.includes(event.checked_at.toISOString().slice(0, 19).replace("T", " ")));
       assertEquals(slackBody.blocks[0].type, "section");
       assertEquals(slackBody.blocks[0].text!.type, "mrkdwn");
       assert(
-        slackBody.blocks[0].text!.text.startsWith(`*<https://lookup.icann.org/en/lookup?name=${name}|${name}>*`),
+        slackBody.blocks[0].text!.text.startsWith(
+          `*<https://lookup.icann.org/en/lookup?name=${name}|${name}>*`,
+        ),
         slackBody.blocks[0].text!.text,
       );
       assertEquals(slackBody.blocks[1].type, "context");
@@ -248,87 +259,101 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
       assertEquals(discord.accepted(discordPath).length, 1);
     });
 
-    await t.step("domain.pending_delete reaches only the channels that asked for it, once per transition", async () => {
-      const owner = await account();
-      const bystander = await account();
-      const name = uniqueName("soon");
-      const wantsIt = `pd-yes-${crypto.randomUUID().slice(0, 6)}`;
-      const availableOnly = `pd-no-${crypto.randomUUID().slice(0, 6)}`;
-      const secret = "pending-delete-secret-0123";
-      await createEndpoint(sql, owner, receiver.endpoint(wantsIt, { secret }), {
-        secret,
-        events: ["domain.available", "domain.pending_delete"],
-      });
-      await createEndpoint(sql, owner, receiver.endpoint(availableOnly));
-      const discordPath = `/api/webhooks/5550001${accounts.length}/tok_${crypto.randomUUID().slice(0, 8)}`;
-      await createEndpoint(sql, owner, discord.hook(discordPath), { kind: "discord", events: ["domain.pending_delete"] });
-      const chatId = String(700_000_000 + Math.floor(Math.random() * 100_000_000));
-      await linkTelegramChat(sql, telegram, owner.user_id, chatId);
-      telegram.forget(chatId);
-      await asAccount(sql, owner, (tx) => tx`select public.set_telegram_event_types(${["domain.pending_delete"]})`);
-      const bystanderChat = String(800_000_000 + Math.floor(Math.random() * 100_000_000));
-      await linkTelegramChat(sql, telegram, bystander.user_id, bystanderChat);
-      telegram.forget(bystanderChat);
-      for (const who of [owner, bystander]) {
-        await asAccount(sql, who, (tx) => tx`select * from public.add_watchlist_domains(${[name]})`);
-      }
+    await t.step(
+      "domain.pending_delete reaches only the channels that asked for it, once per transition",
+      async () => {
+        const owner = await account();
+        const bystander = await account();
+        const name = uniqueName("soon");
+        const wantsIt = `pd-yes-${crypto.randomUUID().slice(0, 6)}`;
+        const availableOnly = `pd-no-${crypto.randomUUID().slice(0, 6)}`;
+        const secret = "pending-delete-secret-0123";
+        await createEndpoint(sql, owner, receiver.endpoint(wantsIt, { secret }), {
+          secret,
+          events: ["domain.available", "domain.pending_delete"],
+        });
+        await createEndpoint(sql, owner, receiver.endpoint(availableOnly));
+        const discordPath = `/api/webhooks/5550001${accounts.length}/tok_${crypto.randomUUID().slice(0, 8)}`;
+        await createEndpoint(sql, owner, discord.hook(discordPath), {
+          kind: "discord",
+          events: ["domain.pending_delete"],
+        });
+        const chatId = String(700_000_000 + Math.floor(Math.random() * 100_000_000));
+        await linkTelegramChat(sql, telegram, owner.user_id, chatId);
+        telegram.forget(chatId);
+        await asAccount(
+          sql,
+          owner,
+          (tx) => tx`select public.set_telegram_event_types(${["domain.pending_delete"]})`,
+        );
+        const bystanderChat = String(800_000_000 + Math.floor(Math.random() * 100_000_000));
+        await linkTelegramChat(sql, telegram, bystander.user_id, bystanderChat);
+        telegram.forget(bystanderChat);
+        for (const who of [owner, bystander]) {
+          await asAccount(sql, who, (tx) => tx`select * from public.add_watchlist_domains(${[name]})`);
+        }
 
-      // Registered, then into pending delete (RDAP's last change 2 days ago: drop in 3 days).
-      rdap.setDomain(name, { status: 200 });
-      await checkNow(stack, name);
-      assertEquals(await status(sql, name), "registered");
-      const enteredAt = new Date(Math.floor((Date.now() - 2 * DAY) / 1000) * 1000);
-      rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, enteredAt) });
-      await checkNow(stack, name);
-      assertEquals(await status(sql, name), "pending_delete");
-      // Still pending delete at the next check: nothing new.
-      await checkNow(stack, name);
+        // Registered, then into pending delete (RDAP's last change 2 days ago: drop in 3 days).
+        rdap.setDomain(name, { status: 200 });
+        await checkNow(stack, name);
+        assertEquals(await status(sql, name), "registered");
+        const enteredAt = new Date(Math.floor((Date.now() - 2 * DAY) / 1000) * 1000);
+        rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, enteredAt) });
+        await checkNow(stack, name);
+        assertEquals(await status(sql, name), "pending_delete");
+        // Still pending delete at the next check: nothing new.
+        await checkNow(stack, name);
 
-      const first = receiver.accepted(wantsIt);
-      assertEquals(first.length, 1, "one pending-delete webhook for the endpoint that asked");
-      assertEquals(first[0].signatureValid, true, "signed like every generic webhook");
-      assertEquals(first[0].headers["x-service-event"], "domain.pending_delete");
-      const payload = JSON.parse(first[0].rawBody);
-      assertEquals(payload.type, "domain.pending_delete");
-      assertEquals(payload.data.domain_name, name);
-      assertEquals(payload.data.previous_status, "registered");
-      assertEquals(payload.data.status, "pending_delete");
-      assertEquals(payload.data.predicted_drop_at, new Date(enteredAt.getTime() + 5 * DAY).toISOString());
-      assertEquals(payload.data.prediction_basis, "pending_delete_period");
-      assertEquals(receiver.received.filter((r) => r.endpoint === availableOnly).length, 0, "not asked: nothing");
+        const first = receiver.accepted(wantsIt);
+        assertEquals(first.length, 1, "one pending-delete webhook for the endpoint that asked");
+        assertEquals(first[0].signatureValid, true, "signed like every generic webhook");
+        assertEquals(first[0].headers["x-service-event"], "domain.pending_delete");
+        const payload = JSON.parse(first[0].rawBody);
+        assertEquals(payload.type, "domain.pending_delete");
+        assertEquals(payload.data.domain_name, name);
+        assertEquals(payload.data.previous_status, "registered");
+        assertEquals(payload.data.status, "pending_delete");
+        assertEquals(payload.data.predicted_drop_at, new Date(enteredAt.getTime() + 5 * DAY).toISOString());
+        assertEquals(payload.data.prediction_basis, "pending_delete_period");
+        assertEquals(
+          receiver.received.filter((r) => r.endpoint === availableOnly).length,
+          0,
+          "not asked: nothing",
+        );
 
-      const [discordHook] = discord.accepted(discordPath);
-      assert(discordHook, "the Discord endpoint that asked got it");
-      const discordBody = discordHook.body as { content: string; embeds: { fields: { name: string }[] }[] };
-      assertEquals(discordBody.content, `${name} entered pending delete: it may drop soon.`);
-      assert(discordBody.embeds[0].fields.some((field) => field.name === "Predicted drop"));
+        const [discordHook] = discord.accepted(discordPath);
+        assert(discordHook, "the Discord endpoint that asked got it");
+        const discordBody = discordHook.body as { content: string; embeds: { fields: { name: string }[] }[] };
+        assertEquals(discordBody.content, `${name} entered pending delete: it may drop soon.`);
+        assert(discordBody.embeds[0].fields.some((field) => field.name === "Predicted drop"));
 
-      const messages = telegram.delivered(chatId);
-      assertEquals(messages.length, 1, "the opted-in chat got it once");
-      assert(messages[0].text.startsWith(`${name} entered pending delete`), messages[0].text);
-      assert(messages[0].text.includes("Predicted drop: "), messages[0].text);
-      assertEquals(telegram.delivered(bystanderChat).length, 0, "a chat on the default list gets nothing");
-      const [bystanderEvents] = await sql<{ n: number }[]>`
+        const messages = telegram.delivered(chatId);
+        assertEquals(messages.length, 1, "the opted-in chat got it once");
+        assert(messages[0].text.startsWith(`${name} entered pending delete`), messages[0].text);
+        assert(messages[0].text.includes("Predicted drop: "), messages[0].text);
+        assertEquals(telegram.delivered(bystanderChat).length, 0, "a chat on the default list gets nothing");
+        const [bystanderEvents] = await sql<{ n: number }[]>`
         select count(*)::int as n from public.alert_events where user_id = ${bystander.user_id}`;
-      assertEquals(bystanderEvents.n, 0, "no event for an account without a channel that asked");
+        assertEquals(bystanderEvents.n, 0, "no event for an account without a channel that asked");
 
-      // Restored, then into redemption: a new transition raises it again.
-      rdap.setDomain(name, { status: 200 });
-      await checkNow(stack, name);
-      assertEquals(await status(sql, name), "registered");
-      const redemptionAt = new Date(Math.floor((Date.now() - DAY) / 1000) * 1000);
-      rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, redemptionAt, true) });
-      await checkNow(stack, name);
-      const second = receiver.accepted(wantsIt);
-      assertEquals(second.length, 2, "a second transition, a second event");
-      const again = JSON.parse(second[1].rawBody);
-      assert(again.id !== payload.id);
-      assertEquals(again.data.prediction_basis, "redemption_period");
-      assertEquals(again.data.predicted_drop_at, new Date(redemptionAt.getTime() + 35 * DAY).toISOString());
-      assertEquals(telegram.delivered(chatId).length, 2);
-      assert(telegram.delivered(chatId)[1].text.includes("redemption period"));
-      assertEquals(receiver.received.filter((r) => r.endpoint === availableOnly).length, 0);
-    });
+        // Restored, then into redemption: a new transition raises it again.
+        rdap.setDomain(name, { status: 200 });
+        await checkNow(stack, name);
+        assertEquals(await status(sql, name), "registered");
+        const redemptionAt = new Date(Math.floor((Date.now() - DAY) / 1000) * 1000);
+        rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, redemptionAt, true) });
+        await checkNow(stack, name);
+        const second = receiver.accepted(wantsIt);
+        assertEquals(second.length, 2, "a second transition, a second event");
+        const again = JSON.parse(second[1].rawBody);
+        assert(again.id !== payload.id);
+        assertEquals(again.data.prediction_basis, "redemption_period");
+        assertEquals(again.data.predicted_drop_at, new Date(redemptionAt.getTime() + 35 * DAY).toISOString());
+        assertEquals(telegram.delivered(chatId).length, 2);
+        assert(telegram.delivered(chatId)[1].text.includes("redemption period"));
+        assertEquals(receiver.received.filter((r) => r.endpoint === availableOnly).length, 0);
+      },
+    );
   } finally {
     await sql`update public.watchlist_entries set deleted_at = now()
               where domain_name like ${"%." + TLD} and deleted_at is null`.catch(() => {});

@@ -225,9 +225,13 @@ Deno.test("the webhook kind rule in TypeScript and in SQL give the same verdict 
         const tsProblem = webhookTargetProblem(url, kind, allowPrivate);
         const [row] = await sql<{ problem: string | null }[]>`
           select public.webhook_target_problem(${url}, ${kind}, ${allowPrivate}) as problem`;
-        const label = `${JSON.stringify(url)} as ${kind} (private targets ${allowPrivate ? "allowed" : "refused"})`;
+        const label = `${JSON.stringify(url)} as ${kind} (private targets ${
+          allowPrivate ? "allowed" : "refused"
+        })`;
         if (tsProblem !== row.problem) mismatches.push(`${label}: TS ${tsProblem} / SQL ${row.problem}`);
-        if ((tsProblem === null ? "ok" : "no") !== expected) mismatches.push(`${label}: expected ${expected}`);
+        if ((tsProblem === null ? "ok" : "no") !== expected) {
+          mismatches.push(`${label}: expected ${expected}`);
+        }
       }
     }
     assertEquals(mismatches, []);

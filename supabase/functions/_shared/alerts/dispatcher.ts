@@ -16,7 +16,7 @@ import type { AlertEvent } from "./alert_event.ts";
 import type { Attempt, ClaimedDelivery, DeliveryQueue, TelegramPace } from "./delivery_queue.ts";
 import { nextAttemptAfterFailure, nextAttemptAfterRateLimit } from "./retry_schedule.ts";
 import { type TargetVerdict, webhookKindProblem } from "../net/url_policy.ts";
-import { type ChatWebhookKind, chatWebhookBody, chatWebhookHeaders } from "./chat_webhooks.ts";
+import { chatWebhookBody, chatWebhookHeaders, type ChatWebhookKind } from "./chat_webhooks.ts";
 import type { TelegramOutcome } from "./telegram_client.ts";
 import { telegramAlertText } from "./telegram_message.ts";
 import type { WebhookOutcome } from "./webhook_sender.ts";

@@ -367,7 +367,8 @@ export const WEBHOOK_KINDS: readonly WebhookKind[] = ["generic", "slack", "disco
 
 const SLACK_PATH = /^\/services\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 const DISCORD_HOSTS = new Set(["discord.com", "discordapp.com"]);
-const DISCORD_PATH = /^\/api\/(v[0-9]{1,2}\/)?webhooks\/[0-9]{1,25}\/[A-Za-z0-9_-]{1,200}(\?[A-Za-z0-9_=&-]*)?$/;
+const DISCORD_PATH =
+  /^\/api\/(v[0-9]{1,2}\/)?webhooks\/[0-9]{1,25}\/[A-Za-z0-9_-]{1,200}(\?[A-Za-z0-9_=&-]*)?$/;
 
 /**
  * Null when the URL fits the endpoint's kind, else why not (the database's `public.webhook_kind_problem`,

@@ -36,7 +36,10 @@ export function dropPrediction(rdap: RdapSummary | null): DropPrediction {
   const changedAt = Date.parse(rdap.last_changed_date);
   if (Number.isNaN(changedAt)) return unknown;
   if (rdap.status.includes("redemption period")) {
-    return { at: new Date(changedAt + REDEMPTION_PERIOD_MS + PENDING_DELETE_PERIOD_MS), basis: "redemption_period" };
+    return {
+      at: new Date(changedAt + REDEMPTION_PERIOD_MS + PENDING_DELETE_PERIOD_MS),
+      basis: "redemption_period",
+    };
   }
   if (rdap.status.includes("pending delete")) {
     return { at: new Date(changedAt + PENDING_DELETE_PERIOD_MS), basis: "pending_delete_period" };
