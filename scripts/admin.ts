@@ -4,7 +4,8 @@
  *
  *   deno task admin create-account --email <e> --plan <free|pro|business|enterprise>
  *   deno task admin session-token --email <e>
- *   deno task admin add-webhook --email <e> --url <u> [--secret <s>]
+ *   deno task admin add-webhook --email <e> --url <u> [--secret <s>] [--kind generic|slack|discord]
+ *                               [--events domain.available,domain.pending_delete]
  *   deno task admin link-telegram --email <e>
  *   deno task admin telegram-webhook [--url <public URL of the telegram-bot function>]
  *   deno task admin poll-now
@@ -51,7 +52,7 @@ function fail(message: string): never {
 
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
-  "add-webhook --email <e> --url <u> [--secret <s>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
+  "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
   "poll-now | rdap-servers";
 
 /**
@@ -119,6 +120,8 @@ async function main(): Promise<void> {
     plan: { type: "string" },
     url: { type: "string" },
     secret: { type: "string" },
+    kind: { type: "string" },
+    events: { type: "string" },
   } as const;
   let values: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof options; strict: true }>
@@ -151,15 +154,21 @@ async function main(): Promise<void> {
     } else if (command === "add-webhook") {
       if (!values.url) fail("--url <webhook URL> is required");
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
+      const kind = values.kind ?? "generic";
+      const events = values.events === undefined
+        ? null
+        : values.events.split(",").map((type) => type.trim()).filter((type) => type !== "");
       const webhook = await asAccount(sql, user.id, async (tx) => {
-        const [row] = await tx<{ id: string }[]>`
+        const [created] = await tx<{ id: string }[]>`
           select public.create_webhook_endpoint(${values.url!}, 'added by deno task admin', ${
           values.secret ?? null
-        }) as id`;
-        const secret = values.secret ??
-          (await tx<{ secret: string }[]>`select public.rotate_webhook_secret(${row.id}) as secret`)[0]
-            .secret;
-        return { webhook_id: row.id, url: values.url, secret };
+        }, ${kind}, ${events}) as id`;
+        const [row] = await tx<{ id: string; event_types: string[] }[]>`
+          select w.id, w.event_types from public.webhook_endpoints as w where w.id = ${created.id}`;
+        // Slack and Discord do not verify signatures: no secret is generated for them.
+        const secret = values.secret ?? (kind !== "generic" ? null : (await tx<{ secret: string }[]>`
+          select public.rotate_webhook_secret(${row.id}) as secret`)[0].secret);
+        return { webhook_id: row.id, url: values.url, kind, event_types: row.event_types, secret };
       }).catch((error) => fail(String(error?.message ?? error)));
       console.log(JSON.stringify(webhook));
     } else if (command === "link-telegram") {

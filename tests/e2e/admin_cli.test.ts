@@ -85,4 +85,29 @@ Deno.test("admin create-account, session-token, add-webhook and link-telegram", 
   );
   const refused = await admin("add-webhook", "--email", email, "--url", "http://10.0.0.1/hook");
   assert(refused.code === 2, "a private target is refused");
+  const slackHook = await admin(
+    "add-webhook",
+    "--email",
+    email,
+    "--url",
+    "https://hooks.slack.com/services/T1/B2/admin",
+    "--kind",
+    "slack",
+    "--events",
+    "domain.pending_delete,domain.available",
+  );
+  assertEquals(slackHook.code, 0);
+  assertEquals(slackHook.json.kind, "slack");
+  assertEquals(slackHook.json.event_types, ["domain.available", "domain.pending_delete"]);
+  assertEquals(slackHook.json.secret, null, "Slack does not verify signatures: no secret generated");
+  const notSlack = await admin(
+    "add-webhook",
+    "--email",
+    email,
+    "--url",
+    "https://hooks.example.com/services/T1/B2/x",
+    "--kind",
+    "slack",
+  );
+  assert(notSlack.code === 2, "a non-Slack host is refused for kind slack");
 });
