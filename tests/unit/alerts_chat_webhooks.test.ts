@@ -16,6 +16,7 @@ import { webhookBody } from "../../supabase/functions/_shared/alerts/webhook_pay
 import { dropPrediction } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
 import { webhookKindProblem } from "../../supabase/functions/_shared/net/url_policy.ts";
 import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import { domainPendingDeleteEvent } from "../../supabase/functions/_shared/api/schemas.ts";
 
 const available: AlertEvent = {
   id: "evt_0123456789abcdef0123456789abcdef",
@@ -101,6 +102,7 @@ Deno.test("pending delete: Telegram text and the generic body's prediction field
   const data = JSON.parse(webhookBody(pendingDelete)).data;
   assertEquals(data.predicted_drop_at, "2026-11-25T18:30:00.000Z");
   assertEquals(data.prediction_basis, "pending_delete_period");
+  assert(domainPendingDeleteEvent.safeParse(JSON.parse(webhookBody(pendingDelete))).success, "its schema");
   const availableData = JSON.parse(webhookBody(available)).data;
   assertEquals("prediction_basis" in availableData, false, "domain.available's body is unchanged");
 });

@@ -5,6 +5,7 @@ import {
   addDomainsResponse,
   checkResult,
   domainAvailableEvent,
+  domainPendingDeleteEvent,
   errorBody,
   listQuery,
   listResponse,
@@ -128,6 +129,22 @@ export function openApiDocument(serverUrl: string): JsonSchema {
           requestBody: {
             required: true,
             content: { "application/json": { schema: responseSchema(domainAvailableEvent) } },
+          },
+          responses: { "200": { description: "Received (any 2xx)." } },
+        },
+      },
+      "domain.pending_delete": {
+        post: {
+          operationId: "domainPendingDelete",
+          summary: "A watched domain entered pending delete or redemption (only to endpoints that list the " +
+            "event in event_types).",
+          description:
+            "Raised once per transition into pending delete, with the predicted drop time and how " +
+            "it was predicted. Delivered, signed and retried like domain.available.",
+          parameters: webhookHeaderParameters(),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: responseSchema(domainPendingDeleteEvent) } },
           },
           responses: { "200": { description: "Received (any 2xx)." } },
         },

@@ -125,6 +125,27 @@ export const domainAvailableEvent = z.strictObject({
   }),
 }).describe("A watched domain became available.");
 
+/** The body of a `domain.pending_delete` webhook (sent only to endpoints that list the event). */
+export const domainPendingDeleteEvent = z.strictObject({
+  id: z.string().regex(/^evt_[0-9a-f]{32}$/).describe("The event id (the same in every channel's delivery)."),
+  type: z.literal("domain.pending_delete"),
+  created_at: isoTimestamp,
+  data: z.strictObject({
+    domain_name: z.string().describe("The name in ASCII (A-labels)."),
+    unicode_name: z.string().nullable().describe("The watcher's Unicode spelling of an IDN, or null."),
+    previous_status: z.enum(["unknown", "registered", "available"]).nullable()
+      .describe("The status before the transition."),
+    status: z.literal("pending_delete"),
+    checked_at: isoTimestamp.describe("When the check saw the name enter pending delete or redemption."),
+    predicted_drop_at: isoTimestamp.nullable().describe("When the name is predicted to drop, or null."),
+    prediction_basis: z.enum(["redemption_period", "pending_delete_period", "unknown"])
+      .describe(
+        "How predicted_drop_at was found: RDAP's last change + 35 days (30 of redemption, 5 of pending " +
+          "delete), last change + 5 days, or not at all.",
+      ),
+  }),
+}).describe("A watched domain entered pending delete or redemption: it may drop soon.");
+
 /** Every header of a webhook delivery, with when it is present. */
 export const webhookRequestHeaders: Record<
   string,
