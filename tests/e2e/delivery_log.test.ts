@@ -54,7 +54,11 @@ function asAccount<T>(
   }) as Promise<T>;
 }
 
-async function deliveryLog(sql: postgres.Sql, account: CreatedAccount, webhookId: string): Promise<DeliveryLog> {
+async function deliveryLog(
+  sql: postgres.Sql,
+  account: CreatedAccount,
+  webhookId: string,
+): Promise<DeliveryLog> {
   const [row] = await asAccount(
     sql,
     account,
@@ -67,7 +71,8 @@ function redeliver(sql: postgres.Sql, account: CreatedAccount, deliveryId: strin
   return asAccount(
     sql,
     account,
-    (tx) => tx<{ result: { id: string; status: string } }[]>`
+    (tx) =>
+      tx<{ result: { id: string; status: string } }[]>`
       select public.redeliver_webhook_delivery(${deliveryId}) as result`,
   ).then(([row]) => row.result);
 }
@@ -140,7 +145,10 @@ Deno.test("delivery log and redelivery end to end", options, async (t) => {
       assertEquals(log.deliveries.map((d) => [d.id, d.status]), [[deliveryId, "failed"]]);
       const [attempt] = log.deliveries[0].attempts;
       assertEquals([attempt.outcome, attempt.http_status, attempt.error], ["failed", 503, "http_503"]);
-      assert(attempt.duration_ms !== null && attempt.duration_ms >= 100, `duration ${attempt.duration_ms} ms`);
+      assert(
+        attempt.duration_ms !== null && attempt.duration_ms >= 100,
+        `duration ${attempt.duration_ms} ms`,
+      );
       assert(Math.abs(Date.parse(attempt.attempted_at) - failed.at) < 5_000, "the attempt's time");
       const text = JSON.stringify(log);
       assert(!text.includes(receiver.url) && !text.includes("127.0.0.1"), "no URL in the log");
@@ -150,7 +158,11 @@ Deno.test("delivery log and redelivery end to end", options, async (t) => {
     await t.step("another account can neither see nor redeliver it (not found)", async () => {
       assertEquals(await errorCode(deliveryLog(sql, other, webhookId)), "DW404");
       assertEquals(await errorCode(redeliver(sql, other, deliveryId)), "DW404");
-      assertEquals(await errorCode(redeliver(sql, other, crypto.randomUUID())), "DW404", "same as no delivery");
+      assertEquals(
+        await errorCode(redeliver(sql, other, crypto.randomUUID())),
+        "DW404",
+        "same as no delivery",
+      );
       const visible = await asAccount(
         sql,
         other,
@@ -159,59 +171,68 @@ Deno.test("delivery log and redelivery end to end", options, async (t) => {
       assertEquals(visible.length, 0);
     });
 
-    await t.step("parallel redeliveries queue it once; the woken run sends the same body and id", async () => {
-      // The secret is rotated first: the redelivery is signed with the current secret.
-      const [{ secret: fresh }] = await asAccount(
-        sql,
-        owner,
-        (tx) => tx<{ secret: string }[]>`select public.rotate_webhook_secret(${webhookId}) as secret`,
-      );
-      receiver.endpoint("flaky", { secret: fresh, delayMs: 120 });
-      await storePollerVaultSecrets(sql, {
-        projectUrl: stack.gateway.url,
-        pollerSecret: Deno.env.get("POLLER_SECRET")!,
-      });
-      await sql`update public.alert_delivery_wake set last_wake_at = '-infinity'`;
-      const outcomes = await Promise.all(
-        [0, 1].map(() => redeliver(sql, owner, deliveryId).then((r) => r.status, (e) => (e as { code: string }).code)),
-      );
-      assertEquals(outcomes.sort(), ["DW409", "pending"], "one queued, the other refused as still pending");
+    await t.step(
+      "parallel redeliveries queue it once; the woken run sends the same body and id",
+      async () => {
+        // The secret is rotated first: the redelivery is signed with the current secret.
+        const [{ secret: fresh }] = await asAccount(
+          sql,
+          owner,
+          (tx) => tx<{ secret: string }[]>`select public.rotate_webhook_secret(${webhookId}) as secret`,
+        );
+        receiver.endpoint("flaky", { secret: fresh, delayMs: 120 });
+        await storePollerVaultSecrets(sql, {
+          projectUrl: stack.gateway.url,
+          pollerSecret: Deno.env.get("POLLER_SECRET")!,
+        });
+        await sql`update public.alert_delivery_wake set last_wake_at = '-infinity'`;
+        const outcomes = await Promise.all(
+          [0, 1].map(() =>
+            redeliver(sql, owner, deliveryId).then((r) => r.status, (e) => (e as { code: string }).code)
+          ),
+        );
+        assertEquals(outcomes.sort(), ["DW409", "pending"], "one queued, the other refused as still pending");
 
-      // The redelivery woke a run (a pg_net request is queued); the worker sends it to the gateway.
-      const worker = await startNetWorker(databaseUrl(), 100);
-      try {
-        await waitFor("the redelivery", () => receiver.accepted("flaky").length === 1, 15_000);
-      } finally {
-        await worker.close();
-        await removePollerVaultSecrets(sql);
-      }
-      const [failed, redelivered] = receiver.received.filter((hook) => hook.endpoint === "flaky");
-      assertEquals(redelivered.status, 200);
-      assertEquals(redelivered.rawBody, failed.rawBody, "the same body, byte for byte");
-      assertEquals(redelivered.headers["x-service-delivery"], deliveryId);
-      assertEquals(redelivered.headers["webhook-id"], deliveryId);
-      assertEquals(redelivered.signatureValid, true, "X-Service-Signature with the current secret");
-      assertEquals(redelivered.standardValid, true, "webhook-signature with the current secret");
-      assert(verifyStandard(firstSecret, redelivered.rawBody, redelivered.headers), "the old one for 24 h");
-      assert(
-        Number(redelivered.headers["webhook-timestamp"]) >= Number(failed.headers["webhook-timestamp"]),
-        "a fresh timestamp",
-      );
-      assert(Math.abs(Number(redelivered.headers["webhook-timestamp"]) * 1000 - redelivered.at) < 5_000);
+        // The redelivery woke a run (a pg_net request is queued); the worker sends it to the gateway.
+        const worker = await startNetWorker(databaseUrl(), 100);
+        try {
+          await waitFor("the redelivery", () => receiver.accepted("flaky").length === 1, 15_000);
+        } finally {
+          await worker.close();
+          await removePollerVaultSecrets(sql);
+        }
+        const [failed, redelivered] = receiver.received.filter((hook) => hook.endpoint === "flaky");
+        assertEquals(redelivered.status, 200);
+        assertEquals(redelivered.rawBody, failed.rawBody, "the same body, byte for byte");
+        assertEquals(redelivered.headers["x-service-delivery"], deliveryId);
+        assertEquals(redelivered.headers["webhook-id"], deliveryId);
+        assertEquals(redelivered.signatureValid, true, "X-Service-Signature with the current secret");
+        assertEquals(redelivered.standardValid, true, "webhook-signature with the current secret");
+        assert(verifyStandard(firstSecret, redelivered.rawBody, redelivered.headers), "the old one for 24 h");
+        assert(
+          Number(redelivered.headers["webhook-timestamp"]) >= Number(failed.headers["webhook-timestamp"]),
+          "a fresh timestamp",
+        );
+        assert(Math.abs(Number(redelivered.headers["webhook-timestamp"]) * 1000 - redelivered.at) < 5_000);
 
-      await waitFor("the outcome to be recorded", async () => {
+        await waitFor("the outcome to be recorded", async () => {
+          const log = await deliveryLog(sql, owner, webhookId);
+          return log.deliveries[0].status === "delivered";
+        }, 10_000);
         const log = await deliveryLog(sql, owner, webhookId);
-        return log.deliveries[0].status === "delivered";
-      }, 10_000);
-      const log = await deliveryLog(sql, owner, webhookId);
-      const [delivery] = log.deliveries;
-      assertEquals([delivery.id, delivery.redelivery_count], [deliveryId, 1]);
-      assertEquals(delivery.attempts.map((a) => [a.outcome, a.http_status]), [["delivered", 200], [
-        "failed",
-        503,
-      ]]);
-      assertEquals(receiver.received.filter((hook) => hook.endpoint === "flaky").length, 2, "sent once more");
-    });
+        const [delivery] = log.deliveries;
+        assertEquals([delivery.id, delivery.redelivery_count], [deliveryId, 1]);
+        assertEquals(delivery.attempts.map((a) => [a.outcome, a.http_status]), [["delivered", 200], [
+          "failed",
+          503,
+        ]]);
+        assertEquals(
+          receiver.received.filter((hook) => hook.endpoint === "flaky").length,
+          2,
+          "sent once more",
+        );
+      },
+    );
   } finally {
     await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
               where status = 'pending' and user_id in (${owner.user_id}, ${other.user_id})`.catch(() => {});
