@@ -1,7 +1,7 @@
 /**
  * Delivery log and redelivery end to end (issue 15): a webhook delivery fails at a local receiver, the
  * owner's log shows the attempt (status code, duration, time), the owner rotates the secret and redelivers
- * it — two parallel calls queue it once — and the woken delivery run (pg_net stand-in → gateway) sends the
+ * it — four parallel calls queue it once — and the woken delivery run (pg_net stand-in → gateway) sends the
  * same body under the same delivery id, signed with the current secret and a fresh timestamp, to the
  * receiver, which now answers 2xx. Another account can neither see nor redeliver it.
  */
@@ -187,11 +187,15 @@ Deno.test("delivery log and redelivery end to end", options, async (t) => {
         });
         await sql`update public.alert_delivery_wake set last_wake_at = '-infinity'`;
         const outcomes = await Promise.all(
-          [0, 1].map(() =>
+          [0, 1, 2, 3].map(() =>
             redeliver(sql, owner, deliveryId).then((r) => r.status, (e) => (e as { code: string }).code)
           ),
         );
-        assertEquals(outcomes.sort(), ["DW409", "pending"], "one queued, the other refused as still pending");
+        assertEquals(
+          outcomes.sort(),
+          ["DW409", "DW409", "DW409", "pending"],
+          "one queued, the others refused: pending",
+        );
 
         // The redelivery woke a run (a pg_net request is queued); the worker sends it to the gateway.
         const worker = await startNetWorker(databaseUrl(), 100);
