@@ -133,6 +133,10 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.set_telegram_enabled(boolean)": "own switch",
   "authenticated EXECUTE public.send_webhook_test(uuid)": "own webhook; 10 test alerts per 10 minutes",
   "authenticated EXECUTE public.send_telegram_test()": "own chat; 10 test alerts per 10 minutes",
+  "authenticated EXECUTE public.list_webhook_deliveries(uuid,integer,text)":
+    "own webhook's delivery log (no URL, secret or chat ID); 60 per minute",
+  "authenticated EXECUTE public.redeliver_webhook_delivery(uuid)":
+    "own finished webhook delivery, queued once under the same id; plan check; 10 per 10 minutes",
   "authenticated EXECUTE public.webhook_url_problem(text)":
     "the app checks a URL before saving; writes nothing",
   // limits and alerts (read-only) ---------------------------------------------------------------------
