@@ -1,8 +1,5 @@
 /** Pages of the watchlist: query rules (decisions.md) and the response built from `limit + 1` rows. Pure. */
 
-export const defaultPageSize = 50;
-export const maxPageSize = 200;
-
 export type PageRequest =
   | { limit: number; offset: number; cursor: null }
   | { limit: number; offset: null; cursor: string };

@@ -6,31 +6,22 @@ import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
-import { maxBatchSize } from "../api/schemas.ts";
-import { defaultPageSize, type Page, pageFrom } from "./paging.ts";
-
-export interface WatchlistDomain {
-  domain_name: string;
-  unicode_name?: string;
-  status: string;
-  added_at: string;
-  last_checked_at: string | null;
-  status_changed_at: string | null;
-  expires_at: string | null;
-  registrar: string | null;
-}
-
-export interface AddDomainsResult {
-  added: number;
-  skipped_duplicates: number;
-  rejected_over_limit: number;
-  remaining_quota: number;
-}
+import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
+import type {
+  AddDomainsResponse,
+  DomainStatus,
+  ListResponse,
+  ListWatchlistInput,
+  RemoveDomainResponse,
+  WatchlistDomain,
+} from "../contract/schemas.ts";
+import { pageFrom } from "./paging.ts";
 
 interface WatchlistRow {
   domain_name: string;
   unicode_name: string | null;
-  status: string;
+  /** The column's check constraint holds it to the contract's statuses. */
+  status: DomainStatus;
   added_at: Date;
   last_checked_at: Date | null;
   status_changed_at: Date | null;
@@ -61,13 +52,7 @@ async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export interface ListOptions {
-  limit?: number;
-  offset?: number;
-  cursor?: string;
-}
-
-export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
+export function listWatchlist(userId: string, options: ListWatchlistInput): Promise<ListResponse> {
   if (options.offset !== undefined && options.cursor !== undefined) {
     throw new ApiError("invalid_request", "Use either offset or cursor paging, not both.", {
       details: [{ field: "cursor", message: "cannot be combined with offset" }],
@@ -91,7 +76,7 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
 }
 
 /** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
-export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResult> {
+export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResponse> {
   if (names.length < 1 || names.length > maxBatchSize) {
     throw new ApiError("invalid_request", `Send between 1 and ${maxBatchSize} domain names.`, {
       details: [{ field: "domains", message: `must hold 1–${maxBatchSize} names, got ${names.length}` }],
@@ -120,14 +105,14 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
   }
   return inDatabase(async () => {
     const [row] = await asAccount(userId, (tx) =>
-      tx<AddDomainsResult[]>`
+      tx<AddDomainsResponse[]>`
         select added, skipped_duplicates, rejected_over_limit, remaining_quota
         from public.add_watchlist_domains(${domainNames}::text[])`);
     return row;
   });
 }
 
-export function removeDomain(userId: string, name: string): Promise<{ removed: true; domain_name: string }> {
+export function removeDomain(userId: string, name: string): Promise<RemoveDomainResponse> {
   const normalized = normalizeDomainName(name);
   if (!normalized.ok) {
     throw new ApiError("invalid_request", `"${name.slice(0, 300)}" ${normalized.reason}.`, {

@@ -1,16 +1,16 @@
 /** The OpenAPI 3.1 document of api-v1, generated from the zod schemas that validate requests. */
 import { z } from "zod";
+import { errorBody } from "./errors.ts";
+import { maxBatchSize } from "./limits.ts";
 import {
   addDomainsBody,
   addDomainsResponse,
   checkResult,
-  domainAvailableEvent,
-  errorBody,
   listQuery,
   listResponse,
   removeDomainResponse,
-  webhookRequestHeaders,
 } from "./schemas.ts";
+import { domainAvailableEvent, webhookRequestHeaders } from "./webhook_event.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -76,7 +76,7 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         },
         post: {
           operationId: "addDomains",
-          summary: "Add up to 500 domains; the plan's watchlist quota applies in request order.",
+          summary: `Add up to ${maxBatchSize} domains; the plan's watchlist quota applies in request order.`,
           requestBody: {
             required: true,
             content: { "application/json": { schema: requestSchema(addDomainsBody) } },
