@@ -41,7 +41,8 @@ export async function callChecked<T = Json>(
   return response;
 }
 
-function contractFrom(document: Json, basePath: string): PublishedContract {
+/** The checks for a document already at hand (`basePath`: the path part of the API's base URL). */
+export function contractFrom(document: Json, basePath: string): PublishedContract {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const compiled = new Map<string, Validate>();
   const paths = document.paths as Record<string, Record<string, Json>>;
