@@ -19,13 +19,13 @@ const requestSchema = (schema: z.ZodType): JsonSchema =>
 const responseSchema = (schema: z.ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: "output" }) as JsonSchema;
 
-const rateLimitHeaders = {
+const rateLimitHeaderSpecs = {
   "RateLimit-Limit": { description: "Requests allowed per UTC day.", schema: { type: "integer" } },
   "RateLimit-Remaining": { description: "Requests left today.", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the limit resets.", schema: { type: "integer" } },
 };
 
-function jsonResponse(description: string, schema: JsonSchema, headers: JsonSchema = rateLimitHeaders) {
+function jsonResponse(description: string, schema: JsonSchema, headers: JsonSchema = rateLimitHeaderSpecs) {
   return { description, headers, content: { "application/json": { schema } } };
 }
 
@@ -145,7 +145,7 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         UnsupportedMediaType: errorResponseSpec("The body is not JSON."),
         RateLimited: {
           ...errorResponseSpec("The daily request limit is used up; reset_at says when it resets."),
-          headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } },
+          headers: { ...rateLimitHeaderSpecs, "Retry-After": { schema: { type: "integer" } } },
         },
         Internal: errorResponseSpec("An unexpected error; the body carries a request id."),
         ServiceUnavailable: {
