@@ -7,6 +7,8 @@
 --   require_webhook_plan  (20261122000930_alert_settings.sql)
 --   consume_api_request   (20261123001200_api_fast_path.sql)
 -- `invitation_for_sending` keeps DW403: a plain member may not send the organisation's invitations.
+-- `create or replace` keeps each function's privileges (create_api_key: authenticated; consume_api_request:
+-- service_role; require_webhook_plan: nobody but its owner), so nothing is granted or revoked here.
 
 -- ---------------------------------------------------------------------------------------------------
 -- create_api_key (redefined): the account's own keys (Pro and higher); DWUPG below it.
@@ -54,9 +56,6 @@ begin
 end
 $$;
 
-revoke all on function public.create_api_key(text) from public, anon, authenticated, service_role;
-grant execute on function public.create_api_key(text) to authenticated;
-
 create or replace function public.require_webhook_plan(p_user_id uuid)
 returns void
 language plpgsql
@@ -78,8 +77,6 @@ begin
   end if;
 end
 $$;
-
-revoke all on function public.require_webhook_plan(uuid) from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- consume_api_request (redefined): the account's checks, then the shared counter.
@@ -114,6 +111,3 @@ begin
                  from public.count_api_request(p_user_id, v_limit) as c;
 end
 $$;
-
-revoke all on function public.consume_api_request(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.consume_api_request(uuid) to service_role;

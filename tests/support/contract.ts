@@ -106,9 +106,10 @@ export function contractFrom(document: Json, basePath: string): PublishedContrac
       }
       const { validate, headers } = responseSchema(`${method} ${template}`, operation, response.status, what);
       check(validate, response.body, what);
-      for (const [name, header] of Object.entries(headers)) {
+      for (const [name, header] of Object.entries(headers as Record<string, Json>)) {
         const value = response.headers.get(name);
-        const type = ((header as Json).schema as Json | undefined)?.type;
+        if (value === null && header.required === true) throw new Error(`${what}: header ${name} is missing`);
+        const type = (header.schema as Json | undefined)?.type;
         if (value !== null && type === "integer" && !/^\d+$/.test(value)) {
           throw new Error(`${what}: header ${name} is not an integer: ${value}`);
         }

@@ -9,6 +9,7 @@ const headers = new Headers({
   "RateLimit-Limit": "1000",
   "RateLimit-Remaining": "3",
   "RateLimit-Reset": "60",
+  "X-Request-Id": "req-1",
 });
 const entry = {
   domain_name: "example.com",
@@ -49,10 +50,20 @@ Deno.test("a documented response passes; extra, missing or mistyped fields do no
   await fails(() =>
     contract.assertResponse("GET", `${base}/domains`, {
       status: 200,
-      headers: new Headers({ "RateLimit-Remaining": "many" }),
+      headers: new Headers({ "RateLimit-Remaining": "many", "X-Request-Id": "req-1" }),
       body: page,
     })
   );
+  const missing = await fails(() =>
+    contract.assertResponse("GET", `${base}/domains`, { status: 200, headers: new Headers(), body: page })
+  );
+  assertEquals(missing.includes("X-Request-Id is missing"), true, missing);
+  // An Enterprise answer carries no RateLimit-* headers: they are documented but not required.
+  contract.assertResponse("GET", `${base}/domains`, {
+    status: 200,
+    headers: new Headers({ "X-Request-Id": "req-1" }),
+    body: page,
+  });
 });
 
 Deno.test("an undocumented status fails; a response no operation owns must be an error body", async () => {

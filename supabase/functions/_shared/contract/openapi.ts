@@ -25,8 +25,25 @@ const rateLimitHeaderSpecs = {
   "RateLimit-Reset": { description: "Seconds until the limit resets.", schema: { type: "integer" } },
 };
 
-function jsonResponse(description: string, schema: JsonSchema, headers: JsonSchema = rateLimitHeaderSpecs) {
-  return { description, headers, content: { "application/json": { schema } } };
+/** Every response carries it (the same id is in the server's log lines and in a 500's body). */
+const requestIdHeaderSpec = {
+  "X-Request-Id": { description: "This request's id.", required: true, schema: { type: "string" } },
+};
+
+const retryAfterHeaderSpec = {
+  "Retry-After": {
+    description: "Seconds to wait before retrying.",
+    required: true,
+    schema: { type: "integer" },
+  },
+};
+
+function jsonResponse(description: string, schema: JsonSchema) {
+  return {
+    description,
+    headers: { ...requestIdHeaderSpec, ...rateLimitHeaderSpecs },
+    content: { "application/json": { schema } },
+  };
 }
 
 const error = (description: string) => ({ $ref: `#/components/responses/${description}` });
@@ -145,12 +162,12 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         UnsupportedMediaType: errorResponseSpec("The body is not JSON."),
         RateLimited: {
           ...errorResponseSpec("The daily request limit is used up; reset_at says when it resets."),
-          headers: { ...rateLimitHeaderSpecs, "Retry-After": { schema: { type: "integer" } } },
+          headers: { ...requestIdHeaderSpec, ...rateLimitHeaderSpecs, ...retryAfterHeaderSpec },
         },
         Internal: errorResponseSpec("An unexpected error; the body carries a request id."),
         ServiceUnavailable: {
           ...errorResponseSpec("The database cannot be reached right now; retry after Retry-After seconds."),
-          headers: { "Retry-After": { schema: { type: "integer" } } },
+          headers: { ...requestIdHeaderSpec, ...retryAfterHeaderSpec },
         },
       },
     },
@@ -168,5 +185,9 @@ function webhookHeaderParameters(): JsonSchema[] {
 }
 
 function errorResponseSpec(description: string) {
-  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  return {
+    description,
+    headers: requestIdHeaderSpec,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  };
 }
