@@ -12,8 +12,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { defaultPageSize, maxBatchSize, maxPageSize } from "../contract/limits.ts";
 import { mcpToolContracts, type McpToolName } from "../contract/mcp_tools.ts";
-import type { AddDomainsResponse, ListResponse, RemoveDomainResponse } from "../contract/schemas.ts";
-import type { CheckResult } from "../contract/schemas.ts";
+import type {
+  AddDomainsResponse,
+  CheckResult,
+  ListResponse,
+  RemoveDomainResponse,
+} from "../contract/schemas.ts";
 import {
   type ApiAccount,
   consumeDailyRequest,

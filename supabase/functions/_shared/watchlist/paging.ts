@@ -4,6 +4,7 @@ export type PageRequest =
   | { limit: number; offset: number; cursor: null }
   | { limit: number; offset: null; cursor: string };
 
+/** The shape of the contract's `listResponse` (contract/schemas.ts) for rows of type `T`. */
 export interface Page<T> {
   domains: T[];
   next_cursor: string | null;

@@ -10,12 +10,16 @@ import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
 import type {
   AddDomainsResponse,
   DomainStatus,
-  ListResponse,
   ListWatchlistInput,
   RemoveDomainResponse,
   WatchlistDomain,
 } from "../contract/schemas.ts";
-import { pageFrom } from "./paging.ts";
+import { type Page, pageFrom } from "./paging.ts";
+
+// The results are the contract's response types (contract/schemas.ts), not written again here.
+export type { WatchlistDomain };
+export type AddDomainsResult = AddDomainsResponse;
+export type ListOptions = ListWatchlistInput;
 
 interface WatchlistRow {
   domain_name: string;
@@ -52,7 +56,7 @@ async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function listWatchlist(userId: string, options: ListWatchlistInput): Promise<ListResponse> {
+export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
   if (options.offset !== undefined && options.cursor !== undefined) {
     throw new ApiError("invalid_request", "Use either offset or cursor paging, not both.", {
       details: [{ field: "cursor", message: "cannot be combined with offset" }],
@@ -76,7 +80,7 @@ export function listWatchlist(userId: string, options: ListWatchlistInput): Prom
 }
 
 /** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
-export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResponse> {
+export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResult> {
   if (names.length < 1 || names.length > maxBatchSize) {
     throw new ApiError("invalid_request", `Send between 1 and ${maxBatchSize} domain names.`, {
       details: [{ field: "domains", message: `must hold 1–${maxBatchSize} names, got ${names.length}` }],
@@ -105,7 +109,7 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
   }
   return inDatabase(async () => {
     const [row] = await asAccount(userId, (tx) =>
-      tx<AddDomainsResponse[]>`
+      tx<AddDomainsResult[]>`
         select added, skipped_duplicates, rejected_over_limit, remaining_quota
         from public.add_watchlist_domains(${domainNames}::text[])`);
     return row;
