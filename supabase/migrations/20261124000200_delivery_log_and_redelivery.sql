@@ -10,7 +10,7 @@
 --   * Both: only the account that owns the webhook (anything else is DW404, like a delivery that does not
 --     exist); rate-limited per account with session_action_limits / consume_session_request.
 --
--- Errors: DW400 bad input, DW401 not signed in, DW403 plan without webhooks (redelivery only), DW404 not
+-- Errors: DW400 bad input, DW401 not signed in, DWUPG plan without webhooks (redelivery only), DW404 not
 -- found, DW409 not redeliverable now (still pending or in flight, webhook switched off, too old), DW429
 -- rate limited (DETAIL: {"retry_after_seconds", "reset_at"}).
 
@@ -327,7 +327,7 @@ $$;
 comment on function public.redeliver_webhook_delivery(uuid) is
   'Queues the caller''s finished webhook delivery again under the same id (one attempt, same body, fresh '
   'signature timestamp, current secret), through the normal queue, and wakes a delivery run. DW404 not the '
-  'caller''s (or its webhook was deleted), DW403 plan without webhooks, DW409 still pending / webhook '
+  'caller''s (or its webhook was deleted), DWUPG plan without webhooks, DW409 still pending / webhook '
   'switched off / older than 7 days, DW429 rate limited (webhook-redelivery).';
 
 revoke all on function public.list_webhook_deliveries(uuid, integer, text) from public, anon, authenticated, service_role;

@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
-import { call } from "../support/http.ts";
+import { callChecked, publishedContract } from "../support/contract.ts";
 import { startStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
@@ -39,8 +39,10 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
   });
   await setRdapHostLimit(stack.sql, rdap.url, 1, 2);
   const account = await stack.account("pro");
+  // Every response below is checked against the schema the served OpenAPI document publishes for it.
+  const contract = await publishedContract(stack.apiBase);
   const check = (name: string) =>
-    call<CheckBody>(`${stack.apiBase}/check/${name}`, { apiKey: account.api_key! });
+    callChecked<CheckBody>(contract, `${stack.apiBase}/check/${name}`, { apiKey: account.api_key! });
   const requestsFor = (name: string) => rdap.requests.filter((request) => request.path.endsWith(`/${name}`));
   try {
     await t.step("a registered name: RDAP 200", async () => {
@@ -149,15 +151,16 @@ Deno.test("GET /check/{domain} end to end", options, async (t) => {
 
     await t.step("the result updates the shared state of a watched name", async () => {
       rdap.setDomain("watched-name.com", { status: 200 });
-      await call(`${stack.apiBase}/domains`, {
+      await callChecked(contract, `${stack.apiBase}/domains`, {
         method: "POST",
         apiKey: account.api_key!,
         json: { domains: ["watched-name.com"] },
       });
       await check("watched-name.com");
-      const list = await call<
+      const list = await callChecked<
         { domains: { domain_name: string; status: string; last_checked_at: string }[] }
       >(
+        contract,
         `${stack.apiBase}/domains`,
         { apiKey: account.api_key! },
       );

@@ -17,6 +17,7 @@ import {
   setEnvironment,
   terminateClientSessions,
 } from "../support/outage.ts";
+import { publishedContract } from "../support/contract.ts";
 import { startStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
@@ -28,6 +29,8 @@ Deno.test("database faults under load: 503 with Retry-After, then recovery", opt
   const stack = await startStack();
   try {
     const account = await stack.account("enterprise");
+    // The 503 bodies of api-v1 are checked against the schemas its OpenAPI document publishes.
+    const contract = await publishedContract(stack.apiBase);
     const listDomains = () =>
       fetch(`${stack.apiBase}/domains?limit=5`, { headers: { "x-api-key": account.api_key! } });
     // The test's own pool is not needed during the faults.
@@ -139,6 +142,14 @@ Deno.test("database faults under load: 503 with Retry-After, then recovery", opt
             const body = await response.json();
             assertEquals(response.status, 503, `${label}: ${JSON.stringify(body)}`);
             assertEquals(body.error, "service_unavailable", label);
+            if (label === "GET /domains") {
+              contract.assertResponse("GET", `${stack.apiBase}/domains`, {
+                status: response.status,
+                headers: response.headers,
+                body,
+              });
+            }
+            if (label === "MCP tools/call") contract.assertErrorBody(body, label);
             assert(/^\d+$/.test(response.headers.get("retry-after") ?? ""), `${label}: Retry-After`);
             assert(Date.now() - startedAt < 10_000, `${label} took too long`);
           }

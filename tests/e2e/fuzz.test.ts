@@ -3,6 +3,7 @@
  * database is unchanged afterwards.
  */
 import { assert, assertEquals } from "../support/assert.ts";
+import { publishedContract } from "../support/contract.ts";
 import { startStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
@@ -118,6 +119,8 @@ function malformedRequest(rand: () => number, api: string, key: string): Request
 Deno.test("fuzz: malformed requests never produce a 5xx or a write", options, async () => {
   const stack = await startStack();
   try {
+    // Every answer must also be what the served OpenAPI document publishes for its operation and status.
+    const contract = await publishedContract(stack.apiBase);
     const account = await stack.account("enterprise");
     const key = account.api_key!;
     const seed = Number(Deno.env.get("FUZZ_SEED") ?? 20261122);
@@ -136,9 +139,9 @@ Deno.test("fuzz: malformed requests never produce a 5xx or a write", options, as
       const responses = await Promise.all(batch.map(async (request) => {
         const response = await fetch(request);
         const text = await response.text();
-        return { request, status: response.status, text };
+        return { request, status: response.status, headers: response.headers, text };
       }));
-      for (const { request, status, text } of responses) {
+      for (const { request, status, headers, text } of responses) {
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         assert(
           status >= 400 && status < 500,
@@ -146,6 +149,7 @@ Deno.test("fuzz: malformed requests never produce a 5xx or a write", options, as
         );
         const body = JSON.parse(text);
         assert(typeof body.error === "string" && typeof body.message === "string", text);
+        contract.assertResponse(request.method, request.url, { status, headers, body });
       }
     }
     assertEquals(await snapshot(), before);

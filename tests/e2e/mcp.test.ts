@@ -13,6 +13,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { callChecked, publishedContract } from "../support/contract.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startStack, type TestStack } from "../support/stack.ts";
@@ -72,6 +73,8 @@ Deno.test("MCP tool server end to end", options, async (t) => {
   await setRdapHostLimit(stack.sql, rdap.url, 50);
   const mcpUrl = `${stack.apiBase}/mcp`;
   try {
+    // Every tool result and HTTP error below is checked against the schemas the OpenAPI document publishes.
+    const contract = await publishedContract(stack.apiBase);
     const account = await stack.account("pro");
     const apiKey = account.api_key!;
 
@@ -106,40 +109,34 @@ Deno.test("MCP tool server end to end", options, async (t) => {
       await client.listTools();
       assertEquals(await requestsToday(stack, account.user_id), before, "initialize and tools/list are free");
 
-      const added = await client.callTool({
-        name: "add_domains",
-        arguments: { domains: ["taken-name.com", "bücher.de"] },
-      });
+      const callTool = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        contract.assertToolResult(name, result);
+        return result;
+      };
+      const added = await callTool("add_domains", { domains: ["taken-name.com", "bücher.de"] });
       assertEquals(added.structuredContent, {
         added: 2,
         skipped_duplicates: 0,
         rejected_over_limit: 0,
         remaining_quota: 998,
       });
-      const rest = await fetch(`${stack.apiBase}/domains`, { headers: { "x-api-key": apiKey } }).then((r) =>
-        r.json()
-      );
-      const listed = await client.callTool({ name: "list_watchlist", arguments: { limit: 10 } });
+      const rest = (await callChecked(contract, `${stack.apiBase}/domains`, { apiKey })).body;
+      const listed = await callTool("list_watchlist", { limit: 10 });
       assertEquals(listed.structuredContent, rest);
 
-      const checked = await client.callTool({
-        name: "check_domain",
-        arguments: { domain: "taken-name.com" },
-      });
+      const checked = await callTool("check_domain", { domain: "taken-name.com" });
       const result = checked.structuredContent as Record<string, unknown>;
       assertEquals(result.status, "registered");
       assertEquals(result.available, false);
 
-      const removed = await client.callTool({ name: "remove_domain", arguments: { domain: "bücher.de" } });
+      const removed = await callTool("remove_domain", { domain: "bücher.de" });
       assertEquals(removed.structuredContent, { removed: true, domain_name: "xn--bcher-kva.de" });
-      const again = await client.callTool({ name: "remove_domain", arguments: { domain: "bücher.de" } });
+      const again = await callTool("remove_domain", { domain: "bücher.de" });
       assertEquals(again.isError, true);
       assertEquals((again.structuredContent as Record<string, unknown>).error, "not_found");
 
-      const invalid = await client.callTool({
-        name: "add_domains",
-        arguments: { domains: ["www.example.com"] },
-      });
+      const invalid = await callTool("add_domains", { domains: ["www.example.com"] });
       assertEquals(invalid.isError, true);
       assertEquals((invalid.structuredContent as Record<string, unknown>).error, "invalid_request");
 
@@ -159,6 +156,7 @@ Deno.test("MCP tool server end to end", options, async (t) => {
       const client = await connect(mcpUrl, limited.api_key!);
       await client.listTools();
       const result = await client.callTool({ name: "list_watchlist", arguments: {} });
+      contract.assertToolResult("list_watchlist", result);
       assertEquals(result.isError, true);
       const content = result.structuredContent as Record<string, string>;
       assertEquals(content.error, "rate_limited");
@@ -175,7 +173,9 @@ Deno.test("MCP tool server end to end", options, async (t) => {
       };
       const missing = await rpc(mcpUrl, undefined, initialize);
       assertEquals(missing.status, 401);
-      assertEquals((await missing.json()).error, "unauthorized");
+      const missingBody = await missing.json();
+      contract.assertErrorBody(missingBody, "POST /mcp → 401");
+      assertEquals(missingBody.error, "unauthorized");
 
       const free = await stack.account("free");
       const freeKey = `dwl_free_${crypto.randomUUID()}`;
@@ -184,18 +184,20 @@ Deno.test("MCP tool server end to end", options, async (t) => {
         values (${free.user_id}, 'old', 'dwl_freekey0', encode(sha256(convert_to(${freeKey}, 'UTF8')), 'hex'))`;
       const upgrade = await rpc(mcpUrl, freeKey, initialize);
       assertEquals(upgrade.status, 403);
-      assertEquals((await upgrade.json()).error, "upgrade_required");
+      const upgradeBody = await upgrade.json();
+      contract.assertErrorBody(upgradeBody, "POST /mcp → 403");
+      assertEquals(upgradeBody.error, "upgrade_required");
 
       for (const method of ["GET", "DELETE"]) {
         const response = await fetch(mcpUrl, { method, headers: { "x-api-key": apiKey } });
         assertEquals(response.status, 405, method);
         assertEquals(response.headers.get("allow"), "POST");
-        await response.body?.cancel();
+        contract.assertErrorBody(await response.json(), `${method} /mcp → 405`);
       }
 
       const evil = await rpc(mcpUrl, apiKey, initialize, { origin: "https://evil.example" });
       assertEquals(evil.status, 403);
-      await evil.body?.cancel();
+      contract.assertErrorBody(await evil.json(), "POST /mcp from another Origin → 403");
       const self = await rpc(mcpUrl, apiKey, initialize, { origin: stack.gateway.url });
       assertEquals(self.status, 200);
       await self.body?.cancel();

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { call } from "../support/http.ts";
+import { callChecked, publishedContract } from "../support/contract.ts";
 import { startStack, type TestStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
@@ -23,18 +23,20 @@ Deno.test("REST API end to end", options, async (t) => {
   const stack = await startStack();
   const api = stack.apiBase;
   try {
+    // Every response below is checked against the schema the served OpenAPI document publishes for it.
+    const contract = await publishedContract(api);
     await t.step("a missing, unknown or revoked key is 401 with a JSON error", async () => {
-      const missing = await call(`${api}/domains`);
+      const missing = await callChecked(contract, `${api}/domains`);
       assertEquals(missing.status, 401);
       assertEquals(missing.body.error, "unauthorized");
       assert(typeof missing.body.message === "string");
-      const unknown = await call(`${api}/domains`, { apiKey: "dwl_" + "0".repeat(48) });
+      const unknown = await callChecked(contract, `${api}/domains`, { apiKey: "dwl_" + "0".repeat(48) });
       assertEquals(unknown.status, 401);
 
       const account = await stack.account("pro");
-      assertEquals((await call(`${api}/domains`, { apiKey: account.api_key! })).status, 200);
+      assertEquals((await callChecked(contract, `${api}/domains`, { apiKey: account.api_key! })).status, 200);
       await stack.sql`update public.api_keys set revoked_at = now() where user_id = ${account.user_id}`;
-      const revoked = await call(`${api}/domains`, { apiKey: account.api_key! });
+      const revoked = await callChecked(contract, `${api}/domains`, { apiKey: account.api_key! });
       assertEquals(revoked.status, 401);
       assertEquals(revoked.body.error, "unauthorized");
     });
@@ -47,7 +49,7 @@ Deno.test("REST API end to end", options, async (t) => {
       await stack.sql`
         insert into public.api_keys (user_id, name, prefix, key_hash)
         values (${free.user_id}, 'legacy', 'dwl_legacy00', encode(sha256(convert_to(${legacyKey}, 'UTF8')), 'hex'))`;
-      const response = await call(`${api}/domains`, { apiKey: legacyKey });
+      const response = await callChecked(contract, `${api}/domains`, { apiKey: legacyKey });
       assertEquals(response.status, 403);
       assertEquals(response.body.error, "upgrade_required");
     });
@@ -56,7 +58,7 @@ Deno.test("REST API end to end", options, async (t) => {
     const key = pro.api_key!;
 
     await t.step("add, list and remove, with rate-limit headers on every response", async () => {
-      const added = await call(`${api}/domains`, {
+      const added = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: key,
         json: { domains: ["Example.COM.", " bücher.de ", "example.com", "xn--bcher-kva.de"] },
@@ -73,7 +75,7 @@ Deno.test("REST API end to end", options, async (t) => {
       assert(Number(added.headers.get("ratelimit-reset")) > 0);
       assert(added.headers.get("x-request-id"));
 
-      const again = await call(`${api}/domains`, {
+      const again = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: key,
         json: { domains: ["example.com"] },
@@ -85,7 +87,10 @@ Deno.test("REST API end to end", options, async (t) => {
         remaining_quota: 998,
       });
 
-      const list = await call<{ domains: Record<string, unknown>[]; has_more: boolean; next_cursor: null }>(
+      const list = await callChecked<
+        { domains: Record<string, unknown>[]; has_more: boolean; next_cursor: null }
+      >(
+        contract,
         `${api}/domains`,
         { apiKey: key },
       );
@@ -97,14 +102,20 @@ Deno.test("REST API end to end", options, async (t) => {
       assertEquals(list.body.has_more, false);
       assertEquals(list.body.next_cursor, null);
 
-      const removed = await call(`${api}/domains/B%C3%BCcher.de`, { method: "DELETE", apiKey: key });
+      const removed = await callChecked(contract, `${api}/domains/B%C3%BCcher.de`, {
+        method: "DELETE",
+        apiKey: key,
+      });
       assertEquals(removed.status, 200);
       assertEquals(removed.body, { removed: true, domain_name: "xn--bcher-kva.de" });
-      const gone = await call(`${api}/domains/xn--bcher-kva.de`, { method: "DELETE", apiKey: key });
+      const gone = await callChecked(contract, `${api}/domains/xn--bcher-kva.de`, {
+        method: "DELETE",
+        apiKey: key,
+      });
       assertEquals(gone.status, 404);
       assertEquals(gone.body.error, "not_found");
 
-      const restored = await call(`${api}/domains`, {
+      const restored = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: key,
         json: { domains: ["bücher.de"] },
@@ -114,7 +125,8 @@ Deno.test("REST API end to end", options, async (t) => {
 
     await t.step("invalid names are a 400 listing them, and nothing is written", async () => {
       const before = await activeCount(stack, pro.user_id);
-      const response = await call<{ error: string; message: string; details: { index: number }[] }>(
+      const response = await callChecked<{ error: string; message: string; details: { index: number }[] }>(
+        contract,
         `${api}/domains`,
         {
           method: "POST",
@@ -132,20 +144,20 @@ Deno.test("REST API end to end", options, async (t) => {
 
     await t.step("500 names are accepted, 501 and 0 are not", async () => {
       const account = await stack.account("pro");
-      const five00 = await call(`${api}/domains`, {
+      const five00 = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: account.api_key!,
         json: { domains: names(500, "batch") },
       });
       assertEquals(five00.status, 200);
       assertEquals(five00.body.added, 500);
-      const five01 = await call(`${api}/domains`, {
+      const five01 = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: account.api_key!,
         json: { domains: names(501, "more") },
       });
       assertEquals(five01.status, 400);
-      const none = await call(`${api}/domains`, {
+      const none = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey: account.api_key!,
         json: { domains: [] },
@@ -157,9 +169,17 @@ Deno.test("REST API end to end", options, async (t) => {
     await t.step("the quota is applied in request order", async () => {
       const account = await stack.account("pro");
       const apiKey = account.api_key!;
-      await call(`${api}/domains`, { method: "POST", apiKey, json: { domains: names(500, "fill-a") } });
-      await call(`${api}/domains`, { method: "POST", apiKey, json: { domains: names(498, "fill-b") } });
-      const edge = await call(`${api}/domains`, {
+      await callChecked(contract, `${api}/domains`, {
+        method: "POST",
+        apiKey,
+        json: { domains: names(500, "fill-a") },
+      });
+      await callChecked(contract, `${api}/domains`, {
+        method: "POST",
+        apiKey,
+        json: { domains: names(498, "fill-b") },
+      });
+      const edge = await callChecked(contract, `${api}/domains`, {
         method: "POST",
         apiKey,
         json: {
@@ -172,7 +192,8 @@ Deno.test("REST API end to end", options, async (t) => {
         rejected_over_limit: 2,
         remaining_quota: 0,
       });
-      const page = await call<{ domains: { domain_name: string }[] }>(
+      const page = await callChecked<{ domains: { domain_name: string }[] }>(
+        contract,
         `${api}/domains?cursor=edge-0.com&limit=5`,
         {
           apiKey,
@@ -186,19 +207,16 @@ Deno.test("REST API end to end", options, async (t) => {
       const account = await stack.account("pro");
       const apiKey = account.api_key!;
       const all = names(450, "page");
-      await call(`${api}/domains`, { method: "POST", apiKey, json: { domains: all } });
+      await callChecked(contract, `${api}/domains`, { method: "POST", apiKey, json: { domains: all } });
 
       const byCursor: string[] = [];
       let cursor: string | null = null;
       let pages = 0;
       for (;;) {
         const url: string = `${api}/domains?limit=200${cursor ? `&cursor=${cursor}` : ""}`;
-        const page = await call<
+        const page = await callChecked<
           { domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }
-        >(
-          url,
-          { apiKey },
-        );
+        >(contract, url, { apiKey });
         assertEquals(page.status, 200);
         byCursor.push(...page.body.domains.map((d) => d.domain_name));
         pages++;
@@ -214,19 +232,16 @@ Deno.test("REST API end to end", options, async (t) => {
 
       const byOffset: string[] = [];
       for (let offset = 0;; offset += 100) {
-        const page = await call<
+        const page = await callChecked<
           { domains: { domain_name: string }[]; has_more: boolean; next_cursor: string }
-        >(
-          `${api}/domains?limit=100&offset=${offset}`,
-          { apiKey },
-        );
+        >(contract, `${api}/domains?limit=100&offset=${offset}`, { apiKey });
         byOffset.push(...page.body.domains.map((d) => d.domain_name));
         if (!page.body.has_more) break;
         assertEquals(page.body.next_cursor, page.body.domains.at(-1)!.domain_name);
       }
       assertEquals(byOffset, all);
 
-      const defaultPage = await call<{ domains: unknown[] }>(`${api}/domains`, { apiKey });
+      const defaultPage = await callChecked<{ domains: unknown[] }>(contract, `${api}/domains`, { apiKey });
       assertEquals(defaultPage.body.domains.length, 50);
     });
 
@@ -241,7 +256,7 @@ Deno.test("REST API end to end", options, async (t) => {
           "limit=1.5",
         ]
       ) {
-        const response = await call(`${api}/domains?${query}`, { apiKey: key });
+        const response = await callChecked(contract, `${api}/domains?${query}`, { apiKey: key });
         assertEquals(response.status, 400, query);
         assertEquals(response.body.error, "invalid_request", query);
       }
@@ -249,7 +264,12 @@ Deno.test("REST API end to end", options, async (t) => {
 
     await t.step("bad requests are clear 4xx JSON errors", async () => {
       const post = (body: BodyInit, type = "application/json") =>
-        call(`${api}/domains`, { method: "POST", apiKey: key, body, headers: { "content-type": type } });
+        callChecked(contract, `${api}/domains`, {
+          method: "POST",
+          apiKey: key,
+          body,
+          headers: { "content-type": type },
+        });
       assertEquals((await post("{not json")).status, 400);
       assertEquals((await post(JSON.stringify({ domains: ["a.com"] }), "text/plain")).status, 415);
       assertEquals((await post(JSON.stringify({ domains: "a.com" }))).status, 400);
@@ -260,10 +280,10 @@ Deno.test("REST API end to end", options, async (t) => {
       const tooLarge = await post(big);
       assertEquals(tooLarge.status, 413);
       assertEquals(tooLarge.body.error, "payload_too_large");
-      const unknownPath = await call(`${api}/nowhere`, { apiKey: key });
+      const unknownPath = await callChecked(contract, `${api}/nowhere`, { apiKey: key });
       assertEquals(unknownPath.status, 404);
       assertEquals(unknownPath.body.error, "not_found");
-      const wrongMethod = await call(`${api}/domains`, { method: "PUT", apiKey: key });
+      const wrongMethod = await callChecked(contract, `${api}/domains`, { method: "PUT", apiKey: key });
       assertEquals(wrongMethod.status, 405);
       assertEquals(wrongMethod.headers.get("allow"), "GET, POST");
     });
@@ -273,7 +293,7 @@ Deno.test("REST API end to end", options, async (t) => {
       await stack.sql`
         insert into public.api_request_counters (user_id, day, request_count)
         values (${account.user_id}, (now() at time zone 'utc')::date, 1000)`;
-      const response = await call(`${api}/domains`, { apiKey: account.api_key! });
+      const response = await callChecked(contract, `${api}/domains`, { apiKey: account.api_key! });
       assertEquals(response.status, 429);
       assertEquals(response.body.error, "rate_limited");
       assertEquals(response.body.reset_at, nextUtcMidnight());
@@ -284,7 +304,7 @@ Deno.test("REST API end to end", options, async (t) => {
 
     await t.step("the OpenAPI document describes the API", async () => {
       // deno-lint-ignore no-explicit-any -- walking a JSON document
-      const doc = await call<Record<string, any>>(`${api}/openapi.json`);
+      const doc = await callChecked<Record<string, any>>(contract, `${api}/openapi.json`);
       assertEquals(doc.status, 200);
       assertEquals(doc.body.openapi, "3.1.0");
       assertEquals(doc.body.components.securitySchemes.apiKey, {

@@ -16,7 +16,7 @@ import { webhookBody } from "../../supabase/functions/_shared/alerts/webhook_pay
 import { dropPrediction } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
 import { webhookKindProblem } from "../../supabase/functions/_shared/net/url_policy.ts";
 import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
-import { domainPendingDeleteEvent } from "../../supabase/functions/_shared/api/schemas.ts";
+import { domainPendingDeleteEvent } from "../../supabase/functions/_shared/contract/webhook_event.ts";
 
 const available: AlertEvent = {
   id: "evt_0123456789abcdef0123456789abcdef",

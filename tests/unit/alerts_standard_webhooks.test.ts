@@ -11,7 +11,7 @@ import {
 } from "../../supabase/functions/_shared/alerts/signature.ts";
 import { webhookBody, webhookHeaders } from "../../supabase/functions/_shared/alerts/webhook_payload.ts";
 import type { AlertEvent } from "../../supabase/functions/_shared/alerts/alert_event.ts";
-import { domainAvailableEvent } from "../../supabase/functions/_shared/api/schemas.ts";
+import { domainAvailableEvent } from "../../supabase/functions/_shared/contract/webhook_event.ts";
 import { verifyStandard } from "../fakes/webhook_receiver.ts";
 
 const event: AlertEvent = {

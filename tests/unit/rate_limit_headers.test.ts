@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import { rateLimitHeaders } from "../../supabase/functions/_shared/api/api_access.ts";
+import { rateLimitHeaders } from "../../supabase/functions/_shared/http/rate_limit_headers.ts";
 
 const now = new Date("2026-11-22T23:59:00Z");
 const resetAt = new Date("2026-11-23T00:00:00Z");

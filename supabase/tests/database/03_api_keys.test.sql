@@ -16,8 +16,8 @@ select tests.create_user('fred@test.local', 'free') as fred \gset
 
 -- Free plan ------------------------------------------------------------------------------------------
 select tests.authenticate_as('fred@test.local');
-select throws_ok($$ select * from public.create_api_key('my key') $$, 'DW403',
-  'DW403: upgrade_required: API keys need the Pro plan or higher.', 'the free plan cannot create API keys');
+select throws_ok($$ select * from public.create_api_key('my key') $$, 'DWUPG',
+  'DWUPG: API keys need the Pro plan or higher.', 'the free plan cannot create API keys');
 
 -- Bob's key ------------------------------------------------------------------------------------------
 select tests.authenticate_as('bob@test.local');

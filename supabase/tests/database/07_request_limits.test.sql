@@ -66,7 +66,7 @@ select is_empty(format('select 1 from public.api_request_counters where user_id 
   'unlimited plans are not counted');
 select results_eq(format('select allowed, request_limit, remaining from public.consume_api_request(%L)', :'cleo'),
   $$ values (false, 0, 0) $$, 'a limit of 0 refuses every request');
-select throws_ok(format('select * from public.consume_api_request(%L)', :'fred'), 'DW403', null,
+select throws_ok(format('select * from public.consume_api_request(%L)', :'fred'), 'DWUPG', null,
   'a plan without API access is refused');
 select throws_ok(format('select * from public.consume_api_request(%L)', gen_random_uuid()), 'DW401', null,
   'an unknown account is refused');

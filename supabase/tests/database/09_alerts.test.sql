@@ -141,7 +141,7 @@ select throws_ok(format($$ select public.send_webhook_test(%L) $$, :'alice_hook'
   'nor can it be sent a test');
 
 select tests.authenticate_as('bob@test.local');
-select throws_ok($$ select public.create_webhook_endpoint('https://hooks.example.com/bob') $$, 'DW403', null,
+select throws_ok($$ select public.create_webhook_endpoint('https://hooks.example.com/bob') $$, 'DWUPG', null,
   'the Free plan has no webhooks');
 select lives_ok($$ select public.create_telegram_link() $$, 'the Free plan has Telegram');
 select lives_ok($$ select public.set_telegram_enabled(false) $$, 'and can switch it off');

@@ -150,7 +150,7 @@ select throws_ok($$ select public.redeliver_webhook_delivery('00000000-0000-0000
   '42501', null, 'nor redeliver');
 select tests.authenticate_as('log-free@test.local');
 select throws_ok($$ select public.redeliver_webhook_delivery('00000000-0000-0000-0000-00000000d001') $$,
-  'DW403', null, 'a plan without webhooks cannot redeliver');
+  'DWUPG', null, 'a plan without webhooks cannot redeliver');
 
 -- Redelivery -------------------------------------------------------------------------------------------
 select tests.authenticate_as('log-owner@test.local');

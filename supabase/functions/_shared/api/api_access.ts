@@ -6,20 +6,16 @@ import { createHash } from "node:crypto";
 import { database } from "../db/client.ts";
 import { booleanLiteral, hexTextLiteral } from "../db/literals.ts";
 import { ApiError } from "../http/errors.ts";
-import { secondsUntil } from "../http/pipeline.ts";
+import { type ApiAccount, type DailyAllowance, toAllowance } from "../daily_limit/allowance.ts";
 
-export interface ApiAccount {
-  userId: string;
-  planId: string;
-}
-
-export interface DailyAllowance {
-  allowed: boolean;
-  /** null when the plan is unlimited. */
-  limit: number | null;
-  remaining: number | null;
-  resetAt: Date;
-}
+// The daily limit and the header builder live outside api/ (the MCP tools use them too).
+export {
+  type ApiAccount,
+  consumeDailyRequest,
+  type DailyAllowance,
+  rateLimitedError,
+} from "../daily_limit/allowance.ts";
+export { rateLimitHeaders } from "../http/rate_limit_headers.ts";
 
 /**
  * SHA-256 hex of the UTF-8 text. Synchronous (node:crypto): WebCrypto's digest is an async operation
@@ -78,48 +74,4 @@ export async function authorizeApiRequest(
     );
   }
   throw new ApiError("unauthorized", "The API key is unknown or has been revoked.");
-}
-
-interface AllowanceRow {
-  allowed: boolean;
-  request_limit: number | null;
-  remaining: number | null;
-  reset_at: Date;
-}
-
-function toAllowance(row: AllowanceRow): DailyAllowance {
-  return {
-    allowed: row.allowed,
-    limit: row.request_limit,
-    remaining: row.remaining,
-    resetAt: new Date(row.reset_at),
-  };
-}
-
-/** Counts one request of an already authenticated account against its daily limit (one statement). */
-export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
-  const [row] = await database()<AllowanceRow[]>`
-    select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`;
-  return toAllowance(row);
-}
-
-/** `RateLimit-*` headers for an allowance (none for unlimited plans); `Retry-After` when refused. */
-export function rateLimitHeaders(allowance: DailyAllowance, now = new Date()): Record<string, string> {
-  if (allowance.limit === null) return {};
-  const resetSeconds = secondsUntil(allowance.resetAt, now);
-  const headers: Record<string, string> = {
-    "RateLimit-Limit": String(allowance.limit),
-    "RateLimit-Remaining": String(allowance.remaining ?? 0),
-    "RateLimit-Reset": String(resetSeconds),
-  };
-  if (!allowance.allowed) headers["Retry-After"] = String(resetSeconds);
-  return headers;
-}
-
-export function rateLimitedError(allowance: DailyAllowance): ApiError {
-  return new ApiError(
-    "rate_limited",
-    `The daily request limit of ${allowance.limit} is used up; it resets at ${allowance.resetAt.toISOString()}.`,
-    { reset_at: allowance.resetAt.toISOString() },
-  );
 }

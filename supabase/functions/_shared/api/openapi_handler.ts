@@ -1,5 +1,5 @@
 import type { ApiContext } from "./context.ts";
-import { openApiDocument } from "./openapi.ts";
+import { openApiDocument } from "../contract/openapi.ts";
 
 /** Serves the OpenAPI document with the server URL this request came through. */
 export function openApiHandler(c: ApiContext): Response {

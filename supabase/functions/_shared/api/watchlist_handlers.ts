@@ -3,7 +3,7 @@ import { readJsonBody } from "../http/json_body.ts";
 import { parseWith } from "../http/validation.ts";
 import { addDomains, listWatchlist, removeDomain } from "../watchlist/service.ts";
 import type { ApiContext } from "./context.ts";
-import { addDomainsBody, listQuery } from "./schemas.ts";
+import { addDomainsBody, listQuery } from "../contract/schemas.ts";
 
 export async function listDomainsHandler(c: ApiContext): Promise<Response> {
   const query = parseWith(listQuery, c.req.query(), "query");

@@ -3,40 +3,20 @@
  * classify, and build the result the API returns. No cache and no database writes here: the live check
  * adds those, and the poller calls `checkDomain` directly.
  */
-import { type CheckReason, classify, type DomainStatus, type RegistryAnswer } from "./classify.ts";
+import { classify, type RegistryAnswer } from "./classify.ts";
+import type { CheckResult, RdapSummary } from "../contract/schemas.ts";
 import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
 import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
 import type { RdapService } from "../rdap/bootstrap.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { defaultNsLookup, type DnsOutcome, type DnsRcode } from "../dns/nameservers.ts";
+import { defaultNsLookup, type DnsOutcome } from "../dns/nameservers.ts";
 import { databaseServerProofStore, isServerProven, type ServerProofStore } from "./server_proof.ts";
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
 
-export interface CheckResult {
-  domain_name: string;
-  unicode_name: string | null;
-  available: boolean | null;
-  status: DomainStatus;
-  checked_at: string;
-  rdap: RdapSummary | null;
-  /** `rcode`: the DNS answer's response code (NOERROR, NXDOMAIN, SERVFAIL, …); null when none was read. */
-  dns: { delegated: boolean | null; nameservers: string[]; rcode: DnsRcode | null };
-  reason: CheckReason;
-}
-
-export interface RdapSummary {
-  /** Base URL of the registry's RDAP service that was used. */
-  server: string;
-  /** Null when no HTTP answer was received. */
-  http_status: number | null;
-  status: string[];
-  registrar: string | null;
-  registration_date: string | null;
-  expiration_date: string | null;
-  last_changed_date: string | null;
-}
+/** The result the API returns (`GET /check/{domain}`, `check_domain`): the contract's `checkResult`. */
+export type { CheckResult, RdapSummary };
 
 export interface CheckDeps {
   servers: ServerDirectory;

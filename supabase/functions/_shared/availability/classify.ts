@@ -4,21 +4,12 @@
  * its canary, answered 404 and DNS positively found no delegation (NXDOMAIN, or NOERROR without NS).
  * Anything less certain is `unknown`.
  */
-import type { RdapFailureReason, RdapLookup } from "../rdap/client.ts";
+import type { RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
+import type { CheckReason, DomainStatus } from "../contract/schemas.ts";
 
-export type DomainStatus = "unknown" | "registered" | "pending_delete" | "available";
-
-export type CheckReason =
-  | "rdap_found"
-  | "rdap_pending_delete"
-  | "rdap_not_found"
-  | "rdap_404_but_delegated"
-  | "rdap_not_found_dns_error"
-  | "no_rdap_server_for_tld"
-  | "rdap_bootstrap_unavailable"
-  | "rdap_server_unverified"
-  | RdapFailureReason;
+/** The statuses and reasons are the API contract's (contract/schemas.ts: `domainStatus`, `checkReason`). */
+export type { CheckReason, DomainStatus };
 
 /**
  * The registry's RDAP answer, or why none was asked for. `unverified`: a 404 from a server whose canary

@@ -1,6 +1,6 @@
 /** The live check of one name, shared by REST (`GET /check/{domain}`) and MCP (`check_domain`). */
 import { liveCheck } from "../availability/live_check.ts";
-import type { CheckResult } from "../availability/check_domain.ts";
+import type { CheckResult } from "../contract/schemas.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
 import { ApiError } from "../http/errors.ts";
 

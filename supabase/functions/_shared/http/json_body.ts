@@ -1,7 +1,7 @@
 /** Reads a JSON request body with the API's rules: JSON content type, at most 1 MiB, well-formed. */
 import { ApiError } from "./errors.ts";
 
-export const maxBodyBytes = 1024 * 1024;
+import { maxBodyBytes } from "../contract/limits.ts";
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";

@@ -8,14 +8,15 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { maxBatchSize } from "../contract/limits.ts";
 import { registerTools, type ToolCaller } from "./tools.ts";
 
 export const serverInfo = { name: "domain-watchlist", version: "1.0.0" };
 
 const instructions = "Domain Watchlist watches domain names and alerts the account owner when one becomes " +
   "available. Use check_domain for a live answer about one name, list_watchlist to see what is watched and " +
-  "its last known status, add_domains to start watching names (up to 500 at once, within the plan quota) and " +
-  "remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
+  `its last known status, add_domains to start watching names (up to ${maxBatchSize} at once, within the ` +
+  "plan quota) and remove_domain to stop. The service never registers names. Each tool call counts against the account's " +
   "daily request limit; when it is used up the tool says when it resets.";
 
 /** `parsedBody`: the JSON body when the caller already read it (from a clone), so it is not parsed twice. */

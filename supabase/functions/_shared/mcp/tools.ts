@@ -9,26 +9,25 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
+import { defaultPageSize, maxBatchSize, maxPageSize } from "../contract/limits.ts";
+import { mcpToolContracts, type McpToolName } from "../contract/mcp_tools.ts";
+import type {
+  AddDomainsResponse,
+  CheckResult,
+  ListResponse,
+  RemoveDomainResponse,
+} from "../contract/schemas.ts";
 import {
   type ApiAccount,
   consumeDailyRequest,
   type DailyAllowance,
   rateLimitedError,
-} from "../api/api_access.ts";
-import {
-  addDomainsResponse,
-  checkResult,
-  errorBody,
-  listResponse,
-  maxBatchSize,
-  removeDomainResponse,
-} from "../api/schemas.ts";
+} from "../daily_limit/allowance.ts";
 import { checkDomainName } from "../check/service.ts";
 import { isUnreachable } from "../db/failures.ts";
 import { ApiError } from "../http/errors.ts";
 import { addDomains, listWatchlist, removeDomain } from "../watchlist/service.ts";
-import { defaultPageSize, maxPageSize } from "../watchlist/paging.ts";
 
 type Summary<T> = (result: T) => string;
 
@@ -88,22 +87,6 @@ async function toolCall<T extends object>(
   }
 }
 
-/**
- * What a tool's `structuredContent` may hold: the REST body on success, or the REST error body
- * (`error`, `message`, `reset_at`, `details`) on an `isError` result. Clients such as the SDK validate
- * both against the advertised schema, so the success fields cannot be required.
- */
-function toolOutput<T extends z.ZodRawShape>(success: z.ZodObject<T>) {
-  return success.partial().extend(errorBody.partial().shape)
-    .describe(
-      "On success the fields of the REST response; on an isError result error, message and, " +
-        "when rate limited, reset_at.",
-    );
-}
-
-const domainArgument = z.string().min(1).max(1000)
-  .describe("A registrable domain name such as example.com or example.co.uk; Unicode names are accepted.");
-
 /** What a tool is registered with (the SDK's own parameter type is generic over the schemas). */
 interface ToolConfig {
   title: string;
@@ -119,17 +102,26 @@ interface ToolConfig {
 }
 
 interface ToolDefinition {
-  name: string;
+  name: McpToolName;
   config: ToolConfig;
   call(caller: ToolCaller, args: never): Promise<CallToolResult>;
 }
 
-function tool<A>(
-  name: string,
-  config: ToolConfig,
-  call: (caller: ToolCaller, args: A) => Promise<CallToolResult>,
+/** A tool: its text, and its input and output schemas from the contract (contract/mcp_tools.ts). */
+function tool<N extends McpToolName>(
+  name: N,
+  text: Omit<ToolConfig, "inputSchema" | "outputSchema">,
+  call: (
+    caller: ToolCaller,
+    args: z.output<(typeof mcpToolContracts)[N]["input"]>,
+  ) => Promise<CallToolResult>,
 ): ToolDefinition {
-  return { name, config, call: call as ToolDefinition["call"] };
+  const contract = mcpToolContracts[name];
+  return {
+    name,
+    config: { ...text, inputSchema: contract.input, outputSchema: contract.output },
+    call: call as ToolDefinition["call"],
+  };
 }
 
 // The definitions (descriptions and zod schemas, which are costly to build) are made once per isolate;
@@ -145,15 +137,17 @@ const toolDefinitions: ToolDefinition[] = [
         "says the name does not exist and DNS has no delegation; null means the answer could not be decided " +
         "(see `reason`). Only registrable names are accepted (example.com, not www.example.com). Results may be " +
         "up to 30 seconds old. Counts as one API request.",
-      inputSchema: z.object({ domain: domainArgument }),
-      outputSchema: toolOutput(checkResult),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
-    (caller, { domain }: { domain: string }) =>
-      toolCall(caller, () => checkDomainName(domain), (result) =>
-        `${result.domain_name}: ${result.status}` +
-        (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
-        ` — ${result.reason}`),
+    (caller, { domain }) =>
+      toolCall(
+        caller,
+        () => checkDomainName(domain),
+        (result: CheckResult) =>
+          `${result.domain_name}: ${result.status}` +
+          (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +
+          ` — ${result.reason}`,
+      ),
   ),
   tool(
     "list_watchlist",
@@ -164,21 +158,13 @@ const toolDefinitions: ToolDefinition[] = [
         `status (unknown, registered, pending_delete, available). Pages hold ${defaultPageSize} names by default ` +
         `and at most ${maxPageSize}. To get the next page pass next_cursor as cursor (or use offset; not both). ` +
         "Counts as one API request.",
-      inputSchema: z.object({
-        limit: z.number().int().min(1).max(maxPageSize).optional().describe(
-          `Page size (default ${defaultPageSize}).`,
-        ),
-        offset: z.number().int().min(0).optional().describe("Names to skip; cannot be combined with cursor."),
-        cursor: z.string().min(1).max(253).optional().describe("next_cursor from the previous page."),
-      }),
-      outputSchema: toolOutput(listResponse),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (caller, args: { limit?: number; offset?: number; cursor?: string }) =>
+    (caller, args) =>
       toolCall(
         caller,
         () => listWatchlist(caller.account.userId, args),
-        (page) =>
+        (page: ListResponse) =>
           page.domains.length === 0
             ? "The watchlist page is empty."
             : `${page.domains.length} domains: ${
@@ -197,10 +183,6 @@ const toolDefinitions: ToolDefinition[] = [
         "already watched (or repeated) are skipped, and names beyond the plan's watchlist quota are rejected in " +
         "request order; the result counts each case and the quota left. Adding the same names again changes " +
         "nothing. Counts as one API request.",
-      inputSchema: z.object({
-        domains: z.array(z.string()).min(1).max(maxBatchSize).describe("Domain names to watch."),
-      }),
-      outputSchema: toolOutput(addDomainsResponse),
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -208,11 +190,11 @@ const toolDefinitions: ToolDefinition[] = [
         openWorldHint: false,
       },
     },
-    (caller, { domains }: { domains: string[] }) =>
+    (caller, { domains }) =>
       toolCall(
         caller,
         () => addDomains(caller.account.userId, domains),
-        (result) =>
+        (result: AddDomainsResponse) =>
           `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
           `${result.rejected_over_limit} over the plan quota; ${result.remaining_quota} more can be added.`,
       ),
@@ -224,15 +206,13 @@ const toolDefinitions: ToolDefinition[] = [
       description:
         "Stops watching one domain name (no more alerts for it). Fails with not_found when the name " +
         "is not on the watchlist. Counts as one API request.",
-      inputSchema: z.object({ domain: domainArgument }),
-      outputSchema: toolOutput(removeDomainResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (caller, { domain }: { domain: string }) =>
+    (caller, { domain }) =>
       toolCall(
         caller,
         () => removeDomain(caller.account.userId, domain),
-        (result) => `Removed ${result.domain_name} from the watchlist.`,
+        (result: RemoveDomainResponse) => `Removed ${result.domain_name} from the watchlist.`,
       ),
   ),
 ];

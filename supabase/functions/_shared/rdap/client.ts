@@ -11,18 +11,11 @@
 import { parseDomainResponse, type RdapDomain } from "./domain_response.ts";
 import type { HostLimiter } from "./host_limiter.ts";
 import { checkOutboundUrl, type ResolveAddresses } from "../net/url_policy.ts";
+import type { z } from "zod";
+import type { rdapFailureReason } from "../contract/schemas.ts";
 
-export type RdapFailureReason =
-  | "rdap_timeout"
-  | "rdap_server_error"
-  | "rdap_rate_limited"
-  | "rdap_invalid_response"
-  | "rdap_network_error"
-  | "rdap_host_backoff"
-  | "rdap_host_busy"
-  | "rdap_unexpected_status"
-  /** A redirect or referral the URL policy refuses, or more than MAX_REDIRECTS redirects. */
-  | "rdap_target_not_allowed";
+/** Why a look-up gave no answer: the API contract's `rdapFailureReason` (a check's `reason`). */
+export type RdapFailureReason = z.infer<typeof rdapFailureReason>;
 
 export type RdapLookup =
   | { outcome: "found"; url: string; httpStatus: number; domain: RdapDomain }

@@ -6,7 +6,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { asService } from "../db/client.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
-import { errorResponse, secondsUntil } from "../http/pipeline.ts";
+import { errorResponse } from "../http/pipeline.ts";
+import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
 import { allowedOrigin, preflightHeaders, responseHeaders } from "./cors.ts";
 import { verifySession } from "./jwt.ts";
 
@@ -110,13 +111,9 @@ export function describeWindow(seconds: number): string {
 export function sessionRateLimit(action: string): MiddlewareHandler<SessionEnv> {
   return async (c, next) => {
     const allowance = await consumeSessionRequest(c.get("userId"), action);
-    const resetSeconds = secondsUntil(allowance.resetAt);
     const max = allowance.limit;
-    c.header("RateLimit-Limit", String(max));
-    c.header("RateLimit-Remaining", String(allowance.remaining));
-    c.header("RateLimit-Reset", String(resetSeconds));
+    for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) c.header(name, value);
     if (!allowance.allowed) {
-      c.header("Retry-After", String(resetSeconds));
       const resetAt = allowance.resetAt.toISOString();
       throw new ApiError(
         "rate_limited",

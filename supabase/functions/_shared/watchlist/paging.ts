@@ -1,12 +1,10 @@
 /** Pages of the watchlist: query rules (decisions.md) and the response built from `limit + 1` rows. Pure. */
 
-export const defaultPageSize = 50;
-export const maxPageSize = 200;
-
 export type PageRequest =
   | { limit: number; offset: number; cursor: null }
   | { limit: number; offset: null; cursor: string };
 
+/** The shape of the contract's `listResponse` (contract/schemas.ts) for rows of type `T`. */
 export interface Page<T> {
   domains: T[];
   next_cursor: string | null;

@@ -6,31 +6,26 @@ import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
 import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
-import { maxBatchSize } from "../api/schemas.ts";
-import { defaultPageSize, type Page, pageFrom } from "./paging.ts";
+import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
+import type {
+  AddDomainsResponse,
+  DomainStatus,
+  ListWatchlistInput,
+  RemoveDomainResponse,
+  WatchlistDomain,
+} from "../contract/schemas.ts";
+import { type Page, pageFrom } from "./paging.ts";
 
-export interface WatchlistDomain {
-  domain_name: string;
-  unicode_name?: string;
-  status: string;
-  added_at: string;
-  last_checked_at: string | null;
-  status_changed_at: string | null;
-  expires_at: string | null;
-  registrar: string | null;
-}
-
-export interface AddDomainsResult {
-  added: number;
-  skipped_duplicates: number;
-  rejected_over_limit: number;
-  remaining_quota: number;
-}
+// The results are the contract's response types (contract/schemas.ts), not written again here.
+export type { WatchlistDomain };
+export type AddDomainsResult = AddDomainsResponse;
+export type ListOptions = ListWatchlistInput;
 
 interface WatchlistRow {
   domain_name: string;
   unicode_name: string | null;
-  status: string;
+  /** The column's check constraint holds it to the contract's statuses. */
+  status: DomainStatus;
   added_at: Date;
   last_checked_at: Date | null;
   status_changed_at: Date | null;
@@ -59,12 +54,6 @@ async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw apiErrorFromDatabase(error) ?? error;
   }
-}
-
-export interface ListOptions {
-  limit?: number;
-  offset?: number;
-  cursor?: string;
 }
 
 export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
@@ -127,7 +116,7 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
   });
 }
 
-export function removeDomain(userId: string, name: string): Promise<{ removed: true; domain_name: string }> {
+export function removeDomain(userId: string, name: string): Promise<RemoveDomainResponse> {
   const normalized = normalizeDomainName(name);
   if (!normalized.ok) {
     throw new ApiError("invalid_request", `"${name.slice(0, 300)}" ${normalized.reason}.`, {

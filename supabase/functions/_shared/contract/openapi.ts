@@ -1,17 +1,16 @@
 /** The OpenAPI 3.1 document of api-v1, generated from the zod schemas that validate requests. */
 import { z } from "zod";
+import { errorBody } from "./errors.ts";
+import { maxBatchSize } from "./limits.ts";
 import {
   addDomainsBody,
   addDomainsResponse,
   checkResult,
-  domainAvailableEvent,
-  domainPendingDeleteEvent,
-  errorBody,
   listQuery,
   listResponse,
   removeDomainResponse,
-  webhookRequestHeaders,
 } from "./schemas.ts";
+import { domainAvailableEvent, domainPendingDeleteEvent, webhookRequestHeaders } from "./webhook_event.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -20,14 +19,31 @@ const requestSchema = (schema: z.ZodType): JsonSchema =>
 const responseSchema = (schema: z.ZodType): JsonSchema =>
   z.toJSONSchema(schema, { io: "output" }) as JsonSchema;
 
-const rateLimitHeaders = {
+const rateLimitHeaderSpecs = {
   "RateLimit-Limit": { description: "Requests allowed per UTC day.", schema: { type: "integer" } },
   "RateLimit-Remaining": { description: "Requests left today.", schema: { type: "integer" } },
   "RateLimit-Reset": { description: "Seconds until the limit resets.", schema: { type: "integer" } },
 };
 
-function jsonResponse(description: string, schema: JsonSchema, headers: JsonSchema = rateLimitHeaders) {
-  return { description, headers, content: { "application/json": { schema } } };
+/** Every response carries it (the same id is in the server's log lines and in a 500's body). */
+const requestIdHeaderSpec = {
+  "X-Request-Id": { description: "This request's id.", required: true, schema: { type: "string" } },
+};
+
+const retryAfterHeaderSpec = {
+  "Retry-After": {
+    description: "Seconds to wait before retrying.",
+    required: true,
+    schema: { type: "integer" },
+  },
+};
+
+function jsonResponse(description: string, schema: JsonSchema) {
+  return {
+    description,
+    headers: { ...requestIdHeaderSpec, ...rateLimitHeaderSpecs },
+    content: { "application/json": { schema } },
+  };
 }
 
 const error = (description: string) => ({ $ref: `#/components/responses/${description}` });
@@ -77,7 +93,7 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         },
         post: {
           operationId: "addDomains",
-          summary: "Add up to 500 domains; the plan's watchlist quota applies in request order.",
+          summary: `Add up to ${maxBatchSize} domains; the plan's watchlist quota applies in request order.`,
           requestBody: {
             required: true,
             content: { "application/json": { schema: requestSchema(addDomainsBody) } },
@@ -162,12 +178,12 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         UnsupportedMediaType: errorResponseSpec("The body is not JSON."),
         RateLimited: {
           ...errorResponseSpec("The daily request limit is used up; reset_at says when it resets."),
-          headers: { ...rateLimitHeaders, "Retry-After": { schema: { type: "integer" } } },
+          headers: { ...requestIdHeaderSpec, ...rateLimitHeaderSpecs, ...retryAfterHeaderSpec },
         },
         Internal: errorResponseSpec("An unexpected error; the body carries a request id."),
         ServiceUnavailable: {
           ...errorResponseSpec("The database cannot be reached right now; retry after Retry-After seconds."),
-          headers: { "Retry-After": { schema: { type: "integer" } } },
+          headers: { ...requestIdHeaderSpec, ...retryAfterHeaderSpec },
         },
       },
     },
@@ -185,5 +201,9 @@ function webhookHeaderParameters(): JsonSchema[] {
 }
 
 function errorResponseSpec(description: string) {
-  return { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+  return {
+    description,
+    headers: requestIdHeaderSpec,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  };
 }
