@@ -4,19 +4,19 @@
  * as service_role.
  *
  * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied);
- * the tests are skipped without it. They create their own accounts (random emails) and delete them.
+ * they fail without it (`deno task test` sets it). They create their own accounts (random emails) and delete them.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 type Sql = postgres.Sql;
 type Tx = postgres.TransactionSql;
 
 function connect(): Sql {
-  return postgres.connect(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+  return postgres.connect(databaseUrl(), { max: 40, onnotice: () => {}, idle_timeout: 5 });
 }
 
 async function createAccount(sql: Sql, plan: string): Promise<string> {
