@@ -31,5 +31,9 @@ export function readDenoSummary(tail: string): { passed: number; failed: number;
   const summary = tail.match(/(?:ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed[^\n]*/);
   if (!summary) return null;
   const ignored = summary[0].match(/\| (\d+) ignored/);
-  return { passed: Number(summary[1]), failed: Number(summary[2]), ignored: ignored ? Number(ignored[1]) : 0 };
+  return {
+    passed: Number(summary[1]),
+    failed: Number(summary[2]),
+    ignored: ignored ? Number(ignored[1]) : 0,
+  };
 }

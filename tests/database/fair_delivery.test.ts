@@ -9,6 +9,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 
 const options = { sanitizeResources: false, sanitizeOps: false };
 const BREAKER = { threshold: 5, base: 60, max: 3_600 };
@@ -238,9 +239,7 @@ Deno.test({
 
       // The owner sees the breaker through RLS; nobody else does.
       const seen = async (userId: string) =>
-        await sql.begin(async (tx) => {
-          const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-          await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+        await asAccount(sql, userId, async (tx) => {
           return await tx`select breaker_state, next_probe_at from public.webhook_endpoint_breakers
                           where webhook_endpoint_id = ${hook}`;
         });

@@ -5,7 +5,8 @@
 import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
-import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import { maxBatchSize } from "../api/schemas.ts";
 import { defaultPageSize, type Page, pageFrom } from "./paging.ts";
 
@@ -51,14 +52,6 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
     expires_at: iso(row.expires_at),
     registrar: row.registrar,
   };
-}
-
-async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw apiErrorFromDatabase(error) ?? error;
-  }
 }
 
 export interface ListOptions {
