@@ -1,4 +1,4 @@
-/** The API's error vocabulary (decisions.md): every error body is `{error, message, ...extra}`. */
+/** The API's error vocabulary (docs/decisions.md): every error body is `{error, message, ...extra}`. */
 
 export const errorStatus = {
   invalid_request: 400,
