@@ -9,10 +9,14 @@
 --    alter its own default privileges without being a superuser. It changes nothing that exists: a
 --    `create or replace` keeps the function's privileges, and the explicit revoke lines of earlier (and
 --    later) migrations stay valid no-ops. anon, authenticated and service_role hold no default privilege
---    either (checked by supabase/tests/database/00_hosted_roles.test.sql); naming them here keeps that true
---    on a project that still had Supabase's old default grants.
+--    either (checked by supabase/tests/database/00_hosted_roles.test.sql); the second statement keeps that
+--    true on a project that still has Supabase's old per-schema default grants in public (a no-op where
+--    there are none). Functions called under a role without a grant (a test helper, a function in a
+--    policy) now fail with 42501 until granted: grant them explicitly, as the rules always required.
 alter default privileges for role postgres
   revoke execute on functions from public, anon, authenticated, service_role;
+alter default privileges for role postgres in schema public
+  revoke execute on functions from anon, authenticated, service_role;
 
 -- 2. Dead since 20261123001850 redefined webhook_url_problem on outbound_url_problem (docs/url-policy.md):
 --    the old private-address rules of 20261122000900, called by nothing.

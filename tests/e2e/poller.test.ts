@@ -529,7 +529,7 @@ async function killedPollerScenario(world: World): Promise<void> {
     import { defaultPollerDeps } from "./supabase/functions/_shared/poller/default_poller.ts";
     import { pollerSettings } from "./supabase/functions/_shared/poller/settings.ts";
     const settings = pollerSettings();
-    await runPoller(defaultPollerDeps(settings), settings);`;
+    await runPoller(defaultPollerDeps(), settings);`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["eval", code],
     cwd: repoRoot,
