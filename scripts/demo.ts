@@ -10,7 +10,7 @@
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { verify } from "@octokit/webhooks-methods";
-import { createAccount } from "./local/accounts.ts";
+import { asAccount, createAccount } from "./local/accounts.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { clusterAt, freePort, stopCluster } from "./local/postgres.ts";
@@ -103,18 +103,14 @@ async function main(): Promise<void> {
 
     step("Creating a Pro account with a Telegram chat and a signed webhook");
     const account = await createAccount(sql, `demo-${crypto.randomUUID().slice(0, 6)}@example.test`, "pro");
-    const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-    const asAccount = <T>(work: (tx: postgres.TransactionSql) => Promise<T>) =>
-      sql.begin(async (tx) => {
-        await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-        return await work(tx);
-      }) as Promise<T>;
+    const asDemoAccount = <T>(work: (tx: postgres.TransactionSql) => Promise<T>) =>
+      asAccount(sql, account, work);
     const hookUrl = receiver.endpoint("demo");
     // Telegram is linked the only way there is: the app's one-time link, opened in the user's private chat.
     await registerBotWebhook(sql, telegram, `${gateway.url}/functions/v1`);
     await linkTelegramChat(sql, telegram, account.user_id, "424242");
     telegram.forget("424242");
-    const secret = await asAccount(async (tx) => {
+    const secret = await asDemoAccount(async (tx) => {
       const [hook] = await tx<
         { id: string }[]
       >`select public.create_webhook_endpoint(${hookUrl}, 'demo') as id`;
@@ -130,7 +126,7 @@ async function main(): Promise<void> {
     );
 
     step(`Watching ${DOMAIN}`);
-    await asAccount((tx) => tx`select * from public.add_watchlist_domains(${[DOMAIN]})`);
+    await asDemoAccount((tx) => tx`select * from public.add_watchlist_domains(${[DOMAIN]})`);
     const dropAt = new Date(Date.now() + 40 * MINUTE);
     rdap.setDomain(DOMAIN, { status: 200, body: pendingDeleteAnswer(dropAt) });
     detail(

@@ -4,7 +4,8 @@
  * Functions; then a throwaway PostgreSQL cluster on a free port (installed when missing) with bootstrap
  * (as superuser), migrations and seed (as the non-superuser `postgres`); pgTAP; then every Deno test
  * (unit, integration, database, end to end) on Deno 2.1.4 against that database. Cleans up and ends with
- * one line `N passed, N failed`.
+ * one line `total: N passed, N failed, N skipped` (skipped: Deno tests marked `ignore` and pgTAP `# SKIP`
+ * lines; a test may skip itself only for something outside the repository, see docs/testing.md).
  *
  * `deno task test <path>…` runs only the named tests (Deno test files or folders, and pgTAP files named
  * `*.test.sql`) on a fresh cluster, without the format, lint and type checks: for a quick loop while working.
@@ -14,6 +15,7 @@ import { pgTestsDir, repoRoot } from "./local/paths.ts";
 import { clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
 import { prepareDatabase } from "./local/stack.ts";
 import { runInherited } from "./local/run.ts";
+import { readDenoSummary, readTap, type TapResult } from "./local/test_summary.ts";
 import { localJwtSecret } from "./local/secrets.ts";
 import { hostedDenoEnv, hostedDenoPath, hostedDenoVersion, hostedLockfile } from "./local/hosted_deno.ts";
 
@@ -24,6 +26,7 @@ const hostedLock = [`--lock=${hostedLockfile}`, "--frozen"];
 const typeChecked = ["supabase/functions", "scripts", "tests", "bench"];
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 
 async function step(name: string, args: string[], executable = deno): Promise<void> {
   console.log(`\n▶ ${name}`);
@@ -33,26 +36,6 @@ async function step(name: string, args: string[], executable = deno): Promise<vo
     failed++;
     console.log(`✗ ${name} failed (exit ${code})`);
   }
-}
-
-interface TapResult {
-  passed: number;
-  failed: number;
-  output: string;
-}
-
-function readTap(output: string): TapResult {
-  let ok = 0;
-  let notOk = 0;
-  let planned: number | undefined;
-  for (const line of output.split("\n")) {
-    const plan = line.match(/^\s*1\.\.(\d+)/);
-    if (plan) planned = Number(plan[1]);
-    if (/^\s*ok \d+/.test(line)) ok++;
-    if (/^\s*not ok \d+/.test(line)) notOk++;
-  }
-  if (planned === undefined || ok + notOk !== planned) notOk = Math.max(notOk, 1);
-  return { passed: ok, failed: notOk, output };
 }
 
 const only = Deno.args;
@@ -73,12 +56,14 @@ async function pgTap(databaseUrl: string, port: number, baseDir: string): Promis
     try {
       result = readTap(await psql(cluster, { file: join(pgTestsDir, file) }));
     } catch (error) {
-      result = { passed: 0, failed: 1, output: String((error as Error).message) };
+      result = { passed: 0, failed: 1, skipped: 0, output: String((error as Error).message) };
     }
     passed += result.passed;
     failed += result.failed;
+    skipped += result.skipped;
     const mark = result.failed === 0 ? "ok" : "FAILED";
-    console.log(`  ${mark.padEnd(6)} ${file} (${result.passed} passed, ${result.failed} failed)`);
+    const skips = result.skipped > 0 ? `, ${result.skipped} skipped` : "";
+    console.log(`  ${mark.padEnd(6)} ${file} (${result.passed} passed, ${result.failed} failed${skips})`);
     if (result.failed > 0) {
       console.log(result.output.split("\n").filter((line) => !/^\s*ok \d+/.test(line)).join("\n"));
     }
@@ -104,12 +89,13 @@ async function denoTests(hostedDeno: string, env: Record<string, string>): Promi
     tail = (tail + text).slice(-4000);
   }
   const status = await child.status;
-  const summary = tail.match(/(ok|FAILED) \| (\d+) passed(?: \(\d+ steps?\))? \| (\d+) failed/);
+  const summary = readDenoSummary(tail);
   if (summary) {
-    passed += Number(summary[2]);
-    failed += Number(summary[3]);
+    passed += summary.passed;
+    failed += summary.failed;
+    skipped += summary.ignored;
   }
-  if (!status.success && (!summary || Number(summary[3]) === 0)) failed++;
+  if (!status.success && (!summary || summary.failed === 0)) failed++;
 }
 
 async function main(): Promise<void> {
@@ -147,7 +133,8 @@ async function main(): Promise<void> {
     await Deno.remove(baseDir, { recursive: true }).catch(() => {});
   }
 
-  console.log(`\ntotal: ${passed} passed, ${failed} failed`);
+  // Tools parse the line's start (`total: N passed, N failed`); the skipped count comes last.
+  console.log(`\ntotal: ${passed} passed, ${failed} failed, ${skipped} skipped`);
   Deno.exit(failed === 0 ? 0 : 1);
 }
 

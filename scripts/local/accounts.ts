@@ -3,6 +3,7 @@
  * admin command, the demo account and tests.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { actAsAccount } from "../../supabase/functions/_shared/db/client.ts";
 
 export const planIds = ["free", "pro", "business", "enterprise"] as const;
 export type PlanId = typeof planIds[number];
@@ -37,24 +38,26 @@ export async function createApiKey(
   userId: string,
   name: string,
 ): Promise<string> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-  await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+  await actAsAccount(tx, userId);
   const [key] = await tx<{ api_key: string }[]>`select api_key from public.create_api_key(${name})`;
   await tx`select set_config('role', 'postgres', true)`;
   return key.api_key;
 }
 
-/** Runs `work` in one transaction as the account (role authenticated with its claims), as the app would. */
+/**
+ * Runs `work` in one transaction on `sql` as the account, exactly as the functions do (`actAsAccount`: role
+ * authenticated with the same JWT claims). The helper every script and test uses to act as an account.
+ */
 export function asAccount<T>(
   sql: postgres.Sql,
-  userId: string,
+  account: string | Pick<CreatedAccount, "user_id">,
   work: (tx: postgres.TransactionSql) => Promise<T>,
 ): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+  const userId = typeof account === "string" ? account : account.user_id;
   return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    await actAsAccount(tx, userId);
     return await work(tx);
-  }) as Promise<T>;
+  });
 }
 
 export async function findUserByEmail(

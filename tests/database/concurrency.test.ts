@@ -4,19 +4,20 @@
  * as service_role.
  *
  * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied);
- * the tests are skipped without it. They create their own accounts (random emails) and delete them.
+ * they fail without it (`deno task test` sets it). They create their own accounts (random emails) and delete them.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 type Sql = postgres.Sql;
 type Tx = postgres.TransactionSql;
 
 function connect(): Sql {
-  return postgres.connect(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+  return postgres.connect(databaseUrl(), { max: 40, onnotice: () => {}, idle_timeout: 5 });
 }
 
 async function createAccount(sql: Sql, plan: string): Promise<string> {
@@ -29,15 +30,6 @@ async function createAccount(sql: Sql, plan: string): Promise<string> {
 
 async function deleteAccounts(sql: Sql, userIds: string[]): Promise<void> {
   if (userIds.length > 0) await sql`delete from auth.users where id = any(${userIds}::uuid[])`;
-}
-
-/** Runs `work` in its own transaction as the account, like the edge functions do. */
-async function asAccount<T>(sql: Sql, userId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-  return await sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as T;
 }
 
 /** Runs `work` in its own transaction as service_role. */

@@ -1,16 +1,17 @@
 /**
  * The delivery queue's SQL under concurrency (issue 19): round-robin claiming across accounts then lanes,
  * one delivery in flight per lane across parallel claims, the breaker's states, and Telegram's
- * project-wide pace. Runs against SUPABASE_DB_URL (skipped without it); creates its own accounts.
+ * project-wide pace. Runs against SUPABASE_DB_URL (set by `deno task test`; fails without it); creates its own accounts.
  *
  * Other files' deliveries may be due in the same database: claims here take only what they find, keep
  * this file's own, and give the rest back untouched (defer to now, no attempt).
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 const BREAKER = { threshold: 5, base: 60, max: 3_600 };
 
 type Sql = postgres.Sql;
@@ -102,7 +103,7 @@ Deno.test({
   name: "fair claim: account B's first delivery goes before account A's second; one per lane",
   ...options,
   async fn() {
-    const sql = postgres.connect(databaseUrl!, { max: 4, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 4, onnotice: () => {} });
     try {
       const a = await account(sql);
       const b = await account(sql);
@@ -147,7 +148,7 @@ Deno.test({
   name: "fair claim: parallel claimers never take one delivery twice nor two of one lane at once",
   ...options,
   async fn() {
-    const sql = postgres.connect(databaseUrl!, { max: 12, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 12, onnotice: () => {} });
     try {
       const owners = await Promise.all(Array.from({ length: 5 }, () => account(sql)));
       const ids: string[] = [];
@@ -197,7 +198,7 @@ Deno.test({
     "breaker: opens after 5 failures, holds its deliveries, backs off when a probe fails, closes on success",
   ...options,
   async fn() {
-    const sql = postgres.connect(databaseUrl!, { max: 4, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 4, onnotice: () => {} });
     try {
       const owner = await account(sql);
       const stranger = await account(sql);
@@ -238,9 +239,7 @@ Deno.test({
 
       // The owner sees the breaker through RLS; nobody else does.
       const seen = async (userId: string) =>
-        await sql.begin(async (tx) => {
-          const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-          await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+        await asAccount(sql, userId, async (tx) => {
           return await tx`select breaker_state, next_probe_at from public.webhook_endpoint_breakers
                           where webhook_endpoint_id = ${hook}`;
         });
@@ -256,7 +255,7 @@ Deno.test({
   name: "Telegram pace: 30 per second for the project, 1 per second per chat, a 429 pauses everyone",
   ...options,
   async fn() {
-    const sql = postgres.connect(databaseUrl!, { max: 4, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 4, onnotice: () => {} });
     const reset = () =>
       sql`update public.telegram_send_pace set next_free_at = '-infinity', paused_until = '-infinity'`;
     const reserve = async (chat: string, maxWaitMs = 5_000) =>

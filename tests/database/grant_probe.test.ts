@@ -13,14 +13,14 @@
  *    within every cap. Then the savepoint is rolled back.
  * 3. `anon` executes no security-definer function and writes no table.
  *
- * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied); skipped
- * without it, like the other database tests.
+ * Needs SUPABASE_DB_URL (a superuser URL of a database with bootstrap, migrations and seed applied);
+ * `deno task test` sets it, and without it the tests fail.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 type Role = "anon" | "authenticated";
 
@@ -224,7 +224,7 @@ Deno.test({
   name: "grant probe: every privilege anon and authenticated hold is on the allow-list, with a reason",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const held = await heldGrants(sql, await exposedSchemas());
       const unexpected = held.filter((grant) => !(grant.key in allowedGrants)).map((grant) => grant.key);
@@ -558,7 +558,7 @@ Deno.test({
   name: "grant probe: hostile calls to every function authenticated may execute change nothing they must not",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       const result = await probeStatements(sql, "authenticated", async (w, tx) => {
@@ -594,7 +594,7 @@ Deno.test({
   name: "grant probe: direct writes through every table privilege break no rule",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       let targets: WriteTarget[] = [];
@@ -623,7 +623,7 @@ Deno.test({
   name: "grant probe: anon calls nothing and writes nothing",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {}, idle_timeout: 5 });
     try {
       const schemas = await exposedSchemas();
       const result = await probeStatements(sql, "anon", async (w, tx) => {

@@ -2,16 +2,16 @@
  * The RDAP host limiter is one per host for the whole project: separate processes (as separate edge
  * function isolates) share its allowance and its pauses, measured at a fake registry.
  *
- * Needs SUPABASE_DB_URL (a migrated database; `deno task test` provides one); skipped without it.
+ * Needs SUPABASE_DB_URL (a migrated database; `deno task test` provides one); fails without it.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 interface WorkerLine {
   name: string;
@@ -31,7 +31,7 @@ async function runWorker(baseUrl: string, maxWaitMs: number, names: string[]): P
       ...names,
     ],
     cwd: repoRoot,
-    env: { SUPABASE_DB_URL: databaseUrl! },
+    env: { SUPABASE_DB_URL: databaseUrl() },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -45,7 +45,7 @@ Deno.test(
   options,
   async () => {
     const rdap = await startFakeRdap();
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {} });
     try {
       const rate = 4;
       await setRdapHostLimit(sql, rdap.url, rate, 2);
@@ -76,7 +76,7 @@ Deno.test(
 
 Deno.test("a 429 seen by one process pauses the host for the other", options, async () => {
   const rdap = await startFakeRdap();
-  const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+  const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {} });
   try {
     await setRdapHostLimit(sql, rdap.url, 50, 2);
     rdap.setDomain("busy.limitertest", { status: 429, retryAfter: 30 });

@@ -3,16 +3,16 @@
  * it exactly once, and parallel log requests are allowed exactly up to the account's limit. Each call runs
  * in its own transaction as the account (role authenticated + request.jwt.claims), as PostgREST does.
  *
- * Needs SUPABASE_DB_URL (skipped without it); creates its own accounts and deletes them.
+ * Runs against SUPABASE_DB_URL (`deno task test` sets it; fails without it); creates its own accounts and deletes them.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 import { assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 type Sql = postgres.Sql;
-type Tx = postgres.TransactionSql;
 
 async function createAccount(sql: Sql): Promise<string> {
   const email = `redelivery-${crypto.randomUUID()}@test.local`;
@@ -20,14 +20,6 @@ async function createAccount(sql: Sql): Promise<string> {
     insert into auth.users (email, email_confirmed_at) values (${email}, now()) returning id`;
   await sql`update public.profiles set plan_id = 'pro' where id = ${user.id}`;
   return user.id;
-}
-
-async function asAccount<T>(sql: Sql, userId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-  return await sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as T;
 }
 
 /** A webhook with one finished (failed) delivery; returns both ids. */
@@ -56,7 +48,7 @@ Deno.test({
   name: "redeliver_webhook_delivery: 20 parallel calls queue the delivery once",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 20, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 20, onnotice: () => {}, idle_timeout: 5 });
     const userId = await createAccount(sql);
     try {
       const { deliveryId } = await failedDelivery(sql, userId);
@@ -89,7 +81,7 @@ Deno.test({
   name: "list_webhook_deliveries: 80 parallel requests, exactly 60 allowed in the minute",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 20, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 20, onnotice: () => {}, idle_timeout: 5 });
     const userId = await createAccount(sql);
     try {
       const { webhookId } = await failedDelivery(sql, userId);

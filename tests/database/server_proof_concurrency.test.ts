@@ -2,7 +2,7 @@
  * Canary proofs are shared across isolates through the database: however many checks need a server's
  * proof at once, from separate connections, exactly one asks the canary per renewal.
  *
- * Needs SUPABASE_DB_URL (skipped without it).
+ * Needs SUPABASE_DB_URL (set by `deno task test`; fails without it).
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
@@ -13,9 +13,9 @@ import {
 } from "../../supabase/functions/_shared/availability/server_proof.ts";
 import type { RdapClient, RdapLookup } from "../../supabase/functions/_shared/rdap/client.ts";
 import type { TransactionRunner } from "../../supabase/functions/_shared/db/client.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 function serviceRunner(sql: postgres.Sql): TransactionRunner {
   return <T>(work: (tx: postgres.TransactionSql) => Promise<T>) =>
@@ -63,7 +63,7 @@ Deno.test({
   name: "claim_rdap_server_proof: 40 parallel callers, exactly one claim",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 40, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 40, onnotice: () => {}, idle_timeout: 5 });
     const server = `https://proof-${crypto.randomUUID()}.test/`;
     try {
       const rows = await Promise.all(
@@ -85,7 +85,7 @@ Deno.test({
   name: "isServerProven across 20 'isolates': the canary is asked once, and all see the proof",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 20, onnotice: () => {}, idle_timeout: 5 });
+    const sql = postgres.connect(databaseUrl(), { max: 20, onnotice: () => {}, idle_timeout: 5 });
     const key: ServerKey = {
       server: `https://proof-${crypto.randomUUID()}.test/`,
       suffix: "zz",

@@ -3,15 +3,15 @@
  * (`public.domain_unicode_name`, IDNA ToUnicode over RFC 3492 Punycode) and the API's name normaliser uses
  * the WHATWG/Node `domainToUnicode`. For every name the API can store they agree; for A-labels only a direct
  * caller could craft (not valid IDNA, or decoding to controls, spaces or punctuation look-alikes) the
- * database shows no unicode form at all. Needs SUPABASE_DB_URL; skipped without it.
+ * database shows no unicode form at all. Needs SUPABASE_DB_URL; fails without it.
  */
 import { domainToUnicode } from "node:url";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { normalizeDomainName } from "../../supabase/functions/_shared/domain/normalize.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: !databaseUrl, sanitizeResources: false, sanitizeOps: false };
+const options = { sanitizeResources: false, sanitizeOps: false };
 
 /** Names as users type them; each is normalised by the API, then derived by both sides. */
 const typedNames = [
@@ -46,7 +46,7 @@ Deno.test({
   name: "domain_unicode_name agrees with domainToUnicode on every name the API stores",
   ...options,
   fn: async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 1, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
     try {
       for (const typed of typedNames) {
         const normalized = normalizeDomainName(typed);

@@ -9,7 +9,7 @@
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
@@ -25,18 +25,6 @@ const DAY = 86_400_000;
 
 function uniqueName(label: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
-}
-
-function asAccount<T>(
-  sql: postgres.Sql,
-  account: CreatedAccount,
-  work: (tx: postgres.TransactionSql) => Promise<T>,
-) {
-  const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-  return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as Promise<T>;
 }
 
 async function createEndpoint(

@@ -1,4 +1,4 @@
-/** decisions.md: 1,050 simultaneous requests on a fresh Pro day give exactly 1,000 successes and 50 × 429. */
+/** docs/decisions.md: 1,050 simultaneous requests on a fresh Pro day: exactly 1,000 successes, 50 × 429. */
 import { assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
 

@@ -12,7 +12,7 @@ import {
   setWebhookTargetPolicy,
   storePollerVaultSecrets,
 } from "../../scripts/local/vault.ts";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
 import { startWebhookReceiver, verifyStandard } from "../fakes/webhook_receiver.ts";
@@ -39,19 +39,6 @@ interface DeliveryLog {
   deliveries: LoggedDelivery[];
   has_more: boolean;
   next_cursor: string | null;
-}
-
-/** As the signed-in account, with the role and claims PostgREST sets. */
-function asAccount<T>(
-  sql: postgres.Sql,
-  account: CreatedAccount,
-  work: (tx: postgres.TransactionSql) => Promise<T>,
-) {
-  const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-  return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as Promise<T>;
 }
 
 async function deliveryLog(

@@ -16,7 +16,7 @@ import {
   storePollerVaultSecrets,
 } from "../../scripts/local/vault.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import type { CreatedAccount, PlanId } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount, type PlanId } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
 import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";
@@ -48,19 +48,6 @@ interface World {
 
 function uniqueName(label: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
-}
-
-/** Runs `work` as the account (role authenticated with its JWT claims), like the app does. */
-function asAccount<T>(
-  sql: postgres.Sql,
-  account: CreatedAccount,
-  work: (tx: postgres.TransactionSql) => Promise<T>,
-) {
-  const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-  return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as Promise<T>;
 }
 
 async function watch(sql: postgres.Sql, account: CreatedAccount, names: string[]): Promise<void> {
@@ -542,7 +529,7 @@ async function killedPollerScenario(world: World): Promise<void> {
     import { defaultPollerDeps } from "./supabase/functions/_shared/poller/default_poller.ts";
     import { pollerSettings } from "./supabase/functions/_shared/poller/settings.ts";
     const settings = pollerSettings();
-    await runPoller(defaultPollerDeps(settings), settings);`;
+    await runPoller(defaultPollerDeps(), settings);`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["eval", code],
     cwd: repoRoot,

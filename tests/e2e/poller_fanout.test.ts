@@ -10,6 +10,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const PER_RUN = 5;
@@ -35,11 +36,7 @@ Deno.test(
         (_, i) => `fan${i}-${crypto.randomUUID().slice(0, 6)}.fanouttest`,
       );
       for (const name of names) rdap.setDomain(name, { status: 200 });
-      const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-      await sql.begin(async (tx) => {
-        await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-        await tx`select * from public.add_watchlist_domains(${names})`;
-      });
+      await asAccount(sql, account, (tx) => tx`select * from public.add_watchlist_domains(${names})`);
       // Only this test's names are due: a backlog of exactly three runs.
       await sql`update public.domains set next_check_at = now() + interval '1 day' where name not like '%.fanouttest'`;
       await sql`update public.domains set next_check_at = now() - interval '1 minute', lease_until = null

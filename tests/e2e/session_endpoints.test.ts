@@ -3,7 +3,7 @@
  * Auth (ES256 JWKS, admin invite endpoint) standing in for the real one.
  */
 import { exportSPKI, UnsecuredJWT } from "jose";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { sessionToken } from "../../scripts/local/secrets.ts";
 import { type FakeAuth, startFakeAuth } from "../fakes/auth_server.ts";
 import { assert, assertEquals, assertFalse, assertMatch } from "../support/assert.ts";
@@ -54,11 +54,7 @@ Deno.test("account session endpoints end to end", options, async (t) => {
 
   /** Runs SQL as the account, the way the functions do (role authenticated, the account's claims). */
   const asUser = <T>(userId: string, work: (tx: typeof stack.sql) => Promise<T>): Promise<T> =>
-    stack.sql.begin(async (tx) => {
-      const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-      await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-      return await work(tx as unknown as typeof stack.sql);
-    }) as Promise<T>;
+    asAccount(stack.sql, userId, (tx) => work(tx as unknown as typeof stack.sql));
 
   const newOrg = async (name = "Acme"): Promise<Org> => {
     const owner = await stack.account("pro");

@@ -7,24 +7,12 @@
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack } from "../support/stack.ts";
 import { type ReceivedWebhook, startWebhookReceiver, verifyStandard } from "../fakes/webhook_receiver.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
-
-function asAccount<T>(
-  sql: postgres.Sql,
-  account: CreatedAccount,
-  work: (tx: postgres.TransactionSql) => Promise<T>,
-) {
-  const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-  return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as Promise<T>;
-}
 
 /** One due `domain.available` alert on the webhook, as the poller's transition trigger writes it. */
 async function queueAlert(sql: postgres.Sql, account: CreatedAccount, webhookId: string): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
@@ -31,18 +31,6 @@ async function admin(env: Record<string, string>, ...args: string[]) {
     json: JSON.parse(out.trim().split("\n").at(-1)!) as Record<string, unknown>,
     out,
   };
-}
-
-function asAccount<T>(
-  sql: postgres.Sql,
-  account: CreatedAccount,
-  work: (tx: postgres.TransactionSql) => Promise<T>,
-) {
-  const claims = JSON.stringify({ sub: account.user_id, role: "authenticated" });
-  return sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
-    return await work(tx);
-  }) as Promise<T>;
 }
 
 /** Delivers `text` from the chat and returns the bot's reply to that chat (null when none). */

@@ -6,12 +6,12 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { databaseUrl } from "../support/database.ts";
 
-const databaseUrl = Deno.env.get("SUPABASE_DB_URL");
-const options = { ignore: databaseUrl === undefined, sanitizeOps: false, sanitizeResources: false };
+const options = { sanitizeOps: false, sanitizeResources: false };
 
 Deno.test("values come back as the code base expects them", options, async () => {
-  const sql = postgres.connect(databaseUrl!, { max: 1 });
+  const sql = postgres.connect(databaseUrl(), { max: 1 });
   try {
     const at = new Date("2026-11-23T10:00:00.123Z");
     const [row] = await sql`
@@ -37,7 +37,7 @@ Deno.test("values come back as the code base expects them", options, async () =>
 });
 
 Deno.test("begin commits on success and rolls back when the work throws", options, async () => {
-  const sql = postgres.connect(databaseUrl!, { max: 2 });
+  const sql = postgres.connect(databaseUrl(), { max: 2 });
   try {
     const table = `driver_probe_${crypto.randomUUID().slice(0, 8)}`;
     await sql.unsafe(`create table public.${table} (n int)`);
@@ -59,7 +59,7 @@ Deno.test("begin commits on success and rolls back when the work throws", option
 });
 
 Deno.test("savepoints started side by side in one transaction run one after another", options, async () => {
-  const sql = postgres.connect(databaseUrl!, { max: 1 });
+  const sql = postgres.connect(databaseUrl(), { max: 1 });
   try {
     const results = await sql.begin((tx) =>
       Promise.all([1, 2, 3].map((n) =>
@@ -93,8 +93,8 @@ Deno.test("savepoints started side by side in one transaction run one after anot
 });
 
 Deno.test("a session ended by the server is replaced once, transparently", options, async () => {
-  const sql = postgres.connect(databaseUrl!, { max: 1 });
-  const admin = postgres.connect(databaseUrl!, { max: 1 });
+  const sql = postgres.connect(databaseUrl(), { max: 1 });
+  const admin = postgres.connect(databaseUrl(), { max: 1 });
   try {
     const [{ pid }] = await sql`select pg_backend_pid() as pid`;
     await admin`select pg_terminate_backend(${pid})`;
@@ -135,7 +135,7 @@ Deno.test(
   "statement_timeout bounds a transaction's statement; the answer is 'unavailable'",
   options,
   async () => {
-    const sql = postgres.connect(databaseUrl!, { max: 1, statementTimeoutMs: 300 });
+    const sql = postgres.connect(databaseUrl(), { max: 1, statementTimeoutMs: 300 });
     try {
       const startedAt = Date.now();
       const error = await sql.begin((tx) => tx`select pg_sleep(3)`).catch((caught) => caught);

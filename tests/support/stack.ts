@@ -6,6 +6,7 @@ import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { createAccount, type CreatedAccount, type PlanId } from "../../scripts/local/accounts.ts";
 import { type RunningGateway, startGateway } from "../../scripts/local/gateway.ts";
 import { applyFunctionEnvironment } from "../../scripts/local/stack.ts";
+import { databaseUrl } from "./database.ts";
 
 export interface TestStack {
   gateway: RunningGateway;
@@ -17,11 +18,7 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-export function databaseUrl(): string {
-  const url = Deno.env.get("SUPABASE_DB_URL");
-  if (!url) throw new Error("SUPABASE_DB_URL is not set: run the suite with `deno task test`");
-  return url;
-}
+export { databaseUrl };
 
 export function uniqueEmail(label = "user"): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;

@@ -6,6 +6,7 @@
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
 import type { FakeTelegram } from "../fakes/telegram_server.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 
 /** Registers `<functionsBase>/telegram-bot` with the fake (as `deno task admin telegram-webhook` does). */
 export async function registerBotWebhook(
@@ -29,9 +30,7 @@ export async function createTelegramLink(
   sql: postgres.Sql,
   userId: string,
 ): Promise<{ url: string; expires_at: string; token: string }> {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-  const link = await sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+  const link = await asAccount(sql, userId, async (tx) => {
     const [row] = await tx<{ link: { url: string; expires_at: string } }[]>`
       select public.create_telegram_link() as link`;
     return row.link;

@@ -86,8 +86,6 @@ begin
 end
 $$;
 
-grant execute on all functions in schema tests to anon, authenticated, service_role;
-
 -- finish() that makes psql fail (exit status 3 with ON_ERROR_STOP) when a test failed or the plan count
 -- is wrong, so a runner can rely on the exit status. Use: select * from tests.finish();
 create function tests.finish()
@@ -105,3 +103,7 @@ begin
   return query select unnest(v_lines);
 end
 $$;
+
+-- Every helper above, finish() included, is called under each role (new functions are executable by nobody
+-- until granted: 20261124000800_default_function_privileges.sql).
+grant execute on all functions in schema tests to anon, authenticated, service_role;

@@ -5,22 +5,20 @@
  * webhook URLs or secrets, Telegram chat IDs, invitation tokens).
  */
 import { asService } from "../db/client.ts";
-import { apiErrorFromDatabase } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import type { SessionContext } from "../session/middleware.ts";
 
 export type AccountExport = Record<string, unknown> & { format_version: number; exported_at: string };
 
-export async function exportAccount(userId: string): Promise<AccountExport> {
-  try {
+export function exportAccount(userId: string): Promise<AccountExport> {
+  return inDatabase(async () => {
     const [row] = await asService(
       (tx) => tx<{ document: AccountExport }[]>`select public.export_account(${userId}) as document`,
     );
     // jsonb keeps its own key order; put the document's version and date first for people reading it.
     const { format_version, exported_at, ...sections } = row.document;
     return { format_version, exported_at, ...sections };
-  } catch (error) {
-    throw apiErrorFromDatabase(error) ?? error;
-  }
+  });
 }
 
 /** `domain-watchlist-export-<YYYY-MM-DD>.json`, dated in UTC by the export time. */

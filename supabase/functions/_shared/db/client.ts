@@ -44,12 +44,18 @@ export function accountIdentityStatement(userId: string): string {
 }
 
 /**
- * Runs `work` in one transaction as the given account: role `authenticated` with the account's JWT
- * claims, so `auth.uid()` and every row-level-security policy apply.
+ * Makes the rest of the transaction `tx` run as the account: role `authenticated` with the account's JWT
+ * claims, so `auth.uid()` and every row-level-security policy apply. The one way the code base acts as an
+ * account; scripts and tests use it on their own connections (`scripts/local/accounts.ts`).
  */
+export async function actAsAccount(tx: Transaction, userId: string): Promise<void> {
+  await tx.unsafe(accountIdentityStatement(userId));
+}
+
+/** Runs `work` in one transaction as the given account (see `actAsAccount`). */
 export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return database().begin(async (tx) => {
-    await tx.unsafe(accountIdentityStatement(userId));
+    await actAsAccount(tx, userId);
     return await work(tx);
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Domain-name normalisation (decisions.md): trimmed, lower case, no trailing dot, Unicode converted to
+ * Domain-name normalisation (docs/decisions.md): trimmed, lower case, no trailing dot, Unicode converted to
  * A-labels (UTS #46), and only registrable names (public suffix + one label) as the Public Suffix List's
  * ICANN section defines them. Pure: no I/O.
  */

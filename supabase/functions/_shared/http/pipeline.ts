@@ -24,7 +24,7 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(error.toJSON(), error.status as 400);
 }
 
-/** The 503 for a database that cannot be reached (decisions.md): JSON with `Retry-After`, never a 500. */
+/** The 503 for a database that cannot be reached (docs/decisions.md): JSON, `Retry-After`, never a 500. */
 export function serviceUnavailableError(): ApiError {
   return new ApiError(
     "service_unavailable",

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { config } from "../config.ts";
 import { asAccount, asService } from "../db/client.ts";
-import { apiErrorFromDatabase } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { parseWith } from "../http/validation.ts";
 import type { SessionContext } from "../session/middleware.ts";
@@ -31,14 +31,6 @@ interface SendableInvitation {
   organization_id: string;
   email: string;
   token: string;
-}
-
-async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw apiErrorFromDatabase(error) ?? error;
-  }
 }
 
 function invitationForSending(userId: string, invitationId: string): Promise<SendableInvitation> {

@@ -6,9 +6,8 @@ import { sharedHostLimiter } from "../rdap/host_limiter.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
 import { rateLimitedLookup } from "./dns_rate_limit.ts";
 import type { PollerDeps } from "./run_poller.ts";
-import type { PollerSettings } from "./settings.ts";
 
-export function defaultPollerDeps(_settings: PollerSettings): PollerDeps {
+export function defaultPollerDeps(): PollerDeps {
   const checkDeps = defaultCheckDeps();
   const lookupDns = rateLimitedLookup(defaultNsLookup(), {
     resolver: resolverFor(configuredNsOptions()).label,

@@ -19,7 +19,7 @@ export const requirePollerSecret: MiddlewareHandler = async (c, next) => {
 
 export async function pollerHandler(c: Context): Promise<Response> {
   const settings = pollerSettings();
-  const summary = await runPoller(defaultPollerDeps(settings), settings);
+  const summary = await runPoller(defaultPollerDeps(), settings);
   console.log(
     `[rdap-poller] checked ${summary.checked} (${summary.registered_by_dns} by DNS alone), ` +
       `deferred ${summary.deferred}, became available ${summary.became_available}, errors ${summary.errors}; ` +

@@ -5,7 +5,8 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { asService } from "../db/client.ts";
-import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import { errorResponse } from "../http/pipeline.ts";
 import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
 import { allowedOrigin, preflightHeaders, responseHeaders } from "./cors.ts";
@@ -72,26 +73,26 @@ interface SessionAllowanceRow {
 
 /** Counts one request as service_role for the verified user; the limit is the server's. */
 async function consumeSessionRequest(userId: string, action: string): Promise<SessionAllowance> {
-  try {
-    const [row] = await asService((tx) =>
+  const [row] = await inDatabase(() =>
+    asService((tx) =>
       tx<SessionAllowanceRow[]>`
         select allowed, remaining, reset_at, request_limit, window_seconds
           from public.consume_session_request(${userId}, ${action})`
-    );
-    return {
-      allowed: row.allowed,
-      remaining: row.remaining,
-      resetAt: new Date(row.reset_at),
-      limit: row.request_limit,
-      windowSeconds: row.window_seconds,
-    };
-  } catch (error) {
+    )
+  ).catch((error) => {
     // A still-valid token of an account that has been deleted: its log row has no profile to point to.
     if ((error as { code?: string })?.code === "23503") {
       throw new ApiError("unauthorized", "The account no longer exists.");
     }
-    throw apiErrorFromDatabase(error) ?? error;
-  }
+    throw error;
+  });
+  return {
+    allowed: row.allowed,
+    remaining: row.remaining,
+    resetAt: new Date(row.reset_at),
+    limit: row.request_limit,
+    windowSeconds: row.window_seconds,
+  };
 }
 
 /** `10 minutes`, `1 hour`, `90 seconds`: a window length for messages. */

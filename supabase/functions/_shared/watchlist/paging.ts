@@ -1,4 +1,4 @@
-/** Pages of the watchlist: query rules (decisions.md) and the response built from `limit + 1` rows. Pure. */
+/** Watchlist pages: query rules (docs/decisions.md) and the response built from `limit + 1` rows. Pure. */
 
 export type PageRequest =
   | { limit: number; offset: number; cursor: null }

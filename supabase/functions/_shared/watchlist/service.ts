@@ -5,7 +5,8 @@
 import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
-import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
 import type {
   AddDomainsResponse,
@@ -46,14 +47,6 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
     expires_at: iso(row.expires_at),
     registrar: row.registrar,
   };
-}
-
-async function inDatabase<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw apiErrorFromDatabase(error) ?? error;
-  }
 }
 
 export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
