@@ -13,7 +13,7 @@ import {
 } from "../../supabase/functions/_shared/alerts/chat_webhooks.ts";
 import { telegramAlertText } from "../../supabase/functions/_shared/alerts/telegram_message.ts";
 import { webhookBody } from "../../supabase/functions/_shared/alerts/webhook_payload.ts";
-import { dropPrediction } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
+import { dropPrediction } from "../../supabase/functions/_shared/availability/drop_prediction.ts";
 import { webhookKindProblem } from "../../supabase/functions/_shared/net/url_policy.ts";
 import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
 import { domainPendingDeleteEvent } from "../../supabase/functions/_shared/contract/webhook_event.ts";

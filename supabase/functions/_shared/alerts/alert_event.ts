@@ -1,5 +1,5 @@
 /** An alert event as the senders see it (one row of `public.alert_events`). */
-import type { PredictionBasis } from "../poller/drop_schedule.ts";
+import type { PredictionBasis } from "../availability/drop_prediction.ts";
 
 export type AlertEventType = "domain.available" | "domain.pending_delete" | "test";
 

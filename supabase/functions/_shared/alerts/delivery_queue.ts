@@ -6,7 +6,7 @@ import { asService, type TransactionRunner } from "../db/client.ts";
 import type { AlertEvent, AlertEventType } from "./alert_event.ts";
 import type { BreakerSettings, TelegramPaceSettings } from "./delivery_settings.ts";
 import type { WebhookKind } from "../net/url_policy.ts";
-import type { PredictionBasis } from "../poller/drop_schedule.ts";
+import type { PredictionBasis } from "../availability/drop_prediction.ts";
 
 export interface ClaimedDelivery {
   id: string;

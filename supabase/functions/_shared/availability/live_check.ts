@@ -6,7 +6,7 @@
 import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.ts";
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
-import { dropPrediction } from "../poller/drop_schedule.ts";
+import { dropPrediction } from "./drop_prediction.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
