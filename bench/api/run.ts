@@ -95,6 +95,24 @@ async function cpuMsOf(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of every process of the cluster (postmaster and backends), in milliseconds (Linux /proc). */
+async function clusterCpuMs(dataDir: string): Promise<number> {
+  const postmaster = Number((await Deno.readTextFile(join(dataDir, "postmaster.pid"))).split("\n")[0]);
+  let total = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const fields = (await Deno.readTextFile(`/proc/${entry.name}/stat`)).split(") ")[1].split(" ");
+      if (Number(entry.name) === postmaster || Number(fields[1]) === postmaster) {
+        total += (Number(fields[11]) + Number(fields[12])) * 10;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function fillWatchlist(sql: postgres.Sql, userId: string): Promise<void> {
   await sql`
     insert into public.domains (name, status, last_checked_at, registrar, next_check_at)
@@ -199,19 +217,27 @@ async function main(): Promise<void> {
     const cpuPerRequest: Record<string, number[]> = Object.fromEntries(
       Object.keys(cases).map((name) => [name, []]),
     );
+    // CPU time of PostgreSQL per request (the backends serving it): the other half of where the time goes.
+    const pgCpuPerRequest: Record<string, number[]> = Object.fromEntries(
+      Object.keys(cases).map((name) => [name, []]),
+    );
     for (let round = 1; round <= rounds; round++) {
       for (const [name, spec] of Object.entries(cases)) {
         const server = name.startsWith("raw") ? raw : api;
         const cpuBefore = await cpuMsOf(server.pid);
+        const pgCpuBefore = await clusterCpuMs(cluster.dataDir);
         const result = await runWrk(wrk, spec);
         if (result.failed > 0) throw new Error(`${name}: ${result.failed} responses were not 2xx`);
         results[name].push(result);
         cpuPerRequest[name].push((await cpuMsOf(server.pid) - cpuBefore) / result.requests);
+        pgCpuPerRequest[name].push((await clusterCpuMs(cluster.dataDir) - pgCpuBefore) / result.requests);
         if (!name.startsWith("raw")) apiRequests += result.requests;
         console.log(
-          `  round ${round} ${name.padEnd(30)} ${perSecond(result.requestsPerSecond).padStart(12)}  ${
-            ms(cpuPerRequest[name][round - 1])
-          } server CPU per request`,
+          `  round ${round} ${name.padEnd(30)} ${
+            perSecond(result.requestsPerSecond).padStart(12)
+          }  CPU per request: ${ms(cpuPerRequest[name][round - 1])} server, ${
+            ms(pgCpuPerRequest[name][round - 1])
+          } PostgreSQL`,
         );
       }
       await sampleMemory();
@@ -322,9 +348,9 @@ async function main(): Promise<void> {
     const machine = `${navigator.hardwareConcurrency} cores, ${cpu}; load average ${
       Deno.loadavg().map((n) => n.toFixed(2)).join(" ")
     } at the end`;
-    console.log("\nServer CPU per request (median):");
+    console.log("\nCPU per request (median): serving process, PostgreSQL");
     for (const [name, values] of Object.entries(cpuPerRequest)) {
-      console.log(`  ${name.padEnd(30)} ${ms(median(values))}`);
+      console.log(`  ${name.padEnd(30)} ${ms(median(values))}, ${ms(median(pgCpuPerRequest[name]))}`);
     }
     console.log(
       `\n${
@@ -342,6 +368,9 @@ async function main(): Promise<void> {
           throughput: results,
           serverCpuMsPerRequest: Object.fromEntries(
             Object.entries(cpuPerRequest).map(([name, values]) => [name, median(values)]),
+          ),
+          postgresCpuMsPerRequest: Object.fromEntries(
+            Object.entries(pgCpuPerRequest).map(([name, values]) => [name, median(values)]),
           ),
           latencyMs: { firstPage, cursorPage, offsetPage },
           postRoundTrips: roundTrips,
