@@ -96,10 +96,11 @@ export async function authorizeApiRequest(
 /**
  * `authorizeApiRequest` (counted) and the request's data statement as the account, in ONE round trip: one
  * simple-protocol query that PostgreSQL runs as one implicit transaction (db/sql.ts `script`):
- *   1. the key check and count, which also sets the account's JWT claims (db/client.ts) when, and only
- *      when, the key is valid on a plan with API access and the request is allowed;
- *   2. role `authenticated`, so row-level security applies to what follows;
- *   3. `statement` (no parameters), which runs only when claims were set (a one-time filter: nothing of
+ *   1. the key check and count (a function scan, run before its row is projected), whose row then sets
+ *      the account's JWT claims (db/client.ts) when, and only when, the key is valid on a plan with API
+ *      access and the request is allowed, and role `authenticated`, so row-level security applies to
+ *      what follows;
+ *   2. `statement` (no parameters), which runs only when claims were set (a one-time filter: nothing of
  *      it runs for a refused request) and then sees only the account's rows.
  * The count commits with the data statement: a failing data statement rolls the count back too. On a
  * limited plan the counter row stays locked until the statement ends, so one account's counted requests
@@ -110,16 +111,15 @@ export async function authorizeAndQuery<T>(
   apiKey: string | null | undefined,
   statement: string,
 ): Promise<{ authorized: AuthorizedRequest; rows: T[] }> {
-  const claims = `set_config('request.jwt.claims', case when a.outcome = 'ok' and a.allowed then ${
+  const identity = `, set_config('request.jwt.claims', case when a.outcome = 'ok' and a.allowed then ${
     accountClaimsSql("a.user_id")
-  } else '' end, true) as claims`;
+  } else '' end, true) as claims, set_config('role', 'authenticated', true) as role`;
   const results = await database().script(
-    `${authorizationStatement(keyHashOf(apiKey), true, `, ${claims}`)};
-     select set_config('role', 'authenticated', true);
+    `${authorizationStatement(keyHashOf(apiKey), true, identity)};
      select * from (${statement}) as data where current_setting('request.jwt.claims', true) <> ''`,
   );
   const authorized = authorizedFrom(results[0]?.[0] as AuthorizationRow | undefined);
-  return { authorized, rows: (results[2] ?? []) as T[] };
+  return { authorized, rows: (results[1] ?? []) as T[] };
 }
 
 interface AllowanceRow {

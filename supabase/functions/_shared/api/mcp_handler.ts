@@ -97,10 +97,13 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   }, body);
   // A tool call that could not reach the database is the whole request's 503, not a tool error.
   if (unavailable !== undefined) throw unavailable;
+  // The SDK's JSON answer is read whole and sent with its length: passing its body stream on would send
+  // it chunked, pumped through a JavaScript stream.
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", c.get("requestId"));
   for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {
     if (name !== "Retry-After") headers.set(name, value);
   }
-  return new Response(response.body, { status: response.status, headers });
+  const answer = response.body === null ? null : await response.text();
+  return new Response(answer, { status: response.status, headers });
 }
