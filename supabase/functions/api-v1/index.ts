@@ -20,9 +20,10 @@ app.notFound(notFound());
 
 app.get("/openapi.json", openApiHandler);
 app.all("/mcp", mcpHandler);
+// Checks the key and counts the request itself, in the same round trip as the page.
+app.get("/domains", listDomainsHandler);
 
 app.use("*", authorizeRequest);
-app.get("/domains", listDomainsHandler);
 app.post("/domains", addDomainsHandler);
 app.all("/domains", methodNotAllowed(["GET", "POST"]));
 app.delete("/domains/:name", removeDomainHandler);

@@ -4,8 +4,22 @@ import { ApiError } from "../http/errors.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
 import { isSingleToolCall } from "../mcp/tool_call.ts";
-import { toolNames } from "../mcp/tools.ts";
-import { authorizeApiRequest, type DailyAllowance, rateLimitHeaders } from "./api_access.ts";
+import { toolNames, validToolArguments } from "../mcp/tools.ts";
+import type { Page } from "../watchlist/paging.ts";
+import {
+  type ListStatement,
+  listWatchlistStatement,
+  type WatchlistDomain,
+  watchlistError,
+  watchlistPageFrom,
+} from "../watchlist/service.ts";
+import {
+  authorizeAndQuery,
+  authorizeApiRequest,
+  type AuthorizedRequest,
+  type DailyAllowance,
+  rateLimitHeaders,
+} from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
 
@@ -23,6 +37,19 @@ async function peekJson(request: Request): Promise<unknown> {
     return JSON.parse(await request.clone().text());
   } catch {
     return undefined;
+  }
+}
+
+/** The page statement of a body that is one `list_watchlist` call with valid arguments; else undefined. */
+function listStatementOf(body: unknown): ListStatement | undefined {
+  const params = (body as { params: { name: string; arguments?: unknown } }).params;
+  if (params.name !== "list_watchlist") return undefined;
+  const args = validToolArguments(params.name, params.arguments);
+  if (!args) return undefined;
+  try {
+    return listWatchlistStatement(args);
+  } catch {
+    return undefined; // cursor with offset: the tool answers with the error
   }
 }
 
@@ -44,23 +71,39 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   // A request that is one call of one of our tools is counted together with the key check (one round
   // trip); anything else (protocol chatter, batches) is not counted here, and each tool call in it counts.
   const toolCall = isSingleToolCall(body, toolNames);
-  const { account, allowance: authorized } = await authorizeApiRequest(c.req.header("x-api-key"), {
-    count: toolCall,
-  });
-  let allowance: DailyAllowance = authorized;
+  const listing = toolCall ? listStatementOf(body) : undefined;
+  let authorized: AuthorizedRequest;
+  let listedPage: Page<WatchlistDomain> | undefined;
+  if (listing) {
+    // One list_watchlist call with valid arguments: its page is read as the account in the same round
+    // trip as the key check and count (as GET /domains), and the tool answers with it.
+    const result = await authorizeAndQuery(c.req.header("x-api-key"), listing.statement).catch((error) => {
+      throw watchlistError(error);
+    });
+    authorized = result.authorized;
+    if (authorized.allowance.allowed) listedPage = watchlistPageFrom(result.rows, listing.limit);
+  } else {
+    authorized = await authorizeApiRequest(c.req.header("x-api-key"), { count: toolCall });
+  }
+  const { account } = authorized;
+  let allowance: DailyAllowance = authorized.allowance;
   let unavailable: unknown;
   const response = await handleMcpRequest(c.req.raw, {
     account,
-    counted: toolCall ? authorized : undefined,
+    counted: toolCall ? authorized.allowance : undefined,
     onAllowance: (left) => (allowance = left),
     onUnavailable: (error) => (unavailable ??= error),
+    listedPage,
   }, body);
   // A tool call that could not reach the database is the whole request's 503, not a tool error.
   if (unavailable !== undefined) throw unavailable;
+  // The SDK's JSON answer is read whole and sent with its length: passing its body stream on would send
+  // it chunked, pumped through a JavaScript stream.
   const headers = new Headers(response.headers);
   headers.set("X-Request-Id", c.get("requestId"));
   for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {
     if (name !== "Retry-After") headers.set(name, value);
   }
-  return new Response(response.body, { status: response.status, headers });
+  const answer = response.body === null ? null : await response.text();
+  return new Response(answer, { status: response.status, headers });
 }

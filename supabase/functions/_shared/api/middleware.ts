@@ -1,7 +1,19 @@
 /** api-v1's own middleware: the API key (401/403) and the daily request limit (429), in one round trip. */
-import type { MiddlewareHandler } from "hono";
-import { authorizeApiRequest, rateLimitedError, rateLimitHeaders } from "./api_access.ts";
+import type { Context, MiddlewareHandler } from "hono";
+import {
+  authorizeApiRequest,
+  type AuthorizedRequest,
+  rateLimitedError,
+  rateLimitHeaders,
+} from "./api_access.ts";
 import type { ApiEnv } from "./context.ts";
+
+/** Puts the account on the context and the allowance in `RateLimit-*` headers; 429 when refused. */
+export function admitAuthorized(c: Context<ApiEnv>, { account, allowance }: AuthorizedRequest): void {
+  c.set("account", account);
+  for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) c.header(name, value);
+  if (!allowance.allowed) throw rateLimitedError(allowance);
+}
 
 /**
  * 401 for a missing, unknown or revoked key and 403 for plans without API access (neither counted);
@@ -9,9 +21,6 @@ import type { ApiEnv } from "./context.ts";
  * refuses it with 429 when the limit is used up.
  */
 export const authorizeRequest: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const { account, allowance } = await authorizeApiRequest(c.req.header("x-api-key"), { count: true });
-  c.set("account", account);
-  for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) c.header(name, value);
-  if (!allowance.allowed) throw rateLimitedError(allowance);
+  admitAuthorized(c, await authorizeApiRequest(c.req.header("x-api-key"), { count: true }));
   await next();
 };

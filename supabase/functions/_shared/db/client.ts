@@ -35,11 +35,18 @@ export async function closeDatabase(timeoutSeconds = 1): Promise<void> {
   await pool?.end({ timeout: timeoutSeconds });
 }
 
+/**
+ * The JWT claims a transaction runs with as an account, as SQL text of type text, from an SQL expression
+ * that holds the account's id. The one place these claims are made.
+ */
+export function accountClaimsSql(userIdSql: string): string {
+  return `json_build_object('sub', ${userIdSql}, 'role', 'authenticated', 'aud', 'authenticated')::text`;
+}
+
 /** The statement that makes the rest of a transaction run as the account (no parameters; see literals.ts). */
 export function accountIdentityStatement(userId: string): string {
-  const claims = JSON.stringify({ sub: userId, role: "authenticated", aud: "authenticated" });
   return `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
-    textLiteral(claims)
+    accountClaimsSql(textLiteral(userId))
   }, true)`;
 }
 

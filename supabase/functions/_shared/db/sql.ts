@@ -51,6 +51,12 @@ export interface Listener {
 export interface Sql extends Queryable {
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   begin<T>(work: (tx: TransactionSql) => Promise<T>): Promise<T>;
+  /**
+   * Several statements without parameters, sent as one simple-protocol query: one round trip, run by
+   * PostgreSQL as one implicit transaction (a failing statement rolls back all of them). The rows of each
+   * statement, in order.
+   */
+  script(text: string): Promise<Row[][]>;
   /** LISTEN on a dedicated connection that comes back by itself after a database restart. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<Listener>;
   /** Closes every connection; waits at most `timeout` seconds for those in use. */
@@ -139,6 +145,11 @@ function queryable(run: (text: string, values: unknown[]) => Promise<Row[]>): Qu
 
 async function runOn(client: PgClient, text: string, values: unknown[]): Promise<Row[]> {
   return rowsOf(await client.query(values.length > 0 ? { text, values } : { text }));
+}
+
+async function runScriptOn(client: PgClient, text: string): Promise<Row[][]> {
+  const result = await client.query({ text });
+  return Array.isArray(result) ? result.map((each) => each.rows ?? []) : [result.rows];
 }
 
 /**
@@ -255,17 +266,21 @@ export function connect(url: string, options: ConnectOptions = {}): Sql {
     }
   }
 
-  const sql = queryable(async (text, values) => {
+  /** One query on a pooled connection (replaced once when found lost before the query was sent). */
+  async function onPooled<T>(run: (client: PgClient) => Promise<T>): Promise<T> {
     const client = await opened(undefined, { left: 1 }, false);
     try {
-      const rows = await runOn(client, text, values);
+      const result = await run(client);
       release(client);
-      return rows;
+      return result;
     } catch (error) {
       release(client, isUnreachable(error) ? error : undefined);
       throw classifyDatabaseError(error);
     }
-  }) as Sql;
+  }
+
+  const sql = queryable((text, values) => onPooled((client) => runOn(client, text, values))) as Sql;
+  sql.script = (text) => onPooled((client) => runScriptOn(client, text));
 
   sql.begin = async <T>(work: (tx: TransactionSql) => Promise<T>): Promise<T> => {
     const budget: RetryBudget = { left: 1 };

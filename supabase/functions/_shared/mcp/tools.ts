@@ -27,7 +27,14 @@ import {
 import { checkDomainName } from "../check/service.ts";
 import { isUnreachable } from "../db/failures.ts";
 import { ApiError } from "../http/errors.ts";
-import { addDomains, listWatchlist, removeDomain } from "../watchlist/service.ts";
+import {
+  addDomains,
+  type ListOptions,
+  listWatchlist,
+  removeDomain,
+  type WatchlistDomain,
+} from "../watchlist/service.ts";
+import type { Page } from "../watchlist/paging.ts";
 
 type Summary<T> = (result: T) => string;
 
@@ -58,6 +65,20 @@ export interface ToolCaller {
   onAllowance(allowance: DailyAllowance): void;
   /** Told when a call failed because the database cannot be reached (the HTTP answer is then a 503). */
   onUnavailable?(error: unknown): void;
+  /**
+   * The page of a request that is one `list_watchlist` call, already read as the account in the round trip
+   * of the key check (api/mcp_handler.ts); that call answers with it instead of reading again.
+   */
+  listedPage?: Page<WatchlistDomain>;
+}
+
+function listFor(caller: ToolCaller, args: ListOptions): Promise<Page<WatchlistDomain>> {
+  const page = caller.listedPage;
+  if (page) {
+    caller.listedPage = undefined;
+    return Promise.resolve(page);
+  }
+  return listWatchlist(caller.account.userId, args);
 }
 
 function allowanceFor(caller: ToolCaller): Promise<DailyAllowance> {
@@ -163,7 +184,7 @@ const toolDefinitions: ToolDefinition[] = [
     (caller, args) =>
       toolCall(
         caller,
-        () => listWatchlist(caller.account.userId, args),
+        () => listFor(caller, args),
         (page: ListResponse) =>
           page.domains.length === 0
             ? "The watchlist page is empty."
@@ -217,16 +238,33 @@ const toolDefinitions: ToolDefinition[] = [
   ),
 ];
 
+/**
+ * A tool's arguments as its input schema reads them, or undefined when they are not valid (the MCP server
+ * then answers the call itself). For callers that look at a request before the MCP server reads it.
+ */
+export function validToolArguments(name: string, args: unknown): Record<string, unknown> | undefined {
+  const definition = toolDefinitions.find((each) => each.name === name);
+  const parsed = definition?.config.inputSchema.safeParse(args ?? {});
+  return parsed?.success ? parsed.data : undefined;
+}
+
 /** Names of the tools, for callers that look at a request before the MCP server reads it. */
 export const toolNames: ReadonlySet<string> = new Set(toolDefinitions.map((definition) => definition.name));
 
-/** Registers the four tools on a request's server, acting for `caller`. */
-export function registerTools(server: McpServer, caller: ToolCaller): void {
+/** What the SDK hands a tool handler besides its arguments (the part used here). */
+export interface ToolCallExtra {
+  authInfo?: { extra?: Record<string, unknown> };
+}
+
+/** Registers the four tools on a server; each call acts for the caller `callerOf` finds for its request. */
+export function registerTools(server: McpServer, callerOf: (extra: ToolCallExtra) => ToolCaller): void {
   for (const definition of toolDefinitions) {
     server.registerTool(
       definition.name,
       definition.config as Parameters<McpServer["registerTool"]>[1],
-      ((args: never) => definition.call(caller, args)) as Parameters<McpServer["registerTool"]>[2],
+      ((args: never, extra: ToolCallExtra) => definition.call(callerOf(extra), args)) as Parameters<
+        McpServer["registerTool"]
+      >[2],
     );
   }
 }

@@ -5,7 +5,7 @@
 import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
-import { ApiError } from "../http/errors.ts";
+import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
 import { inDatabase } from "../http/in_database.ts";
 import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
 import type {
@@ -34,7 +34,7 @@ interface WatchlistRow {
   registrar: string | null;
 }
 
-const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
   return {
@@ -49,7 +49,17 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
   };
 }
 
-export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
+/** A page request after its rules are checked: the SQL statement to run as the account, and its limit. */
+export interface ListStatement {
+  statement: string;
+  limit: number;
+}
+
+/**
+ * The page's statement (one SELECT without parameters, to run as the account: db/literals.ts), or a 400
+ * when cursor and offset are combined.
+ */
+export function listWatchlistStatement(options: ListOptions): ListStatement {
   if (options.offset !== undefined && options.cursor !== undefined) {
     throw new ApiError("invalid_request", "Use either offset or cursor paging, not both.", {
       details: [{ field: "cursor", message: "cannot be combined with offset" }],
@@ -58,18 +68,32 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
   const limit = options.limit ?? defaultPageSize;
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
+  return {
+    limit,
+    statement: `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at,
+              expires_at, registrar
+       from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
+      nullableLiteral(cursor, textLiteral)
+    })`,
+  };
+}
+
+/** The page built from the rows of a `listWatchlistStatement`. */
+export function watchlistPageFrom(rows: unknown[], limit: number): Page<WatchlistDomain> {
+  return pageFrom((rows as WatchlistRow[]).map(toWatchlistDomain), limit);
+}
+
+export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
+  const { statement, limit } = listWatchlistStatement(options);
   return inDatabase(async () => {
     // One statement without parameters, so the whole transaction is one round trip (db/literals.ts).
-    const rows = await asAccountStatement<WatchlistRow>(
-      userId,
-      `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at,
-              registrar
-       from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
-        nullableLiteral(cursor, textLiteral)
-      })`,
-    );
-    return pageFrom(rows.map(toWatchlistDomain), limit);
+    return watchlistPageFrom(await asAccountStatement<WatchlistRow>(userId, statement), limit);
   });
+}
+
+/** Maps a database error of a watchlist statement run elsewhere (as `listWatchlist` does). */
+export function watchlistError(error: unknown): unknown {
+  return apiErrorFromDatabase(error) ?? error;
 }
 
 /** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
