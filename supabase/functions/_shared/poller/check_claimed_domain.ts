@@ -10,8 +10,16 @@ import { pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
-  /** The full check (RDAP, classification) given the DNS answer; waits at most `maxHostWaitMs` for a host. */
-  checkDomain(domainName: string, dns: DnsOutcome, maxHostWaitMs: number): Promise<CheckResult>;
+  /**
+   * The full check (RDAP, classification) given the DNS answer; waits at most `maxHostWaitMs` for a host,
+   * ahead of this process's other checks of that host when `urgent` (a name in pending delete).
+   */
+  checkDomain(
+    domainName: string,
+    dns: DnsOutcome,
+    maxHostWaitMs: number,
+    urgent?: boolean,
+  ): Promise<CheckResult>;
   /** Epoch ms until which the RDAP host of `serverUrl` is paused (429 or back-off), or null. */
   hostPausedUntil(serverUrl: string): number | null;
   now(): number;
@@ -47,7 +55,12 @@ export async function checkClaimedDomain(
     return { kind: "delegated", checkedAt: new Date(deps.now()) };
   }
 
-  const result = await deps.checkDomain(domain.name, dns, Math.max(0, checksEndAt - deps.now()));
+  const result = await deps.checkDomain(
+    domain.name,
+    dns,
+    Math.max(0, checksEndAt - deps.now()),
+    domain.status === "pending_delete",
+  );
   const rdap = result.rdap;
   if (
     result.status === "unknown" && rdap !== null && rdap.http_status === null &&

@@ -20,7 +20,8 @@ export type LimiterTurn =
   };
 
 export interface SharedLimiter {
-  acquire(key: string, options?: { maxWaitMs?: number }): Promise<LimiterTurn>;
+  /** `urgent`: ahead of this process's other waiters for the key (with a reserving store). */
+  acquire(key: string, options?: { maxWaitMs?: number; urgent?: boolean }): Promise<LimiterTurn>;
   pause(key: string, untilMs: number, reason: "rate_limited" | "backoff"): Promise<void>;
   report(key: string, succeeded: boolean): Promise<void>;
   /** The pause end this process last learned for the key (epoch ms), or null. */
@@ -64,9 +65,145 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     if (until !== null && until > now()) knownPause.set(key, Math.max(until, knownPause.get(key) ?? 0));
   }
 
+  const busy: LimiterTurn = { granted: false, refusal: "busy", pauseReason: null, until: null };
+
+  /**
+   * This process's callers of one key take turns to ask the database (FIFO): one asks, the others wait here
+   * instead of polling the database too. The turn passes on as soon as a start is reserved, so the next
+   * caller reserves the following start while the first sleeps until its own. Resolves with the function
+   * that passes the turn on, or null when `deadline` comes first.
+   */
+  const turns = new Map<string, { held: boolean; urgent: number; waiters: ((entered: boolean) => void)[] }>();
+  function takeTurn(key: string, deadline: number, urgent: boolean): Promise<(() => void) | null> {
+    let line = turns.get(key);
+    if (!line) turns.set(key, line = { held: false, urgent: 0, waiters: [] });
+    const queue = line;
+    let passed = false;
+    const passOn = () => {
+      if (passed) return;
+      passed = true;
+      const next = queue.waiters.shift();
+      if (queue.urgent > 0) queue.urgent--;
+      if (next) next(true);
+      else {
+        queue.held = false;
+        turns.delete(key);
+      }
+    };
+    if (!queue.held) {
+      queue.held = true;
+      return Promise.resolve(passOn);
+    }
+    return new Promise((resolve) => {
+      const timeout = new AbortController();
+      const waiter = (entered: boolean) => {
+        timeout.abort();
+        resolve(entered ? passOn : null);
+      };
+      // Urgent callers line up behind the urgent ones already waiting, ahead of the others.
+      if (urgent) queue.waiters.splice(queue.urgent++, 0, waiter);
+      else queue.waiters.push(waiter);
+      if (Number.isFinite(deadline)) {
+        sleep(Math.max(0, deadline - now()), timeout.signal).then(() => {
+          const at = queue.waiters.indexOf(waiter);
+          if (at < 0) return;
+          queue.waiters.splice(at, 1);
+          if (at < queue.urgent) queue.urgent--;
+          waiter(false);
+        });
+      }
+    });
+  }
+
+  /**
+   * The database's clock minus this process's (ms), from the answer with the shortest round trip so far
+   * (its error is at most half that round trip): reserved starts are on the database's clock.
+   */
+  let clockOffset = 0;
+  let bestRoundTrip = Infinity;
+  function learnClock(dbNow: number, sentAt: number, receivedAt: number): void {
+    const roundTrip = receivedAt - sentAt;
+    if (roundTrip > bestRoundTrip * 1.5 + 2) return;
+    bestRoundTrip = Math.min(bestRoundTrip, roundTrip);
+    clockOffset = dbNow - (sentAt + receivedAt) / 2;
+  }
+
+  /** `acquire` over `store.reserve`: one round trip per start, then a local sleep until it. */
+  async function acquireReserved(
+    reserve: NonNullable<RateLimitStore["reserve"]>,
+    key: string,
+    deadline: number,
+    urgent: boolean,
+  ): Promise<LimiterTurn> {
+    let passOn = await takeTurn(key, deadline, urgent);
+    if (passOn === null) return busy;
+    try {
+      for (;;) {
+        const remaining = deadline - now();
+        if (remaining < 0) return busy;
+        const sentAt = now();
+        let answer;
+        try {
+          answer = await reserve(limitClass, key, Number.isFinite(remaining) ? remaining : null);
+        } catch (error) {
+          onError("reserve", error);
+          return busy;
+        }
+        const receivedAt = now();
+        if (answer.consecutiveFailures > 0) failing.add(key);
+        if (!answer.granted) {
+          if (answer.refusal === "paused") {
+            learnPause(key, answer.pausedUntil);
+            return {
+              granted: false,
+              refusal: "paused",
+              pauseReason: answer.pauseReason,
+              until: answer.pausedUntil,
+            };
+          }
+          if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
+            // Other processes ask too: a little spread keeps them from asking at the same instant.
+            await sleep(answer.retryMs * (1 + Math.random() * 0.2));
+            continue;
+          }
+          return busy;
+        }
+        learnClock(answer.dbNow, sentAt, receivedAt);
+        passOn();
+        const { token } = answer;
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          store.release(token).catch((error) => onError("release", error));
+        };
+        const startAt = answer.startsAt - clockOffset;
+        if (startAt > deadline) {
+          release();
+          return busy;
+        }
+        if (startAt > now()) await sleep(startAt - now());
+        // Sent later than its time, this start could land closer than 1 / rate to the next one (reserved on
+        // time): give it up and reserve again. Likewise when this process learned of a pause meanwhile.
+        if (now() - startAt > answer.lateStartMs || (knownPause.get(key) ?? 0) > now()) {
+          release();
+          passOn = await takeTurn(key, deadline, urgent);
+          if (passOn === null) return busy;
+          continue;
+        }
+        return { granted: true, release };
+      }
+    } finally {
+      passOn?.();
+    }
+  }
+
   return {
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
+      if (store.reserve) {
+        return acquireReserved(store.reserve.bind(store), key, deadline, acquireOptions.urgent === true);
+      }
       for (;;) {
         const remaining = deadline - now();
         if (remaining < 0) return { granted: false, refusal: "busy", pauseReason: null, until: null };
