@@ -166,6 +166,16 @@ async function main(): Promise<void> {
       `  RDAP saved by DNS      ${fixed(100 * (1 - rdapRequests / Math.max(1, checked)), 1)} %  ` +
         `(${rdapRequests} RDAP requests for ${checked} checks; ${byDns} by DNS alone)`,
     );
+    // Gaps between consecutive answered arrivals at each host, within the window: where the time goes.
+    const hostGaps = fakes.acceptedPerHost.flatMap((arrivals) => {
+      const inside = arrivals.filter((at) => at >= windowStart && at < windowEnd);
+      return inside.slice(1).map((at, i) => at - inside[i]);
+    }).sort((a, b) => a - b);
+    console.log(
+      `  gaps at a host         p10 ${percentile(hostGaps, 0.1)} ms, median ${percentile(hostGaps, 0.5)} ms, ` +
+        `p90 ${percentile(hostGaps, 0.9)} ms, max ${hostGaps[hostGaps.length - 1] ?? NaN} ms ` +
+        `(${hostGaps.filter((gap) => gap > 2000).length} gaps over 2 s)`,
+    );
     const gaps = [...fakes.tooManyGaps].sort((a, b) => a - b);
     console.log(
       `  429s sent by fakes     ${fakes.tooMany}` +

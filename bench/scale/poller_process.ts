@@ -56,6 +56,8 @@ function timedStore(store: RateLimitStore): RateLimitStore {
     timing.limiterCalls++;
   };
   const reserve = store.reserve?.bind(store);
+  const settle = store.settle?.bind(store);
+  const releaseAt = store.releaseAt?.bind(store);
   return {
     reserve: reserve &&
       (async (c, k, w) => {
@@ -63,6 +65,8 @@ function timedStore(store: RateLimitStore): RateLimitStore {
         if (answer.granted) timing.reservations++;
         return answer;
       }),
+    settle: settle && ((t) => timed(() => settle(t), add)),
+    releaseAt: releaseAt && ((t, at) => timed(() => releaseAt(t, at), add)),
     acquire: (c, k, w) => timed(() => store.acquire(c, k, w), add),
     confirm: (t) => timed(() => store.confirm(t), add),
     release: (t) => timed(() => store.release(t), add),

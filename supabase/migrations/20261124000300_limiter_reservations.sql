@@ -1,30 +1,34 @@
--- Start times reserved ahead (docs/rate-limits.md, "Reserved starts"). `rate_limit_acquire` spaces each start
--- from the previous request's END and confirms a waited slot just before sending: safe however late a caller
--- is, but every start costs the response time plus a database round trip (about half the politeness
--- ceiling on a loaded machine). `rate_limit_reserve` hands out start times exactly 1 / rate apart (GCRA, no
--- burst), a little ahead of now (`reserve_lead_ms`), so the answer is back before its start and the caller
--- sleeps locally until then: no second round trip, and the spacing between two starts no longer depends on
--- how long the database took to answer. What it relies on instead: a caller that wakes more than
--- `late_start_ms` after its start does not send (it releases the slot and reserves again), so two arrivals at
--- the host are at least 1 / rate − late_start_ms apart, less the jitter of sending; the class's rate keeps a
--- margin below the host's real limit for that (docs/rate-limits.md says how much).
+-- Start times reserved ahead (docs/rate-limits.md, "Reserved starts"). With `rate_limit_acquire` every start
+-- cost the previous response time plus database round trips on its critical path (the confirm polled while
+-- the previous request was in flight, the release recorded the end when it reached the database, and the
+-- go travelled back before the send): about half the politeness ceiling on a loaded machine.
 --
--- The in-flight cap still holds: a reserved slot counts as in flight from its grant until its release (or
--- lease end), so at most `concurrency` requests are reserved or running per key. A pause (rate_limit_pause)
--- voids every slot whose start is still ahead, as before; a caller that does not confirm may still send one
--- already reserved, which is why reservations are never further ahead than (concurrency − 1) / rate plus
--- the lead.
+-- Here a caller makes three calls, none of them timing its send:
+--   1. rate_limit_reserve: the next start of the key, 1 / rate after the previous reservation (GCRA, no
+--      burst) and a lead ahead of now, within the in-flight cap (a reserved slot counts as in flight);
+--   2. rate_limit_settle, shortly before that start: the final start, on the database's clock — with the
+--      class's `space_from_end`, 1 / rate after the END of the request before it (so it is asked once that
+--      request has been released; until then: ask again in n ms);
+--   3. rate_limit_release_at, after the answer: frees the slot and records the end as the caller saw it.
+-- The caller sleeps locally until the settled start and sends. Spaced from the previous end, two arrivals
+-- at the host are at least 1 / rate apart whatever the callers' delays (a request has arrived before its
+-- answer came back), so the class's rate needs no margin for scheduling jitter, only for the error of the
+-- caller's estimate of the database's clock (at most half its shortest round trip). Without
+-- `space_from_end`, settle returns the reserved start, and a caller that would send more than
+-- `late_start_ms` after it releases the slot and reserves again instead.
 
 alter table public.rate_limit_classes
   -- How far ahead of now a reservation starts at the earliest (the answer's way back to the caller).
   add column reserve_lead_ms integer not null default 100 check (reserve_lead_ms between 0 and 5000),
-  -- A reserved start the caller would send later than this after its time is given up (released).
+  -- Without space_from_end: a reserved start the caller would send later than this after its time is given
+  -- up (released), so two starts are at least 1 / rate − late_start_ms apart.
   add column late_start_ms integer not null default 25 check (late_start_ms between 0 and 1000);
 
 -- ---------------------------------------------------------------------------------------------------
 -- rate_limit_reserve: reserves the next start of (class, key), atomically, in one round trip.
---   granted: slot `token` starts at `starts_at` (`wait_ms` after the database's `db_now`); the caller sleeps
---     until then and sends at once, or releases the slot when it wakes more than `late_start_ms` late.
+--   granted: slot `token` starts at `starts_at` at the earliest (`wait_ms` after the database's `db_now`); the
+--     caller settles it shortly before (rate_limit_settle). `late_start_ms` is null with space_from_end (a
+--     late send is harmless then).
 --   refused 'rate_limited' / 'backoff': as rate_limit_acquire (a short pause within budget is waited out).
 --   refused 'busy' with retry_ms: `concurrency` slots are reserved or in flight; ask again then.
 --   refused 'busy' without retry_ms: the start would be later than p_max_wait_ms from now.
@@ -101,7 +105,8 @@ begin
   v_start := greatest(v_now + make_interval(secs => v_class.reserve_lead_ms / 1000.0),
                       v_key.next_start_at,
                       coalesce(v_key.paused_until, v_now),
-                      v_key.last_started_at + v_interval);
+                      v_key.last_started_at + v_interval,
+                      case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
       'busy'::text, null::timestamptz, null::integer, v_key.consecutive_failures, v_now;
@@ -123,3 +128,100 @@ $$;
 
 revoke all on function public.rate_limit_reserve(text, text, integer) from public, anon, authenticated, service_role;
 grant execute on function public.rate_limit_reserve(text, text, integer) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- rate_limit_settle: the final start of a reserved slot, asked shortly before its reserved start.
+--   start_at set: send at start_at (database clock); the slot is in flight from then on.
+--   start_at null, retry_ms set: another request of the key is (about to be) in flight: ask again then.
+--   both null: the slot is void (a pause since the reservation, its expiry or release): reserve again.
+-- With space_from_end, start_at is at least 1 / rate after the previous request's recorded end; a request
+-- started more than in_flight_wait_ms ago and still not released stops holding the next one (a crashed
+-- caller's request, or a very slow answer: the in-flight cap still bounds the overlap).
+-- ---------------------------------------------------------------------------------------------------
+create function public.rate_limit_settle(p_token uuid)
+returns table (start_at timestamptz, retry_ms integer, db_now timestamptz)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_slot public.rate_limit_slots%rowtype;
+  v_class public.rate_limit_classes%rowtype;
+  v_key public.rate_limit_keys%rowtype;
+  v_interval interval;
+  v_other timestamptz;
+  v_start timestamptz;
+begin
+  select * into v_slot from public.rate_limit_slots as s where s.token = p_token and s.expires_at > v_now;
+  if not found then
+    return query select null::timestamptz, null::integer, v_now;
+    return;
+  end if;
+  select * into v_key from public.rate_limit_keys as k
+   where k.class = v_slot.class and k.key = v_slot.key for update;
+  select * into v_class from public.rate_limit_classes as c where c.class = v_slot.class;
+  -- A pause may have voided the slot while this caller waited for the key's lock.
+  select * into v_slot from public.rate_limit_slots as s where s.token = p_token;
+  if not found then
+    return query select null::timestamptz, null::integer, v_now;
+    return;
+  end if;
+  v_interval := case when coalesce(v_key.rate_per_second, v_class.rate_per_second) > 0
+                     then make_interval(secs => 1.0 / coalesce(v_key.rate_per_second, v_class.rate_per_second))
+                     else interval '0' end;
+
+  if v_class.space_from_end then
+    -- The latest other request of the key that is settled (in flight, or about to start) and recent.
+    select max(s.started_at) into v_other
+      from public.rate_limit_slots as s
+     where s.class = v_slot.class and s.key = v_slot.key and s.token <> p_token
+       and s.started_at > v_now - make_interval(secs => v_class.in_flight_wait_ms / 1000.0);
+    if v_other is not null then
+      return query select null::timestamptz,
+        least(1000, greatest(25, ceil(extract(epoch from (v_other - v_now)) * 1000)::integer + 50)), v_now;
+      return;
+    end if;
+  end if;
+
+  v_start := greatest(v_slot.starts_at,
+                      case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
+  update public.rate_limit_slots as s
+     set starts_at = v_start, started_at = v_start,
+         expires_at = greatest(s.expires_at, v_start + make_interval(secs => v_class.slot_lease_ms / 1000.0))
+   where s.token = p_token;
+  update public.rate_limit_keys as k
+     set next_start_at = greatest(k.next_start_at, v_start + v_interval),
+         last_started_at = greatest(k.last_started_at, v_start)
+   where k.class = v_slot.class and k.key = v_slot.key;
+  return query select v_start, null::integer, v_now;
+end
+$$;
+
+-- Frees a slot (the answer came back, or the request was never sent). A slot that had started records the
+-- key's last end: `p_finished_at` as the caller saw it (on the database's clock), never before the slot's
+-- start nor after now. Unknown tokens are ignored.
+create function public.rate_limit_release_at(p_token uuid, p_finished_at timestamptz)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_slot public.rate_limit_slots%rowtype;
+begin
+  delete from public.rate_limit_slots as s where s.token = p_token returning * into v_slot;
+  if found and v_slot.started_at is not null and v_slot.started_at <= v_now then
+    update public.rate_limit_keys as k
+       set last_finished_at = greatest(k.last_finished_at,
+                                       least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
+     where k.class = v_slot.class and k.key = v_slot.key;
+  end if;
+end
+$$;
+
+revoke all on function public.rate_limit_settle(uuid) from public, anon, authenticated, service_role;
+revoke all on function public.rate_limit_release_at(uuid, timestamptz) from public, anon, authenticated, service_role;
+grant execute on function public.rate_limit_settle(uuid) to service_role;
+grant execute on function public.rate_limit_release_at(uuid, timestamptz) to service_role;

@@ -33,6 +33,8 @@ export interface SharedLimiterOptions {
   limitClass: string;
   now?: () => number;
   sleep?: Sleep;
+  /** With a reserving store: how long before its reserved start a slot is settled (default 300 ms). */
+  settleLeadMs?: number;
   /** Where database failures are told (never thrown to the caller). */
   onError?: (what: string, error: unknown) => void;
 }
@@ -65,6 +67,13 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     if (until !== null && until > now()) knownPause.set(key, Math.max(until, knownPause.get(key) ?? 0));
   }
 
+  const reserving = store.reserve && store.settle && store.releaseAt
+    ? {
+      reserve: store.reserve.bind(store),
+      settle: store.settle.bind(store),
+      releaseAt: store.releaseAt.bind(store),
+    }
+    : null;
   const busy: LimiterTurn = { granted: false, refusal: "busy", pauseReason: null, until: null };
 
   /**
@@ -128,15 +137,26 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     clockOffset = dbNow - (sentAt + receivedAt) / 2;
   }
 
-  /** `acquire` over `store.reserve`: one round trip per start, then a local sleep until it. */
+  /** How long before its reserved start a slot is settled (the answer must be back by then). */
+  const settleLeadMs = options.settleLeadMs ?? 300;
+
+  /**
+   * `acquire` over a reserving store: reserve the next start (one round trip), settle it shortly before
+   * (one more: the final start, after the previous request's end), sleep locally until then and go. The
+   * release records the end as this process saw it.
+   */
   async function acquireReserved(
-    reserve: NonNullable<RateLimitStore["reserve"]>,
+    reserving: Required<Pick<RateLimitStore, "reserve" | "settle" | "releaseAt">>,
     key: string,
     deadline: number,
     urgent: boolean,
   ): Promise<LimiterTurn> {
     let passOn = await takeTurn(key, deadline, urgent);
     if (passOn === null) return busy;
+    const lineUpAgain = async () => {
+      passOn = await takeTurn(key, deadline, urgent);
+      return passOn !== null;
+    };
     try {
       for (;;) {
         const remaining = deadline - now();
@@ -144,12 +164,11 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         const sentAt = now();
         let answer;
         try {
-          answer = await reserve(limitClass, key, Number.isFinite(remaining) ? remaining : null);
+          answer = await reserving.reserve(limitClass, key, Number.isFinite(remaining) ? remaining : null);
         } catch (error) {
           onError("reserve", error);
           return busy;
         }
-        const receivedAt = now();
         if (answer.consecutiveFailures > 0) failing.add(key);
         if (!answer.granted) {
           if (answer.refusal === "paused") {
@@ -168,28 +187,51 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
           }
           return busy;
         }
-        learnClock(answer.dbNow, sentAt, receivedAt);
+        learnClock(answer.dbNow, sentAt, now());
+        // The next caller of this process may reserve the following start while this one waits for its own.
         passOn();
         const { token } = answer;
         let released = false;
         const release = () => {
           if (released) return;
           released = true;
-          store.release(token).catch((error) => onError("release", error));
+          reserving.releaseAt(token, now() + clockOffset).catch((error) => onError("release", error));
         };
-        const startAt = answer.startsAt - clockOffset;
-        if (startAt > deadline) {
+
+        let startAt: number | null = null;
+        let settleAt = answer.startsAt - clockOffset - settleLeadMs;
+        for (;;) {
+          if (settleAt > deadline) break;
+          if (settleAt > now()) await sleep(settleAt - now());
+          let settled;
+          const askedAt = now();
+          try {
+            settled = await reserving.settle(token);
+          } catch (error) {
+            onError("settle", error);
+            release();
+            return busy;
+          }
+          learnClock(settled.dbNow, askedAt, now());
+          if (settled.startAt !== null) startAt = settled.startAt - clockOffset;
+          if (settled.retryMs === null) break;
+          settleAt = now() + settled.retryMs;
+        }
+        if (startAt === null || startAt > deadline) {
           release();
+          // Void (a pause voided it): ask again, the answer says how long. Out of budget: busy.
+          if (startAt === null && settleAt <= deadline && await lineUpAgain()) continue;
           return busy;
         }
         if (startAt > now()) await sleep(startAt - now());
-        // Sent later than its time, this start could land closer than 1 / rate to the next one (reserved on
-        // time): give it up and reserve again. Likewise when this process learned of a pause meanwhile.
-        if (now() - startAt > answer.lateStartMs || (knownPause.get(key) ?? 0) > now()) {
+        // Without spacing from the previous end, a start sent later than its time could land closer than
+        // 1 / rate to the next one (settled on time): give it up and reserve again. Likewise when this
+        // process learned of a pause meanwhile.
+        const late = answer.lateStartMs !== null && now() - startAt > answer.lateStartMs;
+        if (late || (knownPause.get(key) ?? 0) > now()) {
           release();
-          passOn = await takeTurn(key, deadline, urgent);
-          if (passOn === null) return busy;
-          continue;
+          if (await lineUpAgain()) continue;
+          return busy;
         }
         return { granted: true, release };
       }
@@ -201,8 +243,8 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
   return {
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
-      if (store.reserve) {
-        return acquireReserved(store.reserve.bind(store), key, deadline, acquireOptions.urgent === true);
+      if (reserving) {
+        return acquireReserved(reserving, key, deadline, acquireOptions.urgent === true);
       }
       for (;;) {
         const remaining = deadline - now();

@@ -25,8 +25,11 @@ export type ReserveAnswer =
     startsAt: number;
     /** The database's clock when it answered (epoch ms): with the round trip, this process's clock offset. */
     dbNow: number;
-    /** A start this much later than `startsAt` must not be sent (the slot is released instead). */
-    lateStartMs: number;
+    /**
+     * A start this much later than its time must not be sent (the slot is released instead); null when the
+     * class spaces starts from the previous end (a late start is harmless then).
+     */
+    lateStartMs: number | null;
     consecutiveFailures: number;
   }
   | Extract<RateLimitAnswer, { granted: false }>;
@@ -37,6 +40,13 @@ export interface RateLimitStore {
    * trip; `maxWaitMs` null means no bound. Optional: a store without it is used through `acquire`.
    */
   reserve?(limitClass: string, key: string, maxWaitMs: number | null): Promise<ReserveAnswer>;
+  /**
+   * The final start of a reserved slot (with `reserve`): `startAt` (database clock, epoch ms), or ask again in
+   * `retryMs`, or neither: the slot is void (reserve again).
+   */
+  settle?(token: string): Promise<{ startAt: number | null; retryMs: number | null; dbNow: number }>;
+  /** Frees a slot, recording its end as `finishedAt` (database clock, epoch ms) when it had started. */
+  releaseAt?(token: string, finishedAt: number): Promise<void>;
   /** Decides one start for (class, key); `maxWaitMs` null means no bound. */
   acquire(limitClass: string, key: string, maxWaitMs: number | null): Promise<RateLimitAnswer>;
   /**
@@ -70,7 +80,7 @@ interface ReserveRow {
   granted: boolean;
   token: string | null;
   starts_at: Date | null;
-  late_start_ms: number;
+  late_start_ms: number | null;
   reason: string | null;
   paused_until: Date | null;
   retry_ms: number | null;
@@ -126,6 +136,14 @@ export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
         lateStartMs: row.late_start_ms,
         consecutiveFailures: row.consecutive_failures,
       };
+    },
+    async settle(token) {
+      const [row] = await sql()<{ start_at: Date | null; retry_ms: number | null; db_now: Date }[]>`
+        select * from public.rate_limit_settle(${token}::uuid)`;
+      return { startAt: row.start_at?.getTime() ?? null, retryMs: row.retry_ms, dbNow: row.db_now.getTime() };
+    },
+    async releaseAt(token, finishedAt) {
+      await sql()`select public.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)})`;
     },
     async confirm(token) {
       const [row] = await sql()<{ gate: number }[]>`select public.rate_limit_confirm(${token}::uuid) as gate`;
