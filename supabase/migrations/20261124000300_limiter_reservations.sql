@@ -122,7 +122,8 @@ begin
    where k.class = p_class and k.key = p_key;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
-    v_class.late_start_ms, null::text, null::timestamptz, null::integer, v_key.consecutive_failures, v_now;
+    case when v_class.space_from_end then null else v_class.late_start_ms end, null::text, null::timestamptz,
+    null::integer, v_key.consecutive_failures, v_now;
 end
 $$;
 
@@ -134,7 +135,8 @@ grant execute on function public.rate_limit_reserve(text, text, integer) to serv
 --   start_at set: send at start_at (database clock); the slot is in flight from then on.
 --   start_at null, retry_ms set: another request of the key is (about to be) in flight: ask again then.
 --   both null: the slot is void (a pause since the reservation, its expiry or release): reserve again.
--- With space_from_end, start_at is at least 1 / rate after the previous request's recorded end; a request
+-- A paused key voids the slot. With space_from_end, start_at is 1 / rate after the previous request's
+-- recorded end (or now, if later), whatever the reserved time (a start given up leaves no hole); a request
 -- started more than in_flight_wait_ms ago and still not released stops holding the next one (a crashed
 -- caller's request, or a very slow answer: the in-flight cap still bounds the overlap).
 -- ---------------------------------------------------------------------------------------------------
@@ -184,8 +186,17 @@ begin
     end if;
   end if;
 
-  v_start := greatest(v_slot.starts_at,
-                      case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
+  -- A pause set since the reservation (its starts still ahead were voided then; this one's had passed).
+  if v_key.paused_until > v_now then
+    delete from public.rate_limit_slots as s where s.token = p_token;
+    return query select null::timestamptz, null::integer, v_now;
+    return;
+  end if;
+  -- Spaced from the previous end, the reserved time is only when to ask: a start given up before this one
+  -- leaves no hole. Spaced from starts only, the reserved time stands.
+  v_start := case when v_class.space_from_end
+                  then greatest(v_now, v_key.last_finished_at + v_interval)
+                  else v_slot.starts_at end;
   update public.rate_limit_slots as s
      set starts_at = v_start, started_at = v_start,
          expires_at = greatest(s.expires_at, v_start + make_interval(secs => v_class.slot_lease_ms / 1000.0))

@@ -181,8 +181,9 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
             };
           }
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
-            // Other processes ask too: a little spread keeps them from asking at the same instant.
-            await sleep(answer.retryMs * (1 + Math.random() * 0.2));
+            // Other processes ask too: a little spread keeps them from asking at the same instant; an urgent
+            // caller asks first.
+            await sleep(urgent ? answer.retryMs : answer.retryMs * (1.05 + Math.random() * 0.2));
             continue;
           }
           return busy;
