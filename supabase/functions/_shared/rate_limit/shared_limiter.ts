@@ -33,7 +33,7 @@ export interface SharedLimiterOptions {
   limitClass: string;
   now?: () => number;
   sleep?: Sleep;
-  /** With a reserving store: how long before its reserved start a slot is settled (default 300 ms). */
+  /** With a reserving store: how long before its reserved start a slot is settled (default 450 ms). */
   settleLeadMs?: number;
   /** Where database failures are told (never thrown to the caller). */
   onError?: (what: string, error: unknown) => void;
@@ -138,7 +138,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
   }
 
   /** How long before its reserved start a slot is settled (the answer must be back by then). */
-  const settleLeadMs = options.settleLeadMs ?? 300;
+  const settleLeadMs = options.settleLeadMs ?? 450;
 
   /**
    * `acquire` over a reserving store: reserve the next start (one round trip), settle it shortly before
