@@ -24,11 +24,79 @@ alter table public.rate_limit_classes
   -- up (released), so two starts are at least 1 / rate − late_start_ms apart.
   add column late_start_ms integer not null default 25 check (late_start_ms between 0 and 1000);
 
+-- With space_from_end, a request of the key that has not been released holds the next start back only for
+-- in_flight_wait_ms after its planned start (a crashed caller's request stops counting then): a caller that
+-- sends very late could be overtaken. So it must not send more than in_flight_wait_ms − 2 / rate after its
+-- start (the next start then still comes at least 2 / rate after it, 1 / rate for the send's own delays).
+-- Without space_from_end: the class's late_start_ms.
+create function public.rate_limit_late_start_ms(p_class public.rate_limit_classes, p_rate double precision)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when not p_class.space_from_end then p_class.late_start_ms
+              else greatest(0, p_class.in_flight_wait_ms
+                               - case when p_rate > 0 then ceil(2000 / p_rate)::integer else 0 end) end
+$$;
+revoke all on function public.rate_limit_late_start_ms(public.rate_limit_classes, double precision)
+  from public, anon, authenticated, service_role;
+
+-- rate_limit_pause, redefined: a pause voids the starts still ahead that have not been settled. A settled
+-- one stays (its caller sleeps until it and sends without asking again, so at most one request per key can
+-- still go out after a pause), and keeps holding the next start back until it is released: voiding it would
+-- let the next caller start at once, while the void one is being sent.
+create or replace function public.rate_limit_pause(p_class text, p_key text, p_until timestamptz,
+                                                   p_reason text default 'rate_limited')
+returns timestamptz
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_max_pause_ms integer;
+  v_until timestamptz;
+begin
+  if p_reason is null or p_reason not in ('rate_limited', 'backoff') then
+    raise exception using errcode = 'DW400', message = 'DW400: rate_limit_pause: reason must be rate_limited or backoff.';
+  end if;
+  if p_until is null then
+    raise exception using errcode = 'DW400', message = 'DW400: rate_limit_pause: until is required.';
+  end if;
+  select c.max_pause_ms into v_max_pause_ms from public.rate_limit_classes as c where c.class = p_class;
+  if not found then
+    raise exception using errcode = 'DW400', message = 'DW400: rate_limit_pause: unknown class.';
+  end if;
+  if p_key is null or char_length(p_key) not between 1 and 300 then
+    raise exception using errcode = 'DW400', message = 'DW400: rate_limit_pause: key must be 1-300 characters.';
+  end if;
+  v_until := least(p_until, v_now + make_interval(secs => v_max_pause_ms / 1000.0));
+
+  insert into public.rate_limit_keys as k (class, key) values (p_class, p_key) on conflict do nothing;
+  update public.rate_limit_keys as k
+     set paused_until = v_until,
+         pause_reason = p_reason,
+         paused_at = v_now
+   where k.class = p_class and k.key = p_key
+     and (k.paused_until is null or k.paused_until < v_until);
+  -- Reserved (rate_limit_reserve) and not settled, or granted by rate_limit_acquire and not confirmed: both
+  -- still have no started_at.
+  delete from public.rate_limit_slots as s
+   where s.class = p_class and s.key = p_key and s.starts_at > v_now and s.started_at is null;
+  return (select k.paused_until from public.rate_limit_keys as k where k.class = p_class and k.key = p_key);
+end
+$$;
+
+-- RDAP hosts: a request unreleased 5 s after its start stops holding the next one (was 2 s): with 1 s between
+-- starts, a caller may then send up to ~3 s late (a starved isolate) without being overtaken.
+update public.rate_limit_classes set in_flight_wait_ms = 5000 where class = 'rdap_host';
+
 -- ---------------------------------------------------------------------------------------------------
 -- rate_limit_reserve: reserves the next start of (class, key), atomically, in one round trip.
 --   granted: slot `token` starts at `starts_at` at the earliest (`wait_ms` after the database's `db_now`); the
---     caller settles it shortly before (rate_limit_settle). `late_start_ms` is null with space_from_end (a
---     late send is harmless then).
+--     caller settles it shortly before (rate_limit_settle), and does not send more than `late_start_ms`
+--     after the settled start (rate_limit_late_start_ms).
 --   refused 'rate_limited' / 'backoff': as rate_limit_acquire (a short pause within budget is waited out).
 --   refused 'busy' with retry_ms: `concurrency` slots are reserved or in flight; ask again then.
 --   refused 'busy' without retry_ms: the start would be later than p_max_wait_ms from now.
@@ -122,7 +190,7 @@ begin
    where k.class = p_class and k.key = p_key;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
-    case when v_class.space_from_end then null else v_class.late_start_ms end, null::text, null::timestamptz,
+    public.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
     null::integer, v_key.consecutive_failures, v_now;
 end
 $$;

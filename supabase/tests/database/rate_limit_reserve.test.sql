@@ -11,7 +11,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(24);
+select plan(25);
 
 select ok(
   not has_function_privilege('anon', 'public.rate_limit_reserve(text, text, integer)', 'EXECUTE')
@@ -38,8 +38,9 @@ create temporary table r as select 1 as n, * from public.rate_limit_reserve('tap
 select is(
   (select format('%s %s %s %s', granted, starts_at - db_now, wait_ms, coalesce(late_start_ms::text, 'none'))
      from r where n = 1),
-  'true 00:00:00.1 100 none',
-  'the first start is the lead ahead of now (no late-start rule when spaced from the previous end)'
+  'true 00:00:00.1 100 1000',
+  'the first start is the lead ahead of now; spaced from the previous end, a start may be sent up to '
+  || 'in_flight_wait_ms − 2 / rate late'
 );
 insert into r select 2, * from public.rate_limit_reserve('tapr', 'h1', 5000);
 insert into r select 3, * from public.rate_limit_reserve('tapr', 'h1', 5000);
@@ -124,6 +125,11 @@ select public.rate_limit_pause('tapr', 'h5', clock_timestamp() + interval '60 s'
 insert into st select 23, * from public.rate_limit_settle((select token from r where n = 23));
 select ok((select start_at is null and retry_ms is null from st where n = 23),
   'a slot voided by a pause settles to nothing (reserve again)');
+insert into r select 25, * from public.rate_limit_reserve('tapr', 'h8', 5000);
+insert into st select 25, * from public.rate_limit_settle((select token from r where n = 25));
+select public.rate_limit_pause('tapr', 'h8', clock_timestamp() + interval '60 s', 'rate_limited');
+select ok(exists (select 1 from public.rate_limit_slots where token = (select token from r where n = 25)),
+  'a settled start is not voided by a pause (its caller sends without asking again): it holds the next one');
 insert into r select 24, * from public.rate_limit_reserve('tapr', 'h7', 5000);
 select pg_sleep(0.15);
 select public.rate_limit_pause('tapr', 'h7', clock_timestamp() + interval '60 s', 'rate_limited');

@@ -52,6 +52,9 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The longest round trip whose answer may set this process's estimate of the database's clock. */
+const MAX_CLOCK_SAMPLE_MS = 20;
+
 export function createSharedLimiter(options: SharedLimiterOptions): SharedLimiter {
   const { store, limitClass } = options;
   const now = options.now ?? Date.now;
@@ -126,10 +129,12 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
 
   /**
    * The database's clock minus this process's (ms), from the answer with the shortest round trip so far
-   * (its error is at most half that round trip): reserved starts are on the database's clock.
+   * (its error is at most half that round trip): reserved starts are on the database's clock. Until an
+   * answer comes back within `MAX_CLOCK_SAMPLE_MS` the clocks are taken as synchronised (NTP): a slow first
+   * answer (a new connection, a loaded database) could otherwise set it wrong by half a second.
    */
   let clockOffset = 0;
-  let bestRoundTrip = Infinity;
+  let bestRoundTrip = MAX_CLOCK_SAMPLE_MS;
   function learnClock(dbNow: number, sentAt: number, receivedAt: number): void {
     const roundTrip = receivedAt - sentAt;
     if (roundTrip > bestRoundTrip * 1.5 + 2) return;
@@ -225,9 +230,9 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
           return busy;
         }
         if (startAt > now()) await sleep(startAt - now());
-        // Without spacing from the previous end, a start sent later than its time could land closer than
-        // 1 / rate to the next one (settled on time): give it up and reserve again. Likewise when this
-        // process learned of a pause meanwhile.
+        // A start sent much later than its time could be overtaken by the next one (the database stops
+        // waiting for an unreleased request after a while; without spacing from the end, at once): give it
+        // up and reserve again. Likewise when this process learned of a pause meanwhile.
         const late = answer.lateStartMs !== null && now() - startAt > answer.lateStartMs;
         if (late || (knownPause.get(key) ?? 0) > now()) {
           release();

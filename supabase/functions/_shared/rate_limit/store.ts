@@ -25,10 +25,7 @@ export type ReserveAnswer =
     startsAt: number;
     /** The database's clock when it answered (epoch ms): with the round trip, this process's clock offset. */
     dbNow: number;
-    /**
-     * A start this much later than its time must not be sent (the slot is released instead); null when the
-     * class spaces starts from the previous end (a late start is harmless then).
-     */
+    /** A start this much later than its settled time must not be sent (the slot is released instead). */
     lateStartMs: number | null;
     consecutiveFailures: number;
   }
