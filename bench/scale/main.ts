@@ -172,7 +172,9 @@ async function main(): Promise<void> {
       return inside.slice(1).map((at, i) => at - inside[i]);
     }).sort((a, b) => a - b);
     console.log(
-      `  gaps at a host         p10 ${percentile(hostGaps, 0.1)} ms, median ${percentile(hostGaps, 0.5)} ms, ` +
+      `  gaps at a host         p10 ${percentile(hostGaps, 0.1)} ms, median ${
+        percentile(hostGaps, 0.5)
+      } ms, ` +
         `p90 ${percentile(hostGaps, 0.9)} ms, max ${hostGaps[hostGaps.length - 1] ?? NaN} ms ` +
         `(${hostGaps.filter((gap) => gap > 2000).length} gaps over 2 s)`,
     );

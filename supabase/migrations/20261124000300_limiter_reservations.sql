@@ -181,8 +181,12 @@ begin
     return;
   end if;
 
+  -- Not settled, a reservation lapses in_flight_wait_ms after its start (each "ask again" extends it): a
+  -- caller that died before settling holds a slot of the in-flight cap for seconds, not a whole lease.
   insert into public.rate_limit_slots as s (class, key, starts_at, expires_at)
-  values (p_class, p_key, v_start, v_start + make_interval(secs => v_class.slot_lease_ms / 1000.0))
+  values (p_class, p_key, v_start,
+          v_start + make_interval(secs => least(v_class.slot_lease_ms, greatest(v_class.in_flight_wait_ms, 1000))
+                                          / 1000.0))
   returning s.token into v_token;
   update public.rate_limit_keys as k
      set next_start_at = v_start + v_interval,
@@ -248,6 +252,10 @@ begin
      where s.class = v_slot.class and s.key = v_slot.key and s.token <> p_token
        and s.started_at > v_now - make_interval(secs => v_class.in_flight_wait_ms / 1000.0);
     if v_other is not null then
+      update public.rate_limit_slots as s
+         set expires_at = greatest(s.expires_at,
+                                   v_now + make_interval(secs => greatest(v_class.in_flight_wait_ms, 1000) / 1000.0))
+       where s.token = p_token;
       return query select null::timestamptz,
         least(1000, greatest(25, ceil(extract(epoch from (v_other - v_now)) * 1000)::integer + 50)), v_now;
       return;

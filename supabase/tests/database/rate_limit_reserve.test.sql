@@ -11,7 +11,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(25);
+select plan(26);
 
 select ok(
   not has_function_privilege('anon', 'public.rate_limit_reserve(text, text, integer)', 'EXECUTE')
@@ -38,7 +38,7 @@ create temporary table r as select 1 as n, * from public.rate_limit_reserve('tap
 select is(
   (select format('%s %s %s %s', granted, starts_at - db_now, wait_ms, coalesce(late_start_ms::text, 'none'))
      from r where n = 1),
-  'true 00:00:00.1 100 1000',
+  't 00:00:00.1 100 1000',
   'the first start is the lead ahead of now; spaced from the previous end, a start may be sent up to '
   || 'in_flight_wait_ms − 2 / rate late'
 );
@@ -51,6 +51,9 @@ select is(
 );
 select is((select count(*)::int from public.rate_limit_slots where class = 'tapr' and key = 'h1'), 3,
   'each reserved start holds an in-flight slot');
+select ok((select bool_and(expires_at = starts_at + interval '2 s') from public.rate_limit_slots
+            where class = 'tapr' and key = 'h1'),
+  'until settled, a reservation lapses in_flight_wait_ms after its start (a dead caller does not hold it long)');
 
 insert into r select 4, * from public.rate_limit_reserve('tapr', 'h1', 5000);
 select ok((select not granted and reason = 'busy' and retry_ms between 25 and 1000 and token is null from r where n = 4),

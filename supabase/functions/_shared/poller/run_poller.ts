@@ -78,8 +78,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
 
   /**
    * DNS for the whole batch at once; the delegated names (registered, no RDAP request) are recorded together
-   * in one round trip; the others are checked side by side (they are spread over hosts, and each waits for
-   * its own host's turn, so one busy host does not hold the rest of the batch).
+   * in one round trip; the others are checked one by one.
    */
   async function checkBatch(batch: ClaimedDomain[]): Promise<void> {
     if (deps.now() >= checksEndAt) {
@@ -102,9 +101,9 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
         );
       }
     }
-    await Promise.all(
-      batch.flatMap((domain, i) => delegated.includes(domain) ? [] : [checkOne(domain, answers[i])]),
-    );
+    for (const [i, domain] of batch.entries()) {
+      if (!delegated.includes(domain)) await checkOne(domain, answers[i]);
+    }
   }
 
   let claimed = 0;
