@@ -37,6 +37,13 @@ export type DomainCheckOutcome =
   | { kind: "not_asked"; notBefore: Date };
 
 const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "rdap_host_backoff"]);
+/**
+ * How long a name not in pending delete waits for its RDAP host's turn before it is handed back (deferred to
+ * the next run): a worker stuck behind a busy host neither claims nor checks anything else, and a name in
+ * pending delete coming due meanwhile would wait for a free worker. Names in pending delete wait up to the
+ * run's end, ahead of the others.
+ */
+export const ROUTINE_HOST_WAIT_MS = 4_000;
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 
 /**
@@ -55,11 +62,13 @@ export async function checkClaimedDomain(
     return { kind: "delegated", checkedAt: new Date(deps.now()) };
   }
 
+  const urgent = domain.status === "pending_delete";
+  const untilRunEnd = Math.max(0, checksEndAt - deps.now());
   const result = await deps.checkDomain(
     domain.name,
     dns,
-    Math.max(0, checksEndAt - deps.now()),
-    domain.status === "pending_delete",
+    urgent ? untilRunEnd : Math.min(untilRunEnd, ROUTINE_HOST_WAIT_MS),
+    urgent,
   );
   const rdap = result.rdap;
   if (
