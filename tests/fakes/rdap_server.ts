@@ -131,7 +131,7 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
       const name = decodeURIComponent(domain[1]).toLowerCase();
       const answer = nextAnswer(name);
       if (!answer.delayMs) return respond(name, answer);
-      return new Promise<Response>((resolve) => setTimeout(resolve, answer.delayMs)).then(() =>
+      return new Promise<void>((resolve) => setTimeout(resolve, answer.delayMs)).then(() =>
         respond(name, answer)
       );
     },
