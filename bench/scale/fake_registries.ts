@@ -15,6 +15,8 @@ export interface FakeRegistries {
   tooManyGaps: number[];
   /** Requests per host (accepted or not). */
   perHost: number[];
+  /** Arrival times (epoch ms) of answered domain requests, per host. */
+  acceptedPerHost: number[][];
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ const DAY = 86_400_000;
 export function startFakeRegistries(params: ScaleParams, drops: Map<number, number>): FakeRegistries {
   const accepted: number[] = [];
   const perHost = new Array(params.hosts).fill(0);
+  const acceptedPerHost: number[][] = Array.from({ length: params.hosts }, () => []);
   let tooMany = 0;
   const tooManyGaps: number[] = [];
   const servers: Deno.HttpServer[] = [];
@@ -45,6 +48,7 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
         });
       }
       accepted.push(at);
+      acceptedPerHost[host].push(at);
       inFlight++;
       try {
         await new Promise((resolve) => setTimeout(resolve, params.rdapLatencyMs));
@@ -74,6 +78,7 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
     },
     tooManyGaps,
     perHost,
+    acceptedPerHost,
     async close() {
       await Promise.all([...servers, bootstrap].map((server) => server.shutdown()));
     },

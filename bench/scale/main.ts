@@ -27,6 +27,7 @@ interface ProcessTotals {
   recordMs: number;
   limiterMs: number;
   limiterCalls: number;
+  reservations: number;
   dnsQueries: Record<string, number>;
   cpuMs: number | null;
 }
@@ -50,8 +51,14 @@ async function main(): Promise<void> {
     let started = performance.now();
     await prepareDatabase(cluster);
     sql = postgres.connect(cluster.url, { max: 4, onnotice: () => {} });
-    await sql`alter system set synchronous_commit = off`;
-    await sql`select pg_reload_conf()`;
+    // A server setting needs the cluster's superuser (the project's `postgres` is not one, as on Supabase).
+    const admin = postgres.connect(cluster.adminUrl, { max: 1, onnotice: () => {} });
+    try {
+      await admin`alter system set synchronous_commit = off`;
+      await admin`select pg_reload_conf()`;
+    } finally {
+      await admin.end({ timeout: 2 });
+    }
     const dropping = droppingIndexes(params);
     await seed(sql, params, dropping);
     const [counts] = await sql<{ names: number; entries: number }[]>`
@@ -94,6 +101,8 @@ async function main(): Promise<void> {
           SUPABASE_DB_URL: cluster.url,
           RDAP_BOOTSTRAP_URL: fakes!.bootstrapUrl,
           DB_POOL_SIZE: String(Math.max(4, params.workers)),
+          // On a loaded machine a new connection can take seconds; the default 3 s would end a run early.
+          DB_CONNECT_TIMEOUT_MS: "20000",
         },
         stdout: "piped",
         stderr: "inherit",
@@ -157,6 +166,18 @@ async function main(): Promise<void> {
       `  RDAP saved by DNS      ${fixed(100 * (1 - rdapRequests / Math.max(1, checked)), 1)} %  ` +
         `(${rdapRequests} RDAP requests for ${checked} checks; ${byDns} by DNS alone)`,
     );
+    // Gaps between consecutive answered arrivals at each host, within the window: where the time goes.
+    const hostGaps = fakes.acceptedPerHost.flatMap((arrivals) => {
+      const inside = arrivals.filter((at) => at >= windowStart && at < windowEnd);
+      return inside.slice(1).map((at, i) => at - inside[i]);
+    }).sort((a, b) => a - b);
+    console.log(
+      `  gaps at a host         p10 ${percentile(hostGaps, 0.1)} ms, median ${
+        percentile(hostGaps, 0.5)
+      } ms, ` +
+        `p90 ${percentile(hostGaps, 0.9)} ms, max ${hostGaps[hostGaps.length - 1] ?? NaN} ms ` +
+        `(${hostGaps.filter((gap) => gap > 2000).length} gaps over 2 s)`,
+    );
     const gaps = [...fakes.tooManyGaps].sort((a, b) => a - b);
     console.log(
       `  429s sent by fakes     ${fakes.tooMany}` +
@@ -189,6 +210,13 @@ async function main(): Promise<void> {
         } ms and ` +
         `${fixed(sum((o) => o.limiterCalls) / Math.max(1, rdapRequests), 1)} calls per RDAP request)`,
     );
+    const reservations = sum((o) => o.reservations ?? 0);
+    if (reservations > 0) {
+      console.log(
+        `  reserved starts        ${reservations} for ${rdapRequests} RDAP requests ` +
+          `(${reservations - rdapRequests} given up: woke too late, paused meanwhile, or out of budget)`,
+      );
+    }
     console.log(
       `  DNS queries            ${dnsQueries} (${
         fixed(dnsQueries / elapsedS, 1)

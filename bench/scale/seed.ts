@@ -12,6 +12,10 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
   await sql`
     insert into auth.users (email, email_confirmed_at)
     select 'bench' || k || '@bench.test', now() from generate_series(0, ${accounts - 1}::int) as k`;
+  // How overdue each name is: (i × 104729) mod this many seconds. With 3600 (as first written) the order of the
+  // backlog went registry by registry (20 divides 3600, so i mod 3600 fixes the registry), starving the
+  // others; 3599 (coprime to the number of registries) spreads every second of the backlog over them.
+  const overdueSpreadS = params.hosts > 0 && 3600 % params.hosts === 0 ? 3599 : 3600;
   // Every name is due (a backlog, overdue by up to an hour), except names in pending delete that do not
   // drop during the run: those are spread over their 30-minute cadence, as in a steady state.
   await sql`
@@ -22,7 +26,7 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
            now() - interval '7 days',
            case when (i * 7919) % 1000 >= ${delegatedBelow}::float8 and (i * 7919) % 1000 < ${pendingBelow}::float8
                 then now() + make_interval(secs => (i % 1800)::float8)
-                else now() - make_interval(secs => ((i * 104729) % 3600)::float8) end
+                else now() - make_interval(secs => ((i * 104729) % ${overdueSpreadS}::int)::float8) end
       from generate_series(0::bigint, ${names - 1}::bigint) as i`;
   await sql`update public.domains set next_check_at = now() - interval '2 hours'
             where name = any(${dropping.map((i) => `n${i}.scale${i % hosts}`)})`;

@@ -15,7 +15,11 @@ export interface ScaleParams {
   hostRate: number;
   /** Requests in flight each fake registry accepts; more → 429. */
   hostConcurrency: number;
-  /** The project limiter is set to hostRate × (1 − margin). */
+  /**
+   * The project limiter is set to hostRate × (1 − margin). Starts are spaced from the previous request's end
+   * (docs/rate-limits.md), so the margin covers only the error of each process's estimate of the database's
+   * clock and the rounding of timestamps to the millisecond, not scheduling jitter.
+   */
   margin: number;
   rdapLatencyMs: number;
   dnsLatencyMs: number;
@@ -42,7 +46,7 @@ export const DEFAULT_PARAMS: ScaleParams = {
   hosts: 20,
   hostRate: 1,
   hostConcurrency: 2,
-  margin: 0.05,
+  margin: 0.01,
   rdapLatencyMs: 50,
   dnsLatencyMs: 5,
   dnsRate: 0,

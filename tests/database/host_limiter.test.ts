@@ -74,6 +74,44 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "with answers slower than 1 / rate, the next start still waits for the previous end (never 2 in 1 / rate)",
+  options,
+  async () => {
+    const rdap = await startFakeRdap();
+    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+    try {
+      const rate = 4;
+      const slowMs = 400;
+      await setRdapHostLimit(sql, rdap.url, rate, 2);
+      const names = (process: string) => Array.from({ length: 4 }, (_, i) => `s${i}-${process}.limitertest`);
+      for (const name of [...names("a"), ...names("b")]) {
+        rdap.setDomain(name, { status: 404, delayMs: slowMs });
+      }
+      const results = await Promise.all([
+        runWorker(rdap.url, 60_000, names("a")),
+        runWorker(rdap.url, 60_000, names("b")),
+      ]);
+      assert(results.flat().every((line) => line.outcome === "not_found"), JSON.stringify(results));
+      const starts = rdap.requests.filter((request) => request.path.startsWith("/domain/")).map((r) => r.at)
+        .sort();
+      assertEquals(starts.length, 8);
+      // Each start comes 1 / rate after the previous answer (which took `slowMs`), never 1 / rate after the
+      // previous start alone; less a little scheduling jitter.
+      for (let i = 1; i < starts.length; i++) {
+        const gap = starts[i] - starts[i - 1];
+        assert(
+          gap >= slowMs + 1000 / rate - 60,
+          `starts ${i - 1}, ${i} ${gap} ms apart: ${JSON.stringify(starts)}`,
+        );
+      }
+    } finally {
+      await sql.end({ timeout: 2 });
+      await rdap.close();
+    }
+  },
+);
+
 Deno.test("a 429 seen by one process pauses the host for the other", options, async () => {
   const rdap = await startFakeRdap();
   const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {} });

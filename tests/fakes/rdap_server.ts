@@ -16,6 +16,8 @@ export interface FakeResponse {
   retryAfter?: number | string;
   /** The `Location` of a 302. */
   location?: string;
+  /** Answer this many ms after the request arrived (a slow registry). */
+  delayMs?: number;
 }
 
 export interface FakeRequest {
@@ -127,7 +129,11 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
       const domain = path.match(/^\/domain\/([^/]+)$/);
       if (!domain) return new Response("not here", { status: 400 });
       const name = decodeURIComponent(domain[1]).toLowerCase();
-      return respond(name, nextAnswer(name));
+      const answer = nextAnswer(name);
+      if (!answer.delayMs) return respond(name, answer);
+      return new Promise<void>((resolve) => setTimeout(resolve, answer.delayMs)).then(() =>
+        respond(name, answer)
+      );
     },
   );
   baseUrl = `http://127.0.0.1:${server.addr.port}/`;

@@ -3,6 +3,7 @@ import type { RdapSummary } from "../../supabase/functions/_shared/availability/
 import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/poller/bearer.ts";
 import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_first.ts";
 import {
+  DROP_CHECK_AFTER_MS,
   pendingDeleteCheckDelayMs,
   predictedDropAt,
 } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
@@ -47,6 +48,15 @@ Deno.test("pending delete is checked often, and every minute around the predicte
   assertEquals(pendingDeleteCheckDelayMs(at(1 * DAY), now), 5 * MINUTE);
   assertEquals(pendingDeleteCheckDelayMs(at(90 * MINUTE), now), 1 * MINUTE);
   assertEquals(pendingDeleteCheckDelayMs(at(-3 * HOUR), now), 1 * MINUTE);
+  // The check before the predicted drop is aimed just after it (never under the database's minute).
+  assertEquals(pendingDeleteCheckDelayMs(at(100_000), now), 100_000 + DROP_CHECK_AFTER_MS);
+  assertEquals(pendingDeleteCheckDelayMs(at(59_000), now), 59_000 + DROP_CHECK_AFTER_MS);
+  assertEquals(pendingDeleteCheckDelayMs(at(30_000), now), 1 * MINUTE, "too soon: the minute stands");
+  assertEquals(
+    pendingDeleteCheckDelayMs(at(2 * MINUTE + 8_000), now),
+    2 * MINUTE + 8_000 + DROP_CHECK_AFTER_MS,
+  );
+  assertEquals(pendingDeleteCheckDelayMs(at(2 * MINUTE + 10_000), now), 1 * MINUTE);
   assertEquals(pendingDeleteCheckDelayMs(at(-2 * DAY), now), 5 * MINUTE, "prediction wrong: back to often");
 });
 

@@ -1,5 +1,9 @@
 import { createSharedLimiter } from "../../supabase/functions/_shared/rate_limit/shared_limiter.ts";
-import type { RateLimitAnswer, RateLimitStore } from "../../supabase/functions/_shared/rate_limit/store.ts";
+import type {
+  RateLimitAnswer,
+  RateLimitStore,
+  ReserveAnswer,
+} from "../../supabase/functions/_shared/rate_limit/store.ts";
 import { createDatabaseHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { assertEquals } from "../support/assert.ts";
 
@@ -125,4 +129,97 @@ Deno.test("a success is reported only where a failure may be counted", async () 
   await limiter.report("failing", true);
   await limiter.report("failing", true);
   assertEquals(calls.filter((call) => call.startsWith("report")), ["report failing true"]);
+});
+
+/** A store that reserves starts (as the SQL one): scripted reserve and settle answers on the fake clock. */
+function reservingStore(
+  now: () => number,
+  reserves: ReserveAnswer[],
+  settles: { startIn: number | null; retryMs: number | null }[],
+) {
+  const calls: string[] = [];
+  const { store: base } = scriptedStore([]);
+  const store: RateLimitStore = {
+    ...base,
+    reserve: (_c, key) => {
+      calls.push(`reserve ${key}`);
+      const next = reserves.shift();
+      if (!next) return Promise.reject(new Error("database went away"));
+      return Promise.resolve(
+        next.granted ? { ...next, startsAt: now() + next.startsAt, dbNow: now() } : next,
+      );
+    },
+    settle: (token) => {
+      calls.push(`settle ${token}`);
+      const next = settles.shift() ?? { startIn: 0, retryMs: null };
+      return Promise.resolve({
+        startAt: next.startIn === null ? null : now() + next.startIn,
+        retryMs: next.retryMs,
+        dbNow: now(),
+      });
+    },
+    releaseAt: (token, finishedAt) => {
+      calls.push(`release ${token} at +${finishedAt - 1_000_000}`);
+      return Promise.resolve();
+    },
+  };
+  return { store, calls };
+}
+
+/** A reservation starting `startsIn` ms after the (fake) database's now. */
+const reserved = (token: string, startsIn: number): ReserveAnswer => ({
+  granted: true,
+  token,
+  startsAt: startsIn,
+  dbNow: 0,
+  lateStartMs: null,
+  consecutiveFailures: 0,
+});
+
+Deno.test("a reserved start is settled shortly before it, asked again while the previous one is in flight", async () => {
+  const clock = fakeClock();
+  const { store, calls } = reservingStore(clock.now, [reserved("t1", 1_000)], [
+    { startIn: null, retryMs: 50 },
+    { startIn: 300, retryMs: null },
+  ]);
+  const limiter = createSharedLimiter({ store, limitClass: "x", ...clock, settleLeadMs: 400 });
+  const turn = await limiter.acquire("h");
+  assertEquals(turn.granted, true);
+  // Settled 400 ms before the reserved start (at +600), asked again 50 ms later, then sent 300 ms after that.
+  assertEquals(clock.now() - 1_000_000, 950);
+  await clock.sleep(80);
+  if (turn.granted) turn.release();
+  assertEquals(calls, ["reserve h", "settle t1", "settle t1", "release t1 at +1030"]);
+});
+
+Deno.test("a reserved start voided before it settles is reserved again; one beyond the budget is busy", async () => {
+  const clock = fakeClock();
+  const { store, calls } = reservingStore(clock.now, [reserved("t1", 100), reserved("t2", 100)], [
+    { startIn: null, retryMs: null },
+    { startIn: 0, retryMs: null },
+  ]);
+  const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
+  assertEquals((await limiter.acquire("h")).granted, true);
+  assertEquals(calls, ["reserve h", "settle t1", "release t1 at +0", "reserve h", "settle t2"]);
+
+  const late = reservingStore(clock.now, [reserved("t3", 5_000)], []);
+  const refused = await createSharedLimiter({ store: late.store, limitClass: "x", ...clock }).acquire("h", {
+    maxWaitMs: 1_000,
+  });
+  assertEquals(refused, { granted: false, refusal: "busy", pauseReason: null, until: null });
+  assertEquals(late.calls.map((call) => call.split(" at ")[0]), ["reserve h", "release t3"]);
+});
+
+Deno.test("callers of one key take turns in this process; urgent ones go first", async () => {
+  const clock = fakeClock();
+  const { store } = reservingStore(clock.now, [reserved("t1", 0), reserved("t2", 0), reserved("t3", 0)], []);
+  const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
+  const order: string[] = [];
+  const ask = (who: string, urgent: boolean) =>
+    limiter.acquire("h", { urgent }).then((turn) => {
+      order.push(who);
+      if (turn.granted) turn.release();
+    });
+  await Promise.all([ask("first", false), ask("normal", false), ask("urgent", true)]);
+  assertEquals(order, ["first", "urgent", "normal"]);
 });

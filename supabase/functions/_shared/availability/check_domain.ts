@@ -30,6 +30,8 @@ export interface CheckDeps {
 export interface CheckOptions {
   /** How long a request may wait for its turn at an RDAP host (live checks bound it; the poller need not). */
   maxHostWaitMs?: number;
+  /** Its RDAP requests go before this process's other waiters for the host (around a predicted drop). */
+  urgent?: boolean;
 }
 
 type RegistryLookup = { server: string; answer: RegistryAnswer };
@@ -80,10 +82,16 @@ async function askRegistry(
     return { server: "", answer: { outcome: "no_server" } };
   }
   const server = service.baseUrls[0];
-  const lookup = await deps.rdap.lookupDomain(server, domainName, { maxWaitMs: options.maxHostWaitMs });
+  const lookup = await deps.rdap.lookupDomain(server, domainName, {
+    maxWaitMs: options.maxHostWaitMs,
+    urgent: options.urgent,
+  });
   if (lookup.outcome === "not_found") {
     const key = { server, suffix: service.suffix, canaryName: service.canaryName };
-    const proven = await isServerProven(deps.proof, deps.rdap, key, { maxHostWaitMs: options.maxHostWaitMs });
+    const proven = await isServerProven(deps.proof, deps.rdap, key, {
+      maxHostWaitMs: options.maxHostWaitMs,
+      urgent: options.urgent,
+    });
     if (!proven) return { server, answer: { outcome: "unverified", url: lookup.url, httpStatus: 404 } };
   }
   if (lookup.outcome !== "found") return { server, answer: lookup };
@@ -104,7 +112,10 @@ async function withRegistrarDetails(
   if (referral === null || (registry.registrar !== null && registry.expirationDate !== null)) return lookup;
   if (new URL(referral).host === new URL(lookup.url).host) return lookup;
 
-  const registrarAnswer = await rdap.lookupUrl(referral, { maxWaitMs: options.maxHostWaitMs });
+  const registrarAnswer = await rdap.lookupUrl(referral, {
+    maxWaitMs: options.maxHostWaitMs,
+    urgent: options.urgent,
+  });
   if (registrarAnswer.outcome !== "found") return lookup;
   const registrar = registrarAnswer.domain;
   const enriched: RdapDomain = {

@@ -38,6 +38,8 @@ export interface ServerProofStore {
 export interface ProveOptions {
   /** How long the canary may wait for its host's turn (the check's own bound). */
   maxHostWaitMs?: number;
+  /** The canary goes before this process's other waiters for the host. */
+  urgent?: boolean;
   /** How long to wait for another caller's canary on first use before answering "not proven". */
   waitForOtherMs?: number;
   pollMs?: number;
@@ -96,6 +98,7 @@ async function proveServer(
     if (claim.claimId !== null) {
       const lookup = await rdap.lookupDomain(key.server, key.canaryName, {
         maxWaitMs: options.maxHostWaitMs,
+        urgent: options.urgent,
       });
       const { outcome, detail } = canaryOutcome(lookup);
       await store.record(key, claim.claimId, outcome, lookup.httpStatus, detail);

@@ -10,8 +10,16 @@ import { pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
-  /** The full check (RDAP, classification) given the DNS answer; waits at most `maxHostWaitMs` for a host. */
-  checkDomain(domainName: string, dns: DnsOutcome, maxHostWaitMs: number): Promise<CheckResult>;
+  /**
+   * The full check (RDAP, classification) given the DNS answer; waits at most `maxHostWaitMs` for a host,
+   * ahead of this process's other checks of that host when `urgent` (a name in pending delete).
+   */
+  checkDomain(
+    domainName: string,
+    dns: DnsOutcome,
+    maxHostWaitMs: number,
+    urgent?: boolean,
+  ): Promise<CheckResult>;
   /** Epoch ms until which the RDAP host of `serverUrl` is paused (429 or back-off), or null. */
   hostPausedUntil(serverUrl: string): number | null;
   now(): number;
@@ -29,6 +37,13 @@ export type DomainCheckOutcome =
   | { kind: "not_asked"; notBefore: Date };
 
 const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "rdap_host_backoff"]);
+/**
+ * How long a name not in pending delete waits for its RDAP host's turn before it is handed back (deferred to
+ * the next run): a worker stuck behind a busy host neither claims nor checks anything else, and a name in
+ * pending delete coming due meanwhile would wait for a free worker. Names in pending delete wait up to the
+ * run's end, ahead of the others.
+ */
+export const ROUTINE_HOST_WAIT_MS = 4_000;
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 
 /**
@@ -47,7 +62,14 @@ export async function checkClaimedDomain(
     return { kind: "delegated", checkedAt: new Date(deps.now()) };
   }
 
-  const result = await deps.checkDomain(domain.name, dns, Math.max(0, checksEndAt - deps.now()));
+  const urgent = domain.status === "pending_delete";
+  const untilRunEnd = Math.max(0, checksEndAt - deps.now());
+  const result = await deps.checkDomain(
+    domain.name,
+    dns,
+    urgent ? untilRunEnd : Math.min(untilRunEnd, ROUTINE_HOST_WAIT_MS),
+    urgent,
+  );
   const rdap = result.rdap;
   if (
     result.status === "unknown" && rdap !== null && rdap.http_status === null &&

@@ -17,8 +17,8 @@ export function defaultPollerDeps(): PollerDeps {
     domains: databaseDomainQueue(),
     check: {
       lookupDns,
-      checkDomain: (name, dns, maxHostWaitMs) =>
-        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs }),
+      checkDomain: (name, dns, maxHostWaitMs, urgent) =>
+        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs, urgent }),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       now: Date.now,
     },

@@ -20,7 +20,8 @@ export type LimiterTurn =
   };
 
 export interface SharedLimiter {
-  acquire(key: string, options?: { maxWaitMs?: number }): Promise<LimiterTurn>;
+  /** `urgent`: ahead of this process's other waiters for the key (with a reserving store). */
+  acquire(key: string, options?: { maxWaitMs?: number; urgent?: boolean }): Promise<LimiterTurn>;
   pause(key: string, untilMs: number, reason: "rate_limited" | "backoff"): Promise<void>;
   report(key: string, succeeded: boolean): Promise<void>;
   /** The pause end this process last learned for the key (epoch ms), or null. */
@@ -32,6 +33,8 @@ export interface SharedLimiterOptions {
   limitClass: string;
   now?: () => number;
   sleep?: Sleep;
+  /** With a reserving store: how long before its reserved start a slot is settled (default 450 ms). */
+  settleLeadMs?: number;
   /** Where database failures are told (never thrown to the caller). */
   onError?: (what: string, error: unknown) => void;
 }
@@ -49,6 +52,9 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The longest round trip whose answer may set this process's estimate of the database's clock. */
+const MAX_CLOCK_SAMPLE_MS = 20;
+
 export function createSharedLimiter(options: SharedLimiterOptions): SharedLimiter {
   const { store, limitClass } = options;
   const now = options.now ?? Date.now;
@@ -64,9 +70,188 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     if (until !== null && until > now()) knownPause.set(key, Math.max(until, knownPause.get(key) ?? 0));
   }
 
+  const reserving = store.reserve && store.settle && store.releaseAt
+    ? {
+      reserve: store.reserve.bind(store),
+      settle: store.settle.bind(store),
+      releaseAt: store.releaseAt.bind(store),
+    }
+    : null;
+  const busy: LimiterTurn = { granted: false, refusal: "busy", pauseReason: null, until: null };
+
+  /**
+   * This process's callers of one key take turns to ask the database (FIFO): one asks, the others wait here
+   * instead of polling the database too. The turn passes on as soon as a start is reserved, so the next
+   * caller reserves the following start while the first sleeps until its own. Resolves with the function
+   * that passes the turn on, or null when `deadline` comes first.
+   */
+  const turns = new Map<string, { held: boolean; urgent: number; waiters: ((entered: boolean) => void)[] }>();
+  function takeTurn(key: string, deadline: number, urgent: boolean): Promise<(() => void) | null> {
+    let line = turns.get(key);
+    if (!line) turns.set(key, line = { held: false, urgent: 0, waiters: [] });
+    const queue = line;
+    let passed = false;
+    const passOn = () => {
+      if (passed) return;
+      passed = true;
+      const next = queue.waiters.shift();
+      if (queue.urgent > 0) queue.urgent--;
+      if (next) next(true);
+      else {
+        queue.held = false;
+        turns.delete(key);
+      }
+    };
+    if (!queue.held) {
+      queue.held = true;
+      return Promise.resolve(passOn);
+    }
+    return new Promise((resolve) => {
+      const timeout = new AbortController();
+      const waiter = (entered: boolean) => {
+        timeout.abort();
+        resolve(entered ? passOn : null);
+      };
+      // Urgent callers line up behind the urgent ones already waiting, ahead of the others.
+      if (urgent) queue.waiters.splice(queue.urgent++, 0, waiter);
+      else queue.waiters.push(waiter);
+      if (Number.isFinite(deadline)) {
+        sleep(Math.max(0, deadline - now()), timeout.signal).then(() => {
+          const at = queue.waiters.indexOf(waiter);
+          if (at < 0) return;
+          queue.waiters.splice(at, 1);
+          if (at < queue.urgent) queue.urgent--;
+          waiter(false);
+        });
+      }
+    });
+  }
+
+  /**
+   * The database's clock minus this process's (ms), from the answer with the shortest round trip so far
+   * (its error is at most half that round trip): reserved starts are on the database's clock. Until an
+   * answer comes back within `MAX_CLOCK_SAMPLE_MS` the clocks are taken as synchronised (NTP): a slow first
+   * answer (a new connection, a loaded database) could otherwise set it wrong by half a second.
+   */
+  let clockOffset = 0;
+  let bestRoundTrip = MAX_CLOCK_SAMPLE_MS;
+  function learnClock(dbNow: number, sentAt: number, receivedAt: number): void {
+    const roundTrip = receivedAt - sentAt;
+    if (roundTrip > bestRoundTrip * 1.5 + 2) return;
+    bestRoundTrip = Math.min(bestRoundTrip, roundTrip);
+    clockOffset = dbNow - (sentAt + receivedAt) / 2;
+  }
+
+  /** How long before its reserved start a slot is settled (the answer must be back by then). */
+  const settleLeadMs = options.settleLeadMs ?? 450;
+
+  /**
+   * `acquire` over a reserving store: reserve the next start (one round trip), settle it shortly before
+   * (one more: the final start, after the previous request's end), sleep locally until then and go. The
+   * release records the end as this process saw it.
+   */
+  async function acquireReserved(
+    reserving: Required<Pick<RateLimitStore, "reserve" | "settle" | "releaseAt">>,
+    key: string,
+    deadline: number,
+    urgent: boolean,
+  ): Promise<LimiterTurn> {
+    let passOn = await takeTurn(key, deadline, urgent);
+    if (passOn === null) return busy;
+    const lineUpAgain = async () => {
+      passOn = await takeTurn(key, deadline, urgent);
+      return passOn !== null;
+    };
+    try {
+      for (;;) {
+        const remaining = deadline - now();
+        if (remaining < 0) return busy;
+        const sentAt = now();
+        let answer;
+        try {
+          answer = await reserving.reserve(limitClass, key, Number.isFinite(remaining) ? remaining : null);
+        } catch (error) {
+          onError("reserve", error);
+          return busy;
+        }
+        if (answer.consecutiveFailures > 0) failing.add(key);
+        if (!answer.granted) {
+          if (answer.refusal === "paused") {
+            learnPause(key, answer.pausedUntil);
+            return {
+              granted: false,
+              refusal: "paused",
+              pauseReason: answer.pauseReason,
+              until: answer.pausedUntil,
+            };
+          }
+          if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
+            // Other processes ask too: a little spread keeps them from asking at the same instant; an urgent
+            // caller asks first.
+            await sleep(urgent ? answer.retryMs : answer.retryMs * (1.05 + Math.random() * 0.2));
+            continue;
+          }
+          return busy;
+        }
+        learnClock(answer.dbNow, sentAt, now());
+        // The next caller of this process may reserve the following start while this one waits for its own.
+        passOn();
+        const { token } = answer;
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          reserving.releaseAt(token, now() + clockOffset).catch((error) => onError("release", error));
+        };
+
+        let startAt: number | null = null;
+        let settleAt = answer.startsAt - clockOffset - settleLeadMs;
+        for (;;) {
+          if (settleAt > deadline) break;
+          if (settleAt > now()) await sleep(settleAt - now());
+          let settled;
+          const askedAt = now();
+          try {
+            settled = await reserving.settle(token);
+          } catch (error) {
+            onError("settle", error);
+            release();
+            return busy;
+          }
+          learnClock(settled.dbNow, askedAt, now());
+          if (settled.startAt !== null) startAt = settled.startAt - clockOffset;
+          if (settled.retryMs === null) break;
+          settleAt = now() + settled.retryMs;
+        }
+        if (startAt === null || startAt > deadline) {
+          release();
+          // Void (a pause voided it): ask again, the answer says how long. Out of budget: busy.
+          if (startAt === null && settleAt <= deadline && await lineUpAgain()) continue;
+          return busy;
+        }
+        if (startAt > now()) await sleep(startAt - now());
+        // A start sent much later than its time could be overtaken by the next one (the database stops
+        // waiting for an unreleased request after a while; without spacing from the end, at once): give it
+        // up and reserve again. Likewise when this process learned of a pause meanwhile.
+        const late = answer.lateStartMs !== null && now() - startAt > answer.lateStartMs;
+        if (late || (knownPause.get(key) ?? 0) > now()) {
+          release();
+          if (await lineUpAgain()) continue;
+          return busy;
+        }
+        return { granted: true, release };
+      }
+    } finally {
+      passOn?.();
+    }
+  }
+
   return {
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
+      if (reserving) {
+        return acquireReserved(reserving, key, deadline, acquireOptions.urgent === true);
+      }
       for (;;) {
         const remaining = deadline - now();
         if (remaining < 0) return { granted: false, refusal: "busy", pauseReason: null, until: null };

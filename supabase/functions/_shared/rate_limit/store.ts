@@ -16,7 +16,34 @@ export type RateLimitAnswer =
     consecutiveFailures: number;
   };
 
+/** A reserved start (`rate_limit_reserve`): refusals as `RateLimitAnswer`. */
+export type ReserveAnswer =
+  | {
+    granted: true;
+    token: string;
+    /** The start, on the database's clock (epoch ms). */
+    startsAt: number;
+    /** The database's clock when it answered (epoch ms): with the round trip, this process's clock offset. */
+    dbNow: number;
+    /** A start this much later than its settled time must not be sent (the slot is released instead). */
+    lateStartMs: number | null;
+    consecutiveFailures: number;
+  }
+  | Extract<RateLimitAnswer, { granted: false }>;
+
 export interface RateLimitStore {
+  /**
+   * Reserves the next start for (class, key), spaced 1 / rate after the previous reservation, in one round
+   * trip; `maxWaitMs` null means no bound. Optional: a store without it is used through `acquire`.
+   */
+  reserve?(limitClass: string, key: string, maxWaitMs: number | null): Promise<ReserveAnswer>;
+  /**
+   * The final start of a reserved slot (with `reserve`): `startAt` (database clock, epoch ms), or ask again in
+   * `retryMs`, or neither: the slot is void (reserve again).
+   */
+  settle?(token: string): Promise<{ startAt: number | null; retryMs: number | null; dbNow: number }>;
+  /** Frees a slot, recording its end as `finishedAt` (database clock, epoch ms) when it had started. */
+  releaseAt?(token: string, finishedAt: number): Promise<void>;
   /** Decides one start for (class, key); `maxWaitMs` null means no bound. */
   acquire(limitClass: string, key: string, maxWaitMs: number | null): Promise<RateLimitAnswer>;
   /**
@@ -46,6 +73,37 @@ interface AcquireRow {
   consecutive_failures: number;
 }
 
+interface ReserveRow {
+  granted: boolean;
+  token: string | null;
+  starts_at: Date | null;
+  late_start_ms: number | null;
+  reason: string | null;
+  paused_until: Date | null;
+  retry_ms: number | null;
+  consecutive_failures: number;
+  db_now: Date;
+}
+
+function refusal(
+  row: {
+    reason: string | null;
+    paused_until: Date | null;
+    retry_ms: number | null;
+    consecutive_failures: number;
+  },
+) {
+  const paused = row.reason === "rate_limited" || row.reason === "backoff";
+  return {
+    granted: false as const,
+    refusal: paused ? "paused" as const : "busy" as const,
+    pauseReason: paused ? row.reason as "rate_limited" | "backoff" : null,
+    pausedUntil: row.paused_until?.getTime() ?? null,
+    retryMs: row.retry_ms,
+    consecutiveFailures: row.consecutive_failures,
+  };
+}
+
 export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
   return {
     async acquire(limitClass, key, maxWaitMs) {
@@ -60,15 +118,29 @@ export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
           consecutiveFailures: row.consecutive_failures,
         };
       }
-      const paused = row.reason === "rate_limited" || row.reason === "backoff";
+      return refusal(row);
+    },
+    async reserve(limitClass, key, maxWaitMs) {
+      const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
+      const [row] = await sql()<ReserveRow[]>`
+        select * from public.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer)`;
+      if (!row.granted) return refusal(row);
       return {
-        granted: false,
-        refusal: paused ? "paused" : "busy",
-        pauseReason: paused ? row.reason as "rate_limited" | "backoff" : null,
-        pausedUntil: row.paused_until?.getTime() ?? null,
-        retryMs: row.retry_ms,
+        granted: true,
+        token: row.token!,
+        startsAt: row.starts_at!.getTime(),
+        dbNow: row.db_now.getTime(),
+        lateStartMs: row.late_start_ms,
         consecutiveFailures: row.consecutive_failures,
       };
+    },
+    async settle(token) {
+      const [row] = await sql()<{ start_at: Date | null; retry_ms: number | null; db_now: Date }[]>`
+        select * from public.rate_limit_settle(${token}::uuid)`;
+      return { startAt: row.start_at?.getTime() ?? null, retryMs: row.retry_ms, dbNow: row.db_now.getTime() };
+    },
+    async releaseAt(token, finishedAt) {
+      await sql()`select public.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)})`;
     },
     async confirm(token) {
       const [row] = await sql()<{ gate: number }[]>`select public.rate_limit_confirm(${token}::uuid) as gate`;

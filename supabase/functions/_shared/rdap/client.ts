@@ -33,6 +33,8 @@ export type RdapLookup =
 export interface LookupOptions {
   /** How long to wait for the host's turn in the limiter; unbounded when absent. */
   maxWaitMs?: number;
+  /** Goes before this process's other waiters for the host (a name checked around its predicted drop). */
+  urgent?: boolean;
 }
 
 export interface RdapClient {
@@ -132,7 +134,10 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
     const done = (lookup: RdapLookup) => ({ kind: "done" as const, lookup });
     const host = new URL(url).host;
     for (let attempt = 1;; attempt++) {
-      const turn = await limiter.acquire(host, { maxWaitMs: lookupOptions.maxWaitMs });
+      const turn = await limiter.acquire(host, {
+        maxWaitMs: lookupOptions.maxWaitMs,
+        urgent: lookupOptions.urgent,
+      });
       if (!turn.granted) return done(failed(url, null, turn.reason, turn.until));
 
       let answer: HttpAnswer;

@@ -20,6 +20,8 @@ export type HostTurn =
 export interface AcquireOptions {
   /** Give up (`rdap_host_busy`) rather than wait longer than this for a turn. Unbounded when absent. */
   maxWaitMs?: number;
+  /** Ahead of this process's other waiters for the host (the shared limiter only; the in-memory one is FIFO). */
+  urgent?: boolean;
 }
 
 export interface HostLimiter {
