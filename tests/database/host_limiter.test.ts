@@ -79,7 +79,7 @@ Deno.test(
   options,
   async () => {
     const rdap = await startFakeRdap();
-    const sql = postgres.connect(databaseUrl!, { max: 2, onnotice: () => {} });
+    const sql = postgres.connect(databaseUrl(), { max: 2, onnotice: () => {} });
     try {
       const rate = 4;
       const slowMs = 400;
