@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(25);
+select plan(26);
 
 select tests.create_user('alice@test.local', 'pro') as alice \gset
 select tests.create_user('bob@test.local', 'pro') as bob \gset
@@ -54,9 +54,13 @@ select is((select jsonb_agg(e - 'added_at') from export_doc, jsonb_array_element
   ),
   'the watchlist, removed entries with removed_at');
 select is((select doc -> 'notification_preferences' from export_doc),
-  '{"telegram_configured": true, "telegram_enabled": true}'::jsonb, 'notification preferences without the chat ID');
+  '{"telegram_configured": true, "telegram_enabled": true, "telegram_event_types": ["domain.available"]}'::jsonb,
+  'notification preferences (with the chat''s event types) without the chat ID');
 select is((select array_agg(k order by k) from export_doc, jsonb_object_keys(doc -> 'webhooks' -> 0) as k),
-  array['created_at', 'description', 'enabled', 'id', 'secret_configured'], 'a webhook has no url and no secret');
+  array['created_at', 'description', 'enabled', 'event_types', 'id', 'kind', 'secret_configured'],
+  'a webhook has its kind and event types, and no url and no secret');
+select is((select doc -> 'webhooks' -> 0 -> 'event_types' from export_doc), '["domain.available"]'::jsonb,
+  'a webhook''s event types are exported');
 select is((select doc -> 'webhooks' -> 0 -> 'secret_configured' from export_doc), 'true'::jsonb,
   'the webhook says a secret is configured');
 select is((select (doc -> 'organization_memberships' -> 0) - 'joined_at' from export_doc),

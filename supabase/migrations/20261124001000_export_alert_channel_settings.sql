@@ -1,0 +1,117 @@
+-- The account export carries the alert channels' settings added in 20261124000100 (issue 15): each
+-- webhook's kind and event types, and the Telegram chat's event types. Still never a URL, a secret or a
+-- chat ID (docs/decisions.md, "Account export"). Same signature, grants and limit as before.
+
+create or replace function public.export_account(p_user_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+set timezone = 'UTC'
+as $$
+declare
+  v_uid uuid := p_user_id;
+  v_profile jsonb;
+begin
+  if v_uid is null then
+    raise exception using errcode = 'DW401', message = 'DW401: Sign in first.';
+  end if;
+
+  select jsonb_build_object(
+           'id', p.id,
+           'email', p.email,
+           'display_name', p.display_name,
+           'plan', p.plan_id,
+           'created_at', p.created_at
+         )
+    into v_profile
+    from public.profiles as p
+   where p.id = v_uid;
+
+  if v_profile is null then
+    raise exception using errcode = 'DW404', message = 'DW404: The account has no profile.';
+  end if;
+
+  return jsonb_build_object(
+    'format_version', 1,
+    'exported_at', now(),
+    'profile', v_profile,
+    'watchlist', coalesce((
+      select jsonb_agg(
+               jsonb_build_object(
+                 'domain_name', e.domain_name,
+                 'unicode_name', e.unicode_name,
+                 'status', d.status,
+                 'added_at', e.added_at,
+                 'removed_at', e.deleted_at
+               )
+               order by e.domain_name collate "C"
+             )
+        from public.watchlist_entries as e
+        join public.domains as d on d.name = e.domain_name
+       where e.user_id = v_uid
+    ), '[]'::jsonb),
+    'notification_preferences', coalesce((
+      select jsonb_build_object(
+               'telegram_configured', n.telegram_chat_id is not null,
+               'telegram_enabled', n.telegram_enabled,
+               'telegram_event_types', to_jsonb(n.telegram_event_types)
+             )
+        from public.notification_settings as n
+       where n.user_id = v_uid
+    ), jsonb_build_object('telegram_configured', false, 'telegram_enabled', true,
+                       'telegram_event_types', to_jsonb(array['domain.available']))),
+    'webhooks', coalesce((
+      select jsonb_agg(
+               jsonb_build_object(
+                 'id', w.id,
+                 'description', w.description,
+                 'enabled', w.enabled,
+                 'kind', w.kind,
+                 'event_types', to_jsonb(w.event_types),
+                 'created_at', w.created_at,
+                 'secret_configured', w.secret is not null
+               )
+               order by w.created_at, w.id
+             )
+        from public.webhook_endpoints as w
+       where w.user_id = v_uid
+    ), '[]'::jsonb),
+    'organization_memberships', coalesce((
+      select jsonb_agg(
+               jsonb_build_object(
+                 'organization_id', m.organization_id,
+                 'organization_name', o.name,
+                 'role', m.role,
+                 'joined_at', m.created_at
+               )
+               order by m.created_at, m.organization_id
+             )
+        from public.organization_members as m
+        join public.organizations as o on o.id = m.organization_id
+       where m.user_id = v_uid
+    ), '[]'::jsonb),
+    'invitations_sent', coalesce((
+      select jsonb_agg(
+               jsonb_build_object(
+                 'id', i.id,
+                 'organization_id', i.organization_id,
+                 'email', i.email,
+                 'role', i.role,
+                 'status', i.status,
+                 'created_at', i.created_at,
+                 'expires_at', i.expires_at,
+                 'emailed_at', i.emailed_at
+               )
+               order by i.created_at, i.id
+             )
+        from public.invitations as i
+       where i.invited_by = v_uid
+    ), '[]'::jsonb)
+  );
+end
+$$;
+
+revoke all on function public.export_account(uuid) from public, anon, authenticated, service_role;
+grant execute on function public.export_account(uuid) to service_role;
