@@ -8,11 +8,14 @@
  *   control        http://127.0.0.1:9001  PUT /domains/<name> {"state": "registered"|"pending_delete"|"available"}
  *   webhooks       http://127.0.0.1:9100/hooks/demo  (verifies signatures with --webhook-secret)
  *   Telegram       http://127.0.0.1:9200  (bot token local:fake-bot-token)
+ *   Slack          http://127.0.0.1:9300  (hook https://hooks.slack.com/services/T0000/B0000/demo)
+ *   Discord        http://127.0.0.1:9301  (hook https://discord.com/api/webhooks/1/demo)
  */
 import { parseArgs } from "node:util";
 import { startFakeDns } from "../tests/fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../tests/fakes/rdap_server.ts";
 import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
+import { startFakeDiscord, startFakeSlack } from "../tests/fakes/chat_webhooks.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
 
 const states = ["registered", "pending_delete", "available"] as const;
@@ -28,6 +31,10 @@ const dns = await startFakeDns({ port: 9053 });
 const receiver = startWebhookReceiver({ port: 9100 });
 receiver.endpoint("demo", { secret: values["webhook-secret"] });
 const telegram = startFakeTelegram({ port: 9200, token: "local:fake-bot-token" });
+const slack = startFakeSlack({ port: 9300 });
+const slackHook = slack.hook("/services/T0000/B0000/demo");
+const discord = startFakeDiscord({ port: 9301 });
+const discordHook = discord.hook("/api/webhooks/1/demo");
 
 function setState(name: string, state: DomainState): void {
   if (state === "available") {
@@ -63,11 +70,14 @@ console.log(`Local fakes are running:
   DNS_NAMESERVER=${dns.address}   (UDP/TCP; or DNS over HTTPS: DNS_DOH_URL=${dns.dohUrl})
   TELEGRAM_API_BASE=${telegram.url} TELEGRAM_BOT_TOKEN=${telegram.token}
   webhook URL      ${receiver.url}/hooks/demo${values["webhook-secret"] ? " (signatures verified)" : ""}
+  SLACK_WEBHOOK_BASE_URL=${slack.url}     Slack hook (kind slack)     ${slackHook}
+  DISCORD_WEBHOOK_BASE_URL=${discord.url} Discord hook (kind discord) ${discordHook}
   control          curl -X PUT http://127.0.0.1:9001/domains/<name> -d '{"state":"pending_delete"}'
 Press Ctrl-C to stop.`);
 
 let shownWebhooks = 0;
 let shownMessages = 0;
+const shown = { Slack: 0, Discord: 0 };
 const printer = setInterval(() => {
   for (const hook of receiver.received.slice(shownWebhooks)) {
     const verified = hook.signatureValid === null ? "not checked" : hook.signatureValid ? "valid" : "INVALID";
@@ -82,11 +92,25 @@ const printer = setInterval(() => {
     console.log(`\n▶ Telegram to chat ${message.chatId}:\n  ${message.text.replaceAll("\n", "\n  ")}`);
   }
   shownMessages = telegram.calls.length;
+  for (const [name, service] of [["Slack", slack], ["Discord", discord]] as const) {
+    for (const message of service.received.slice(shown[name])) {
+      console.log(`\n▶ ${name} ${message.path} (answered ${message.status}):\n  ${message.rawBody}`);
+    }
+    shown[name] = service.received.length;
+  }
 }, 500);
 
 const stop = async () => {
   clearInterval(printer);
-  await Promise.all([control.shutdown(), rdap.close(), dns.close(), receiver.close(), telegram.close()]);
+  await Promise.all([
+    control.shutdown(),
+    rdap.close(),
+    dns.close(),
+    receiver.close(),
+    telegram.close(),
+    slack.close(),
+    discord.close(),
+  ]);
   Deno.exit(0);
 };
 Deno.addSignalListener("SIGINT", stop);

@@ -44,21 +44,22 @@ const DOCUMENTED_ORIGIN: Record<Kind, string> = {
   discord: "https://discord.com",
 };
 
-export function startFakeSlack(): FakeChatService {
-  return startFakeChatService("slack");
+/** `port` 0 (the default) picks a free one; `deno task fakes` uses fixed ports. */
+export function startFakeSlack(options: { port?: number } = {}): FakeChatService {
+  return startFakeChatService("slack", options.port ?? 0);
 }
 
-export function startFakeDiscord(): FakeChatService {
-  return startFakeChatService("discord");
+export function startFakeDiscord(options: { port?: number } = {}): FakeChatService {
+  return startFakeChatService("discord", options.port ?? 0);
 }
 
-function startFakeChatService(kind: Kind): FakeChatService {
+function startFakeChatService(kind: Kind, port: number): FakeChatService {
   const hooks = new Set<string>();
   const limited = new Map<string, { seconds: number; times: number }>();
   const received: ChatHookRequest[] = [];
 
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    { hostname: "127.0.0.1", port, onListen: () => {} },
     async (request): Promise<Response> => {
       const url = new URL(request.url);
       const rawBody = await request.text();

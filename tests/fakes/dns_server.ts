@@ -177,7 +177,11 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     close: async () => {
       for (const release of [...hanging]) release();
       await doh.shutdown();
-      tcp.close();
+      try {
+        tcp.close();
+      } catch {
+        // already closed (a signal can stop the listener first)
+      }
       for (const connection of connections) {
         try {
           connection.close();
