@@ -282,7 +282,13 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         "export-one.com",
         "export-two.com",
       ]);
-      assertEquals(document.notification_preferences, { telegram_configured: true, telegram_enabled: true });
+      assertEquals(document.notification_preferences, {
+        telegram_configured: true,
+        telegram_enabled: true,
+        telegram_event_types: ["domain.available"],
+      });
+      assertEquals(document.webhooks[0].kind, "generic");
+      assertEquals(document.webhooks[0].event_types, ["domain.available"]);
       assertEquals(document.organization_memberships.length, 1);
       assertEquals(document.organization_memberships[0].organization_id, org.id);
       assertEquals(document.organization_memberships[0].role, "owner");
