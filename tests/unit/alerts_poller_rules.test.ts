@@ -4,9 +4,11 @@ import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/poll
 import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_first.ts";
 import {
   DROP_CHECK_AFTER_MS,
+  failedPendingDeleteRetryMs,
   pendingDeleteCheckDelayMs,
   predictedDropAt,
 } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
+import { checkClaimedDomain } from "../../supabase/functions/_shared/poller/check_claimed_domain.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -96,4 +98,48 @@ Deno.test("bearer secret: parsed from the header and compared exactly", async ()
   assert(!(await secretsEqual("local-poller-secreT", "local-poller-secret")));
   assert(!(await secretsEqual("", "local-poller-secret")));
   assert(!(await secretsEqual("local-poller-secret-and-more", "local-poller-secret")));
+});
+
+Deno.test("an undecided check of a name in pending delete keeps its cadence (1 to 5 minutes)", () => {
+  const now = new Date("2026-11-01T00:00:00Z");
+  const before = (ms: number) => new Date(now.getTime() - ms);
+  assertEquals(failedPendingDeleteRetryMs(before(62_000), now), 62_000, "every minute around the drop");
+  assertEquals(failedPendingDeleteRetryMs(before(20_000), now), 1 * MINUTE, "never under the minute");
+  assertEquals(failedPendingDeleteRetryMs(before(30 * MINUTE), now), 5 * MINUTE, "never over 5 minutes");
+  assertEquals(failedPendingDeleteRetryMs(null, now), 5 * MINUTE, "never checked");
+});
+
+Deno.test("a pending-delete name whose registry timed out is tried again at its own cadence", async () => {
+  const checkedAt = new Date("2026-11-01T00:00:00Z");
+  const outcome = await checkClaimedDomain(
+    {
+      lookupDns: () => Promise.resolve({ outcome: "not_delegated", rcode: "NXDOMAIN" }),
+      checkDomain: (name) =>
+        Promise.resolve({
+          domain_name: name,
+          unicode_name: null,
+          available: null,
+          status: "unknown",
+          checked_at: checkedAt.toISOString(),
+          rdap: { ...rdap([], null), http_status: 503 },
+          dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
+          reason: "rdap_unexpected_status",
+        }),
+      hostPausedUntil: () => null,
+      now: () => checkedAt.getTime(),
+    },
+    {
+      name: "dropping.test",
+      status: "pending_delete",
+      expiresAt: null,
+      registrar: null,
+      lastCheckedAt: new Date(checkedAt.getTime() - 61_000),
+    },
+    checkedAt.getTime() + 20_000,
+  );
+  assertEquals(outcome.kind, "checked");
+  assertEquals(
+    outcome.kind === "checked" ? outcome.pendingDeleteNextCheckAt?.toISOString() : null,
+    new Date(checkedAt.getTime() + 61_000).toISOString(),
+  );
 });

@@ -6,7 +6,7 @@ import type { CheckResult } from "../availability/check_domain.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
-import { pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
+import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
@@ -90,6 +90,11 @@ export async function checkClaimedDomain(
   if (result.status === "pending_delete") {
     const checkedAt = new Date(result.checked_at);
     const delay = pendingDeleteCheckDelayMs(predictedDropAt(rdap), checkedAt);
+    outcome.pendingDeleteNextCheckAt = new Date(checkedAt.getTime() + delay);
+  } else if (result.status === "unknown" && domain.status === "pending_delete") {
+    // Undecided: the name stays in pending delete and keeps its cadence (drop_schedule.ts).
+    const checkedAt = new Date(result.checked_at);
+    const delay = failedPendingDeleteRetryMs(domain.lastCheckedAt, checkedAt);
     outcome.pendingDeleteNextCheckAt = new Date(checkedAt.getTime() + delay);
   }
   return outcome;

@@ -34,3 +34,17 @@ export function pendingDeleteCheckDelayMs(dropAt: Date | null, now: Date): numbe
   if (untilDrop > -6 * HOUR) return 1 * MINUTE;
   return 5 * MINUTE;
 }
+
+/**
+ * When to try again after a check of a name in pending delete could not decide (`unknown`: the registry
+ * timed out, answered 5xx, its proof was pending…). The name keeps the cadence it had, measured as the time
+ * since its previous check, between 1 and 5 minutes: a name checked every minute around its drop is not
+ * left for 5 minutes by one failed answer, and a failure never makes a name's checks more frequent than they
+ * were. Never checked before: 5 minutes. (Registry politeness is the host limiter's: a failing host backs
+ * off for every name.)
+ */
+export function failedPendingDeleteRetryMs(lastCheckedAt: Date | null, checkedAt: Date): number {
+  if (lastCheckedAt === null) return 5 * MINUTE;
+  const sincePrevious = checkedAt.getTime() - lastCheckedAt.getTime();
+  return Math.min(5 * MINUTE, Math.max(1 * MINUTE, sincePrevious));
+}
