@@ -1,6 +1,7 @@
 /** `{base_url}/mcp`: HTTP-level checks (method, Origin, API key) before the MCP server reads the JSON-RPC. */
 import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { inDatabase } from "../http/in_database.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
 import { isSingleToolCall } from "../mcp/tool_call.ts";
@@ -10,7 +11,6 @@ import {
   type ListStatement,
   listWatchlistStatement,
   type WatchlistDomain,
-  watchlistError,
   watchlistPageFrom,
 } from "../watchlist/service.ts";
 import {
@@ -77,9 +77,7 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (listing) {
     // One list_watchlist call with valid arguments: its page is read as the account in the same round
     // trip as the key check and count (as GET /domains), and the tool answers with it.
-    const result = await authorizeAndQuery(c.req.header("x-api-key"), listing.statement).catch((error) => {
-      throw watchlistError(error);
-    });
+    const result = await inDatabase(() => authorizeAndQuery(c.req.header("x-api-key"), listing.statement));
     authorized = result.authorized;
     if (authorized.allowance.allowed) listedPage = watchlistPageFrom(result.rows, listing.limit);
   } else {

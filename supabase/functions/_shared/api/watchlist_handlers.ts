@@ -1,4 +1,5 @@
 /** REST handlers for the watchlist: HTTP in, service call, JSON out. */
+import { inDatabase } from "../http/in_database.ts";
 import { readJsonBody } from "../http/json_body.ts";
 import { parseWith } from "../http/validation.ts";
 import {
@@ -6,7 +7,6 @@ import {
   type ListStatement,
   listWatchlistStatement,
   removeDomain,
-  watchlistError,
   watchlistPageFrom,
 } from "../watchlist/service.ts";
 import { authorizeAndQuery } from "./api_access.ts";
@@ -27,12 +27,7 @@ export async function listDomainsHandler(c: ApiContext): Promise<Response> {
     await authorizeRequest(c, () => Promise.resolve());
     throw error;
   }
-  let result: Awaited<ReturnType<typeof authorizeAndQuery>>;
-  try {
-    result = await authorizeAndQuery(c.req.header("x-api-key"), page.statement);
-  } catch (error) {
-    throw watchlistError(error);
-  }
+  const result = await inDatabase(() => authorizeAndQuery(c.req.header("x-api-key"), page.statement));
   admitAuthorized(c, result.authorized);
   return c.json(watchlistPageFrom(result.rows, page.limit));
 }

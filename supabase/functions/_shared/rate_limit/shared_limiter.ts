@@ -6,7 +6,7 @@
  *
  * A database that cannot be reached refuses the turn (`busy`): no request is sent unlimited.
  */
-import type { RateLimitStore } from "./store.ts";
+import type { RateLimitAnswer, RateLimitStore } from "./store.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -78,6 +78,15 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     }
     : null;
   const busy: LimiterTurn = { granted: false, refusal: "busy", pauseReason: null, until: null };
+
+  /** The database refused because `key` is paused: this process remembers it, and the caller is told. */
+  function pausedTurn(
+    key: string,
+    answer: Pick<Extract<RateLimitAnswer, { granted: false }>, "pauseReason" | "pausedUntil">,
+  ): LimiterTurn {
+    learnPause(key, answer.pausedUntil);
+    return { granted: false, refusal: "paused", pauseReason: answer.pauseReason, until: answer.pausedUntil };
+  }
 
   /**
    * This process's callers of one key take turns to ask the database (FIFO): one asks, the others wait here
@@ -176,15 +185,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         }
         if (answer.consecutiveFailures > 0) failing.add(key);
         if (!answer.granted) {
-          if (answer.refusal === "paused") {
-            learnPause(key, answer.pausedUntil);
-            return {
-              granted: false,
-              refusal: "paused",
-              pauseReason: answer.pauseReason,
-              until: answer.pausedUntil,
-            };
-          }
+          if (answer.refusal === "paused") return pausedTurn(key, answer);
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
             // Other processes ask too: a little spread keeps them from asking at the same instant; an urgent
             // caller asks first.
@@ -254,31 +255,23 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
       }
       for (;;) {
         const remaining = deadline - now();
-        if (remaining < 0) return { granted: false, refusal: "busy", pauseReason: null, until: null };
+        if (remaining < 0) return busy;
         let answer;
         try {
           answer = await store.acquire(limitClass, key, Number.isFinite(remaining) ? remaining : null);
         } catch (error) {
           onError("acquire", error);
-          return { granted: false, refusal: "busy", pauseReason: null, until: null };
+          return busy;
         }
         if (answer.consecutiveFailures > 0) failing.add(key);
         if (!answer.granted) {
-          if (answer.refusal === "paused") {
-            learnPause(key, answer.pausedUntil);
-            return {
-              granted: false,
-              refusal: "paused",
-              pauseReason: answer.pauseReason,
-              until: answer.pausedUntil,
-            };
-          }
+          if (answer.refusal === "paused") return pausedTurn(key, answer);
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
             // Spread the callers waiting on one key (±25 %), so they do not all ask again at once.
             await sleep(answer.retryMs * (0.75 + Math.random() * 0.5));
             continue;
           }
-          return { granted: false, refusal: "busy", pauseReason: null, until: null };
+          return busy;
         }
         const { token } = answer;
         let released = false;
@@ -291,7 +284,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         while (gate > 0) {
           if (now() + gate > deadline) {
             release();
-            return { granted: false, refusal: "busy", pauseReason: null, until: null };
+            return busy;
           }
           await sleep(gate);
           try {
@@ -299,7 +292,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
           } catch (error) {
             onError("confirm", error);
             release();
-            return { granted: false, refusal: "busy", pauseReason: null, until: null };
+            return busy;
           }
         }
         // A pause voided the slot while this caller waited: ask again (the answer says how long).

@@ -5,7 +5,7 @@
 import { asAccount, asAccountStatement } from "../db/client.ts";
 import { integerLiteral, nullableLiteral, textLiteral } from "../db/literals.ts";
 import { normalizeDomainName } from "../domain/normalize.ts";
-import { ApiError, apiErrorFromDatabase } from "../http/errors.ts";
+import { ApiError } from "../http/errors.ts";
 import { inDatabase } from "../http/in_database.ts";
 import { defaultPageSize, maxBatchSize } from "../contract/limits.ts";
 import type {
@@ -89,11 +89,6 @@ export function listWatchlist(userId: string, options: ListOptions): Promise<Pag
     // One statement without parameters, so the whole transaction is one round trip (db/literals.ts).
     return watchlistPageFrom(await asAccountStatement<WatchlistRow>(userId, statement), limit);
   });
-}
-
-/** Maps a database error of a watchlist statement run elsewhere (as `listWatchlist` does). */
-export function watchlistError(error: unknown): unknown {
-  return apiErrorFromDatabase(error) ?? error;
 }
 
 /** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
