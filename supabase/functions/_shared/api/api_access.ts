@@ -8,15 +8,6 @@ import { booleanLiteral, hexTextLiteral } from "../db/literals.ts";
 import { ApiError } from "../http/errors.ts";
 import { type ApiAccount, type DailyAllowance, toAllowance } from "../daily_limit/allowance.ts";
 
-// The daily limit and the header builder live outside api/ (the MCP tools use them too).
-export {
-  type ApiAccount,
-  consumeDailyRequest,
-  type DailyAllowance,
-  rateLimitedError,
-} from "../daily_limit/allowance.ts";
-export { rateLimitHeaders } from "../http/rate_limit_headers.ts";
-
 /**
  * SHA-256 hex of the UTF-8 text. Synchronous (node:crypto): WebCrypto's digest is an async operation
  * handed to another thread, which cost more than the hash itself on every API request.

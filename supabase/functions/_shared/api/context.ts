@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { ApiAccount } from "./api_access.ts";
+import type { ApiAccount } from "../daily_limit/allowance.ts";
 
 /** What api-v1's middleware puts on each request's context. */
 export interface ApiEnv {

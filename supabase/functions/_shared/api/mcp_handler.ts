@@ -13,13 +13,9 @@ import {
   type WatchlistDomain,
   watchlistPageFrom,
 } from "../watchlist/service.ts";
-import {
-  authorizeAndQuery,
-  authorizeApiRequest,
-  type AuthorizedRequest,
-  type DailyAllowance,
-  rateLimitHeaders,
-} from "./api_access.ts";
+import type { DailyAllowance } from "../daily_limit/allowance.ts";
+import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
+import { authorizeAndQuery, authorizeApiRequest, type AuthorizedRequest } from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
 

@@ -1,11 +1,8 @@
 /** api-v1's own middleware: the API key (401/403) and the daily request limit (429), in one round trip. */
 import type { Context, MiddlewareHandler } from "hono";
-import {
-  authorizeApiRequest,
-  type AuthorizedRequest,
-  rateLimitedError,
-  rateLimitHeaders,
-} from "./api_access.ts";
+import { rateLimitedError } from "../daily_limit/allowance.ts";
+import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
+import { authorizeApiRequest, type AuthorizedRequest } from "./api_access.ts";
 import type { ApiEnv } from "./context.ts";
 
 /** Puts the account on the context and the allowance in `RateLimit-*` headers; 429 when refused. */
