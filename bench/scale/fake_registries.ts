@@ -17,6 +17,8 @@ export interface FakeRegistries {
   perHost: number[];
   /** Arrival times (epoch ms) of answered domain requests, per host. */
   acceptedPerHost: number[][];
+  /** For each dropping name and each registry's canary: when a request arrived (epoch ms) and its answer. */
+  traces: Map<string, { at: number; status: number }[]>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,11 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
   let tooMany = 0;
   const tooManyGaps: number[] = [];
   const servers: Deno.HttpServer[] = [];
+  const traces = new Map<string, { at: number; status: number }[]>();
+  const traced = (name: string) => {
+    const index = indexOf(name);
+    return name.startsWith("nic.") || (index !== null && drops.has(index));
+  };
   const urls: string[] = [];
 
   for (let host = 0; host < params.hosts; host++) {
@@ -37,11 +44,14 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
       const at = Date.now();
       perHost[host]++;
+      const name = decodeURIComponent(new URL(request.url).pathname.replace(/^\/domain\//, "")).toLowerCase();
+      const trace = traced(name) ? traces.get(name) ?? traces.set(name, []).get(name)! : null;
       while (arrivals.length > 0 && arrivals[0] <= at - 1000) arrivals.shift();
       arrivals.push(at);
       if (arrivals.length > params.hostRate || inFlight >= params.hostConcurrency) {
         tooMany++;
         tooManyGaps.push(arrivals.length > 1 ? at - arrivals[arrivals.length - 2] : -1);
+        trace?.push({ at, status: 429 });
         return new Response(JSON.stringify({ errorCode: 429 }), {
           status: 429,
           headers: { "retry-after": "10", "content-type": "application/rdap+json" },
@@ -52,7 +62,9 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
       inFlight++;
       try {
         await new Promise((resolve) => setTimeout(resolve, params.rdapLatencyMs));
-        return answer(new URL(request.url).pathname, params, drops);
+        const response = answer(name, params, drops);
+        trace?.push({ at, status: response.status });
+        return response;
       } finally {
         inFlight--;
       }
@@ -79,14 +91,14 @@ export function startFakeRegistries(params: ScaleParams, drops: Map<number, numb
     tooManyGaps,
     perHost,
     acceptedPerHost,
+    traces,
     async close() {
       await Promise.all([...servers, bootstrap].map((server) => server.shutdown()));
     },
   };
 }
 
-function answer(path: string, params: ScaleParams, drops: Map<number, number>): Response {
-  const name = decodeURIComponent(path.replace(/^\/domain\//, "")).toLowerCase();
+function answer(name: string, params: ScaleParams, drops: Map<number, number>): Response {
   const headers = { "content-type": "application/rdap+json" };
   // The registry's own name: the canary that proves its "not found" (docs/availability.md).
   if (name.startsWith("nic.")) {

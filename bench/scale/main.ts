@@ -29,6 +29,7 @@ interface ProcessTotals {
   limiterCalls: number;
   reservations: number;
   dnsQueries: Record<string, number>;
+  events: [string, number, string][];
   cpuMs: number | null;
 }
 
@@ -132,13 +133,17 @@ async function main(): Promise<void> {
        where type = 'domain.available' group by domain_name`;
     const alertAt = new Map(alerts.map((row) => [row.domain_name, row.first.getTime()]));
     const delays: number[] = [];
+    const slowest: { name: string; dropAt: number; delay: number }[] = [];
     let missed = 0;
     for (const [index, dropAt] of drops) {
-      const at = alertAt.get(nameOf(index, params));
+      const name = nameOf(index, params);
+      const at = alertAt.get(name);
       if (at === undefined) missed++;
       else delays.push((at - dropAt) / 1000);
+      slowest.push({ name, dropAt, delay: at === undefined ? Infinity : (at - dropAt) / 1000 });
     }
     delays.sort((a, b) => a - b);
+    slowest.sort((a, b) => b.delay - a.delay);
     const falseAlerts = alerts.filter((row) => {
       const match = row.domain_name.match(/^n(\d+)\./);
       return !match || !drops.has(Number(match[1]));
@@ -193,6 +198,23 @@ async function main(): Promise<void> {
           missed ? `, ${missed} not` : ""
         }; ${falseAlerts} other alerts)`,
     );
+    // Where the slowest alerts lost their time: each request for the name at its registry (s from the drop).
+    for (const { name, dropAt, delay } of slowest.slice(0, 3)) {
+      const tld = name.split(".")[1];
+      const seen = (trace: { at: number; status: number }[] | undefined) =>
+        (trace ?? []).map(({ at, status }) => `${fixed((at - dropAt) / 1000, 1)}:${status}`).join(" ");
+      console.log(
+        `    ${name} alerted ${fixed(delay, 1)} s after its drop; its requests ${
+          seen(fakes.traces.get(name))
+        }; canary nic.${tld} ${seen(fakes.traces.get(`nic.${tld}`))}`,
+      );
+      const happened = outputs.flatMap((o, poller) =>
+        o.events.filter(([of]) => of === name).map(([, at, what]) => ({ at, what: `p${poller} ${what}` }))
+      ).sort((a, b) => a.at - b.at);
+      console.log(
+        `      ${happened.map(({ at, what }) => `${fixed((at - dropAt) / 1000, 1)} ${what}`).join("; ")}`,
+      );
+    }
     console.log(
       `  claim time per check   ${fixed(sum((o) => o.claimMs) / Math.max(1, checked))} ms ` +
         `(${

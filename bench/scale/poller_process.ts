@@ -5,7 +5,10 @@
  * Prints one JSON line with its totals. Usage: `poller_process.ts <params JSON> <stopAt epoch ms>`.
  */
 import process from "node:process";
-import { checkDomain } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import {
+  checkDomain,
+  type CheckOptions,
+} from "../../supabase/functions/_shared/availability/check_domain.ts";
 import { sharedBootstrapStore } from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
 import { databaseServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
 import { database } from "../../supabase/functions/_shared/db/client.ts";
@@ -20,10 +23,17 @@ import {
 import { dnsQueryCounts, rateLimitedLookup } from "../../supabase/functions/_shared/poller/dns_rate_limit.ts";
 import { type PollerDeps, runPoller } from "../../supabase/functions/_shared/poller/run_poller.ts";
 import type { PollerSettings } from "../../supabase/functions/_shared/poller/settings.ts";
-import { indexOf, kindOf, type ScaleParams } from "./world.ts";
+import { droppingIndexes, indexOf, kindOf, nameOf, type ScaleParams } from "./world.ts";
 
 const params = JSON.parse(Deno.args[0]) as ScaleParams;
 const stopAt = Number(Deno.args[1]);
+
+/** What happened to each dropping name in this process (epoch ms, event), for main.ts's slowest-alert lines. */
+const dropping = new Set(droppingIndexes(params).map((index) => nameOf(index, params)));
+const events: [string, number, string][] = [];
+const note = (name: string, what: string) => {
+  if (dropping.has(name)) events.push([name, Date.now(), what]);
+};
 
 const timing = { claimMs: 0, claims: 0, recordMs: 0, limiterMs: 0, limiterCalls: 0, reservations: 0 };
 
@@ -39,14 +49,23 @@ async function timed<T>(work: () => Promise<T>, add: (ms: number) => void): Prom
 function timedQueue(queue: DomainQueue): DomainQueue {
   const record = (ms: number) => timing.recordMs += ms;
   return {
-    claim: (limit, lease) =>
-      timed(() => queue.claim(limit, lease), (ms) => {
+    claim: async (limit, lease) => {
+      const claimed = await timed(() => queue.claim(limit, lease), (ms) => {
         timing.claimMs += ms;
         timing.claims++;
-      }),
-    recordCheck: (result, followUp) => timed(() => queue.recordCheck(result, followUp), record),
+      });
+      for (const domain of claimed) note(domain.name, "claimed");
+      return claimed;
+    },
+    recordCheck: (result, followUp) => {
+      note(result.domain_name, `recorded ${result.status}${"reason" in result ? ` ${result.reason}` : ""}`);
+      return timed(() => queue.recordCheck(result, followUp), record);
+    },
     recordDelegated: (domain, at) => timed(() => queue.recordDelegated(domain, at), record),
-    defer: (name, notBefore) => timed(() => queue.defer(name, notBefore), record),
+    defer: (name, notBefore) => {
+      note(name, `deferred to ${new Date(notBefore).toISOString()}`);
+      return timed(() => queue.defer(name, notBefore), record);
+    },
   };
 }
 
@@ -112,8 +131,8 @@ const deps = {
   domains: timedQueue(databaseDomainQueue()),
   check: {
     lookupDns,
-    checkDomain: (name: string, dns: DnsOutcome, maxHostWaitMs: number, urgent?: boolean) =>
-      checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs, urgent }),
+    checkDomain: (name: string, dns: DnsOutcome, wait: CheckOptions) =>
+      checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
     hostPausedUntil: (serverUrl: string) => limiter.pausedUntil(new URL(serverUrl).host),
     now: Date.now,
   },
@@ -131,6 +150,7 @@ while (stopAt - Date.now() > 2_000) {
     batchSize: params.batch,
     concurrency: params.workers,
     maxChecksPerRun: 100_000,
+    hostQueue: params.hostQueue,
     maxDeliveriesPerRun: 1,
   } as PollerSettings;
   let summary;
@@ -154,6 +174,7 @@ const cpu = process.cpuUsage(cpuStart);
 console.log(JSON.stringify({
   ...totals,
   ...timing,
+  events,
   dnsQueries: dnsQueryCounts(),
   cpuMs: (cpu.user + cpu.system) / 1000,
 }));

@@ -37,6 +37,8 @@ export interface ScaleParams {
   duration: number;
   /** Wall time of one poller invocation (POLLER_TIME_BUDGET_MS), ms. */
   runBudgetMs: number;
+  /** Names of one poller run that may wait for one registry (POLLER_HOST_QUEUE). */
+  hostQueue: number;
 }
 
 export const DEFAULT_PARAMS: ScaleParams = {
@@ -58,6 +60,7 @@ export const DEFAULT_PARAMS: ScaleParams = {
   batch: 10,
   duration: 180,
   runBudgetMs: 25_000,
+  hostQueue: 3,
 };
 
 export type NameKind = "delegated" | "pending_delete" | "undelegated";

@@ -2,7 +2,7 @@
  * The pending-delete check schedule, where TypeScript and SQL both hold a piece of it (docs/database.md,
  * "The check schedule"). The poller computes the next check from the RDAP answer's dates
  * (`pendingDeleteCheckDelayMs`, `_shared/poller/drop_schedule.ts`); the database stores it through
- * `schedule_pending_delete_check`, whose clamp (1 minute to 1 day) must never change a delay the poller
+ * `schedule_pending_delete_check`, whose clamp (5 s to 1 day) must never change a delay the poller
  * computes, and falls back to `next_check_delay('pending_delete', …)` until (or unless) the poller's follow-up
  * arrives, which must equal the poller's delay when no drop can be predicted. One table of cases runs through
  * both sides. (`next_check_delay` for the other statuses exists only in SQL: rdap_engine.test.sql.)
@@ -25,7 +25,11 @@ const CASES: [string, number | null, number][] = [
   ["drop in 1 day", 1 * DAY, 5 * MINUTE],
   ["drop in exactly 2 hours", 2 * HOUR, 1 * MINUTE],
   ["drop in 90 minutes", 90 * MINUTE, 1 * MINUTE],
-  ["drop now", 0, 1 * MINUTE],
+  ["drop in 100 s (the aimed check)", 100_000, 101_000],
+  ["drop in 30 s (the aimed check)", 30_000, 31_000],
+  ["drop in 2 s (the floor)", 2_000, 5_000],
+  ["drop now (the floor)", 0, 5_000],
+  ["drop 1 s ago (the aimed check was this one)", -1_000, 1 * MINUTE],
   ["drop 3 hours ago", -3 * HOUR, 1 * MINUTE],
   ["drop exactly 6 hours ago", -6 * HOUR, 5 * MINUTE],
   ["drop 2 days ago (the prediction was wrong)", -2 * DAY, 5 * MINUTE],

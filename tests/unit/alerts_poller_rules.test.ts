@@ -5,6 +5,7 @@ import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_
 import {
   DROP_CHECK_AFTER_MS,
   failedPendingDeleteRetryMs,
+  MIN_PENDING_DELETE_DELAY_MS,
   pendingDeleteCheckDelayMs,
   predictedDropAt,
 } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
@@ -50,10 +51,24 @@ Deno.test("pending delete is checked often, and every minute around the predicte
   assertEquals(pendingDeleteCheckDelayMs(at(1 * DAY), now), 5 * MINUTE);
   assertEquals(pendingDeleteCheckDelayMs(at(90 * MINUTE), now), 1 * MINUTE);
   assertEquals(pendingDeleteCheckDelayMs(at(-3 * HOUR), now), 1 * MINUTE);
-  // The check before the predicted drop is aimed just after it (never under the database's minute).
+  // The check before the predicted drop is aimed just after it (never under the database's 5 s floor).
   assertEquals(pendingDeleteCheckDelayMs(at(100_000), now), 100_000 + DROP_CHECK_AFTER_MS);
   assertEquals(pendingDeleteCheckDelayMs(at(59_000), now), 59_000 + DROP_CHECK_AFTER_MS);
-  assertEquals(pendingDeleteCheckDelayMs(at(30_000), now), 1 * MINUTE, "too soon: the minute stands");
+  assertEquals(
+    pendingDeleteCheckDelayMs(at(30_000), now),
+    30_000 + DROP_CHECK_AFTER_MS,
+    "half a minute ahead",
+  );
+  assertEquals(
+    pendingDeleteCheckDelayMs(at(2_000), now),
+    MIN_PENDING_DELETE_DELAY_MS,
+    "just ahead: the floor",
+  );
+  assertEquals(
+    pendingDeleteCheckDelayMs(at(-DROP_CHECK_AFTER_MS), now),
+    1 * MINUTE,
+    "aimed check done: every minute",
+  );
   assertEquals(
     pendingDeleteCheckDelayMs(at(2 * MINUTE + 8_000), now),
     2 * MINUTE + 8_000 + DROP_CHECK_AFTER_MS,
@@ -135,7 +150,7 @@ Deno.test("a pending-delete name whose registry timed out is tried again at its 
       registrar: null,
       lastCheckedAt: new Date(checkedAt.getTime() - 61_000),
     },
-    checkedAt.getTime() + 20_000,
+    { checksEndAt: checkedAt.getTime() + 20_000 },
   );
   assertEquals(outcome.kind, "checked");
   assertEquals(

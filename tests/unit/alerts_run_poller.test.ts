@@ -12,6 +12,7 @@ const settings: PollerSettings = {
   batchSize: 5,
   concurrency: 3,
   maxChecksPerRun: 1_000,
+  hostQueue: 3,
 };
 
 function result(name: string, overrides: Partial<CheckResult> = {}): CheckResult {
@@ -161,4 +162,40 @@ Deno.test("a name whose RDAP host had no turn left this run waits for the next r
   const summary = await runPoller(h.deps, settings);
   assertEquals(summary.deferred, 1);
   assertEquals(h.log.deferredUntil, [startedAt + 25_000], "due again when this run's budget is over");
+});
+
+Deno.test("a worker does not wait for a registry: it claims and records other names meanwhile", async () => {
+  const others = Array.from({ length: 9 }, (_, i) => `other${i}.test`);
+  let registryAnswers: () => void = () => {};
+  const answered = new Promise<void>((resolve) => registryAnswers = resolve);
+  const h = harness(["slow.test", ...others], (name) => result(name), others);
+  const checkDomain = h.deps.check.checkDomain;
+  h.deps.check.checkDomain = async (name, dns, wait) => {
+    await answered; // the registry answers only once every other name is recorded
+    return checkDomain(name, dns, wait);
+  };
+  const recordDelegated = h.deps.domains.recordDelegated;
+  h.deps.domains.recordDelegated = async (domain, at) => {
+    await recordDelegated(domain, at);
+    if (h.log.delegated.length === others.length) registryAnswers();
+  };
+  const summary = await runPoller(h.deps, { ...settings, concurrency: 1 });
+  assertEquals(summary.checked, 10);
+  assertEquals(h.log.recorded, ["slow.test"]);
+});
+
+Deno.test("a routine name waits for its host until the run's end, within the host's queue; one in pending delete is urgent", async () => {
+  const waits: [string, number, boolean | undefined, number | undefined][] = [];
+  const h = harness(["routine.test", "dropping.test"], (name) => result(name));
+  h.due[0].status = "registered";
+  const startedAt = h.clock.now;
+  h.deps.check.checkDomain = (name, _dns, wait) => {
+    waits.push([name, wait.maxHostWaitMs!, wait.urgent, wait.maxHostQueue]);
+    return Promise.resolve(result(name));
+  };
+  await runPoller(h.deps, { ...settings, hostQueue: 7 });
+  assertEquals(waits.sort(), [
+    ["dropping.test", startedAt + 25_000 - h.clock.now, true, undefined],
+    ["routine.test", startedAt + 25_000 - h.clock.now, false, 7],
+  ]);
 });

@@ -210,16 +210,60 @@ Deno.test("a reserved start voided before it settles is reserved again; one beyo
   assertEquals(late.calls.map((call) => call.split(" at ")[0]), ["reserve h", "release t3"]);
 });
 
-Deno.test("callers of one key take turns in this process; urgent ones go first", async () => {
+Deno.test("callers of one key take turns in this process; urgent ones in a line of their own, marked urgent", async () => {
   const clock = fakeClock();
-  const { store } = reservingStore(clock.now, [reserved("t1", 0), reserved("t2", 0), reserved("t3", 0)], []);
+  const calls: string[] = [];
+  let routineMayGo: () => void = () => {};
+  const routineHeld = new Promise<void>((resolve) => routineMayGo = resolve);
+  const { store: base } = reservingStore(clock.now, [], []);
+  const store: RateLimitStore = {
+    ...base,
+    // The routine caller's database answer is held back until the urgent caller has its start: an urgent
+    // caller waiting behind the routine line would never get one.
+    reserve: async (_c, key, _w, urgent) => {
+      calls.push(`reserve ${key}${urgent ? " urgent" : ""}`);
+      if (!urgent) await routineHeld;
+      return { ...reserved(`t${calls.length}`, 0), startsAt: clock.now(), dbNow: clock.now() };
+    },
+  };
   const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
   const order: string[] = [];
   const ask = (who: string, urgent: boolean) =>
     limiter.acquire("h", { urgent }).then((turn) => {
       order.push(who);
+      if (who === "urgent") routineMayGo();
       if (turn.granted) turn.release();
     });
   await Promise.all([ask("first", false), ask("normal", false), ask("urgent", true)]);
-  assertEquals(order, ["first", "urgent", "normal"]);
+  assertEquals(order, ["urgent", "first", "normal"]);
+  assertEquals(calls, ["reserve h", "reserve h urgent", "reserve h"]);
+});
+
+Deno.test("a routine caller is refused at once when maxQueued of this process's callers already wait", async () => {
+  const clock = fakeClock();
+  let answer: () => void = () => {};
+  const answered = new Promise<void>((resolve) => answer = resolve);
+  const { store: base } = reservingStore(clock.now, [], []);
+  const store: RateLimitStore = {
+    ...base,
+    reserve: async () => {
+      await answered;
+      return { ...reserved("t", 0), startsAt: clock.now(), dbNow: clock.now() };
+    },
+  };
+  const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
+  const waiting = [limiter.acquire("h", { maxQueued: 2 }), limiter.acquire("h", { maxQueued: 2 })];
+  const refused = await limiter.acquire("h", { maxQueued: 2 });
+  assertEquals(refused, { granted: false, refusal: "busy", pauseReason: null, until: null });
+  const other = limiter.acquire("other", { maxQueued: 2 });
+  const urgent = limiter.acquire("h", { maxQueued: 2, urgent: true });
+  answer();
+  for (const turn of await Promise.all([...waiting, other, urgent])) {
+    assertEquals(
+      turn.granted,
+      true,
+      "the two in line, another key's caller and an urgent one all get starts",
+    );
+    if (turn.granted) turn.release();
+  }
 });

@@ -1,4 +1,5 @@
 -- rate_limit_reserve: start times handed out 1 / rate apart, a lead ahead of now, within the in-flight cap,
+-- one start beyond the cap for an urgent caller (where starts are spaced from the previous end),
 -- refused during a pause (which voids the starts still ahead) or beyond the caller's budget.
 -- rate_limit_settle: the final start, 1 / rate after the previous request's recorded end (space_from_end);
 -- rate_limit_release_at: the end as the caller saw it, clamped to the slot's start and now.
@@ -11,12 +12,12 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(26);
+select plan(29);
 
 select ok(
-  not has_function_privilege('anon', 'public.rate_limit_reserve(text, text, integer)', 'EXECUTE')
-  and not has_function_privilege('authenticated', 'public.rate_limit_reserve(text, text, integer)', 'EXECUTE')
-  and has_function_privilege('service_role', 'public.rate_limit_reserve(text, text, integer)', 'EXECUTE')
+  not has_function_privilege('anon', 'public.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'public.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
+  and has_function_privilege('service_role', 'public.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
   and not has_function_privilege('authenticated', 'public.rate_limit_settle(uuid)', 'EXECUTE')
   and not has_function_privilege('anon', 'public.rate_limit_release_at(uuid, timestamptz)', 'EXECUTE')
   and has_function_privilege('service_role', 'public.rate_limit_settle(uuid)', 'EXECUTE')
@@ -139,6 +140,21 @@ select public.rate_limit_pause('tapr', 'h7', clock_timestamp() + interval '60 s'
 insert into st select 24, * from public.rate_limit_settle((select token from r where n = 24));
 select ok((select start_at is null and retry_ms is null from st where n = 24),
   'a slot whose reserved time had passed when the key was paused settles to nothing too');
+
+-- Urgent callers: one reservation beyond the in-flight cap, queued after the starts already reserved.
+insert into r select 50 + g, * from generate_series(1, 3) as g, public.rate_limit_reserve('tapr', 'h9', 5000);
+insert into r select 54, * from public.rate_limit_reserve('tapr', 'h9', 5000, true);
+select ok(
+  (select granted and starts_at = (select starts_at from r where n = 53) + interval '500 ms' from r where n = 54),
+  'with the cap taken by routine starts, an urgent caller still reserves, right after them'
+);
+insert into r select 55, * from public.rate_limit_reserve('tapr', 'h9', 5000, true);
+select ok((select not granted and reason = 'busy' and retry_ms between 25 and 1000 from r where n = 55),
+  'only one start beyond the cap: a second urgent caller is busy');
+insert into r select 60 + g, * from generate_series(1, 3) as g, public.rate_limit_reserve('taps', 'h9', 5000);
+insert into r select 64, * from public.rate_limit_reserve('taps', 'h9', 5000, true);
+select ok((select not granted and reason = 'busy' from r where n = 64),
+  'without space_from_end the cap is the in-flight cap, urgent or not');
 
 -- Without space_from_end: the reserved start stands, with the late-start tolerance for the caller.
 insert into r select 30, * from public.rate_limit_reserve('taps', 'h6', 5000);

@@ -6,7 +6,7 @@
 import { classify, type RegistryAnswer } from "./classify.ts";
 import type { CheckResult, RdapSummary } from "../contract/schemas.ts";
 import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
-import { createRdapClient, type RdapClient, type RdapLookup } from "../rdap/client.ts";
+import { createRdapClient, type LookupOptions, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
 import type { RdapService } from "../rdap/bootstrap.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
@@ -32,6 +32,16 @@ export interface CheckOptions {
   maxHostWaitMs?: number;
   /** Its RDAP requests go before this process's other waiters for the host (around a predicted drop). */
   urgent?: boolean;
+  /**
+   * Not urgent: answer `rdap_host_busy` at once when this many of this process's requests already wait for
+   * the host (the poller hands the name back and checks others meanwhile).
+   */
+  maxHostQueue?: number;
+}
+
+/** The host limiter's wait for each RDAP request of a check. */
+function hostWait(options: CheckOptions): LookupOptions {
+  return { maxWaitMs: options.maxHostWaitMs, urgent: options.urgent, maxQueued: options.maxHostQueue };
 }
 
 type RegistryLookup = { server: string; answer: RegistryAnswer };
@@ -82,10 +92,7 @@ async function askRegistry(
     return { server: "", answer: { outcome: "no_server" } };
   }
   const server = service.baseUrls[0];
-  const lookup = await deps.rdap.lookupDomain(server, domainName, {
-    maxWaitMs: options.maxHostWaitMs,
-    urgent: options.urgent,
-  });
+  const lookup = await deps.rdap.lookupDomain(server, domainName, hostWait(options));
   if (lookup.outcome === "not_found") {
     const key = { server, suffix: service.suffix, canaryName: service.canaryName };
     const proven = await isServerProven(deps.proof, deps.rdap, key, {
@@ -112,10 +119,7 @@ async function withRegistrarDetails(
   if (referral === null || (registry.registrar !== null && registry.expirationDate !== null)) return lookup;
   if (new URL(referral).host === new URL(lookup.url).host) return lookup;
 
-  const registrarAnswer = await rdap.lookupUrl(referral, {
-    maxWaitMs: options.maxHostWaitMs,
-    urgent: options.urgent,
-  });
+  const registrarAnswer = await rdap.lookupUrl(referral, hostWait(options));
   if (registrarAnswer.outcome !== "found") return lookup;
   const registrar = registrarAnswer.domain;
   const enriched: RdapDomain = {

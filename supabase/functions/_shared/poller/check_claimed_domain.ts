@@ -2,7 +2,7 @@
  * One claimed name: DNS first (a delegated name is registered without an RDAP request), otherwise the
  * full check with the DNS answer already in hand. Says what to record; writes nothing itself.
  */
-import type { CheckResult } from "../availability/check_domain.ts";
+import type { CheckOptions, CheckResult } from "../availability/check_domain.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
@@ -10,16 +10,8 @@ import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs, predictedDropAt 
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
-  /**
-   * The full check (RDAP, classification) given the DNS answer; waits at most `maxHostWaitMs` for a host,
-   * ahead of this process's other checks of that host when `urgent` (a name in pending delete).
-   */
-  checkDomain(
-    domainName: string,
-    dns: DnsOutcome,
-    maxHostWaitMs: number,
-    urgent?: boolean,
-  ): Promise<CheckResult>;
+  /** The full check (RDAP, classification) given the DNS answer, waiting for its RDAP host as `wait` says. */
+  checkDomain(domainName: string, dns: DnsOutcome, wait: CheckOptions): Promise<CheckResult>;
   /** Epoch ms until which the RDAP host of `serverUrl` is paused (429 or back-off), or null. */
   hostPausedUntil(serverUrl: string): number | null;
   now(): number;
@@ -37,23 +29,27 @@ export type DomainCheckOutcome =
   | { kind: "not_asked"; notBefore: Date };
 
 const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "rdap_host_backoff"]);
-/**
- * How long a name not in pending delete waits for its RDAP host's turn before it is handed back (deferred to
- * the next run): a worker stuck behind a busy host neither claims nor checks anything else, and a name in
- * pending delete coming due meanwhile would wait for a free worker. Names in pending delete wait up to the
- * run's end, ahead of the others.
- */
-export const ROUTINE_HOST_WAIT_MS = 4_000;
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 
+export interface ClaimedCheckOptions {
+  /** When this run stops checking (epoch ms). */
+  checksEndAt: number;
+  /**
+   * How many of this process's checks may wait for one RDAP host (`POLLER_HOST_QUEUE`); a name beyond that,
+   * not in pending delete, is handed back to the next run at once (the worker goes on with other names).
+   */
+  hostQueue?: number;
+}
+
 /**
- * `checksEndAt` (epoch ms): when this run stops checking. An RDAP host's turn is awaited until then at the
- * latest; a name that did not get one is due again from then on (the next run), not earlier in this run.
+ * A name waits for its RDAP host's turn until the run's end at the latest; a name that did not get one is
+ * due again from then on (the next run), not earlier in this run. A name in pending delete asks as
+ * `urgent` (ahead of the routine names, and never refused for the queue's length).
  */
 export async function checkClaimedDomain(
   deps: DomainCheckDeps,
   domain: ClaimedDomain,
-  checksEndAt: number,
+  { checksEndAt, hostQueue }: ClaimedCheckOptions,
   /** The DNS answer when the caller already has it (a batch looked up together). */
   knownDns?: DnsOutcome,
 ): Promise<DomainCheckOutcome> {
@@ -63,13 +59,11 @@ export async function checkClaimedDomain(
   }
 
   const urgent = domain.status === "pending_delete";
-  const untilRunEnd = Math.max(0, checksEndAt - deps.now());
-  const result = await deps.checkDomain(
-    domain.name,
-    dns,
-    urgent ? untilRunEnd : Math.min(untilRunEnd, ROUTINE_HOST_WAIT_MS),
+  const result = await deps.checkDomain(domain.name, dns, {
+    maxHostWaitMs: Math.max(0, checksEndAt - deps.now()),
     urgent,
-  );
+    maxHostQueue: urgent ? undefined : hostQueue,
+  });
   const rdap = result.rdap;
   if (
     result.status === "unknown" && rdap !== null && rdap.http_status === null &&

@@ -17,8 +17,8 @@ export function defaultPollerDeps(): PollerDeps {
     domains: databaseDomainQueue(),
     check: {
       lookupDns,
-      checkDomain: (name, dns, maxHostWaitMs, urgent) =>
-        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, { maxHostWaitMs, urgent }),
+      checkDomain: (name, dns, wait) =>
+        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       now: Date.now,
     },

@@ -2,10 +2,10 @@
  * When to look again at a name in pending delete, from its predicted drop (availability/drop_prediction.ts):
  *   - more than 2 days before the predicted drop: every 30 minutes;
  *   - within 2 days of it: every 5 minutes;
- *   - from 2 hours before to 6 hours after it: every minute (the pg_cron tick), except that the check whose
- *     next one would come up to 70 s after the predicted drop is instead moved to `DROP_CHECK_AFTER_MS`
- *     after it (an interval of 60-130 s once, never under the minute the database enforces), so a name
- *     that drops on time is seen seconds later rather than up to a minute;
+ *   - from 2 hours before to 6 hours after it: every minute (the pg_cron tick), except that a check made
+ *     less than 130 s before `DROP_CHECK_AFTER_MS` after the predicted drop has its next check there (the
+ *     aimed check), at least `MIN_PENDING_DELETE_DELAY_MS` later (the database's floor too), so a name that
+ *     drops on time is seen seconds after it, even when the check before came just ahead of the drop;
  *   - no prediction, or more than 6 hours late: every 5 minutes.
  */
 import type { RdapSummary } from "../availability/check_domain.ts";
@@ -22,15 +22,19 @@ export function predictedDropAt(rdap: RdapSummary | null): Date | null {
 
 /** How long after the predicted drop the check aimed at it is due. */
 export const DROP_CHECK_AFTER_MS = 1_000;
+/** The shortest time between two checks of a name in pending delete (`schedule_pending_delete_check`). */
+export const MIN_PENDING_DELETE_DELAY_MS = 5_000;
 
 export function pendingDeleteCheckDelayMs(dropAt: Date | null, now: Date): number {
   if (dropAt === null) return 5 * MINUTE;
   const untilDrop = dropAt.getTime() - now.getTime();
   if (untilDrop > 2 * DAY) return 30 * MINUTE;
   if (untilDrop > 2 * HOUR) return 5 * MINUTE;
-  // 60-130 s: wider than one minute, so that a check arriving a few seconds late cannot step over it.
+  // Up to 130 s: wider than one minute, so that a check arriving a few seconds late cannot step over it.
   const untilAimed = untilDrop + DROP_CHECK_AFTER_MS;
-  if (untilAimed >= MINUTE && untilAimed < 2 * MINUTE + 10_000) return untilAimed;
+  if (untilAimed > 0 && untilAimed < 2 * MINUTE + 10_000) {
+    return Math.max(untilAimed, MIN_PENDING_DELETE_DELAY_MS);
+  }
   if (untilDrop > -6 * HOUR) return 1 * MINUTE;
   return 5 * MINUTE;
 }

@@ -6,6 +6,12 @@
  * delivery run of their own (`POST /rdap-poller/deliveries`), woken by the database as soon as a check
  * writes them.
  *
+ * A worker does not wait for RDAP hosts: the names of a batch that need the registry wait for their host's
+ * turn on their own (in the host limiter's line), and the worker claims its next batch meanwhile. So every
+ * registry has names waiting for it while others are slow, and names in pending delete coming due are
+ * claimed at once. Each host's line is bounded (`hostQueue`, names in pending delete excepted): a name
+ * beyond it is handed back to the next run.
+ *
  * Time bound: no new claim or RDAP turn starts after the budget; what is in flight then finishes within
  * its own timeout (RDAP_TIMEOUT_MS per request). CPU bound: at most `maxChecksPerRun` names per run.
  */
@@ -55,7 +61,12 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
         summary.deferred++;
         return;
       }
-      const outcome = await checkClaimedDomain(deps.check, domain, checksEndAt, dns);
+      const outcome = await checkClaimedDomain(
+        deps.check,
+        domain,
+        { checksEndAt, hostQueue: settings.hostQueue },
+        dns,
+      );
       if (outcome.kind === "delegated") {
         await deps.domains.recordDelegated(domain, outcome.checkedAt);
         summary.checked++;
@@ -76,9 +87,16 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     }
   }
 
+  /** The checks waiting for (or at) their RDAP host: the run ends when they have. */
+  const atRegistry = new Set<Promise<void>>();
+  function toRegistry(domain: ClaimedDomain, dns: DnsOutcome): void {
+    const check = checkOne(domain, dns).finally(() => atRegistry.delete(check));
+    atRegistry.add(check);
+  }
+
   /**
    * DNS for the whole batch at once; the delegated names (registered, no RDAP request) are recorded together
-   * in one round trip; the others are checked one by one.
+   * in one round trip; the others go to their registries without the worker waiting for them.
    */
   async function checkBatch(batch: ClaimedDomain[]): Promise<void> {
     if (deps.now() >= checksEndAt) {
@@ -102,7 +120,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       }
     }
     for (const [i, domain] of batch.entries()) {
-      if (!delegated.includes(domain)) await checkOne(domain, answers[i]);
+      if (!delegated.includes(domain)) toRegistry(domain, answers[i]);
     }
   }
 
@@ -127,5 +145,6 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   }
 
   await Promise.all(Array.from({ length: settings.concurrency }, () => worker()));
+  while (atRegistry.size > 0) await Promise.all(atRegistry);
   return { ...summary, duration_ms: deps.now() - startedAt };
 }

@@ -15,6 +15,11 @@ export interface PollerSettings {
    * default keeps a run well inside the Edge runtime's 2 s CPU limit.
    */
   maxChecksPerRun: number;
+  /**
+   * Names of one run that may wait for one RDAP host at once (`POLLER_HOST_QUEUE`); names in pending delete
+   * are never turned away. A name beyond it is handed back to the next run.
+   */
+  hostQueue: number;
 }
 
 export function pollerSettings(): PollerSettings {
@@ -24,5 +29,6 @@ export function pollerSettings(): PollerSettings {
     batchSize: intEnv("POLLER_BATCH_SIZE", 5, 1, 100),
     concurrency: intEnv("POLLER_CONCURRENCY", 4, 1, 32),
     maxChecksPerRun: intEnv("POLLER_MAX_CHECKS_PER_RUN", 1_000, 1, 100_000),
+    hostQueue: intEnv("POLLER_HOST_QUEUE", 3, 1, 100),
   };
 }

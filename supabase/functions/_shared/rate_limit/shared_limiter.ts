@@ -19,9 +19,24 @@ export type LimiterTurn =
     until: number | null;
   };
 
+export interface AcquireOptions {
+  /** Refuse (`busy`) rather than wait longer than this. Unbounded when absent. */
+  maxWaitMs?: number;
+  /**
+   * With a reserving store: not behind this process's routine callers of the key (urgent callers take turns
+   * in a line of their own), and allowed one start beyond the key's in-flight cap (`rate_limit_reserve`).
+   */
+  urgent?: boolean;
+  /**
+   * A routine caller is refused (`busy`) at once when this many of this process's routine callers of the key
+   * are already waiting: a caller that has other work (the poller's next names) does not queue behind a
+   * host that already has enough waiting for it.
+   */
+  maxQueued?: number;
+}
+
 export interface SharedLimiter {
-  /** `urgent`: ahead of this process's other waiters for the key (with a reserving store). */
-  acquire(key: string, options?: { maxWaitMs?: number; urgent?: boolean }): Promise<LimiterTurn>;
+  acquire(key: string, options?: AcquireOptions): Promise<LimiterTurn>;
   pause(key: string, untilMs: number, reason: "rate_limited" | "backoff"): Promise<void>;
   report(key: string, succeeded: boolean): Promise<void>;
   /** The pause end this process last learned for the key (epoch ms), or null. */
@@ -91,28 +106,32 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
   /**
    * This process's callers of one key take turns to ask the database (FIFO): one asks, the others wait here
    * instead of polling the database too. The turn passes on as soon as a start is reserved, so the next
-   * caller reserves the following start while the first sleeps until its own. Resolves with the function
-   * that passes the turn on, or null when `deadline` comes first.
+   * caller reserves the following start while the first sleeps until its own. Urgent callers have a line of
+   * their own (`line` is the key, marked when urgent). Resolves with the function that passes the turn on,
+   * or null when `deadline` comes first.
    */
-  const turns = new Map<string, { held: boolean; urgent: number; waiters: ((entered: boolean) => void)[] }>();
-  function takeTurn(key: string, deadline: number, urgent: boolean): Promise<(() => void) | null> {
-    let line = turns.get(key);
-    if (!line) turns.set(key, line = { held: false, urgent: 0, waiters: [] });
-    const queue = line;
+  const turns = new Map<string, { held: boolean; waiters: ((entered: boolean) => void)[] }>();
+  function queued(line: string): number {
+    const queue = turns.get(line);
+    return queue ? queue.waiters.length + (queue.held ? 1 : 0) : 0;
+  }
+  function takeTurn(line: string, deadline: number): Promise<(() => void) | null> {
+    let queue = turns.get(line);
+    if (!queue) turns.set(line, queue = { held: false, waiters: [] });
+    const waiting = queue;
     let passed = false;
     const passOn = () => {
       if (passed) return;
       passed = true;
-      const next = queue.waiters.shift();
-      if (queue.urgent > 0) queue.urgent--;
+      const next = waiting.waiters.shift();
       if (next) next(true);
       else {
-        queue.held = false;
-        turns.delete(key);
+        waiting.held = false;
+        turns.delete(line);
       }
     };
-    if (!queue.held) {
-      queue.held = true;
+    if (!waiting.held) {
+      waiting.held = true;
       return Promise.resolve(passOn);
     }
     return new Promise((resolve) => {
@@ -121,15 +140,12 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         timeout.abort();
         resolve(entered ? passOn : null);
       };
-      // Urgent callers line up behind the urgent ones already waiting, ahead of the others.
-      if (urgent) queue.waiters.splice(queue.urgent++, 0, waiter);
-      else queue.waiters.push(waiter);
+      waiting.waiters.push(waiter);
       if (Number.isFinite(deadline)) {
         sleep(Math.max(0, deadline - now()), timeout.signal).then(() => {
-          const at = queue.waiters.indexOf(waiter);
+          const at = waiting.waiters.indexOf(waiter);
           if (at < 0) return;
-          queue.waiters.splice(at, 1);
-          if (at < queue.urgent) queue.urgent--;
+          waiting.waiters.splice(at, 1);
           waiter(false);
         });
       }
@@ -165,10 +181,11 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     deadline: number,
     urgent: boolean,
   ): Promise<LimiterTurn> {
-    let passOn = await takeTurn(key, deadline, urgent);
+    const line = urgent ? `${key}\u0000urgent` : key;
+    let passOn = await takeTurn(line, deadline);
     if (passOn === null) return busy;
     const lineUpAgain = async () => {
-      passOn = await takeTurn(key, deadline, urgent);
+      passOn = await takeTurn(line, deadline);
       return passOn !== null;
     };
     try {
@@ -178,7 +195,12 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         const sentAt = now();
         let answer;
         try {
-          answer = await reserving.reserve(limitClass, key, Number.isFinite(remaining) ? remaining : null);
+          answer = await reserving.reserve(
+            limitClass,
+            key,
+            Number.isFinite(remaining) ? remaining : null,
+            urgent,
+          );
         } catch (error) {
           onError("reserve", error);
           return busy;
@@ -251,7 +273,11 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
       if (reserving) {
-        return acquireReserved(reserving, key, deadline, acquireOptions.urgent === true);
+        const urgent = acquireOptions.urgent === true;
+        if (!urgent && acquireOptions.maxQueued !== undefined && queued(key) >= acquireOptions.maxQueued) {
+          return busy;
+        }
+        return acquireReserved(reserving, key, deadline, urgent);
       }
       for (;;) {
         const remaining = deadline - now();

@@ -34,9 +34,15 @@ export type ReserveAnswer =
 export interface RateLimitStore {
   /**
    * Reserves the next start for (class, key), spaced 1 / rate after the previous reservation, in one round
-   * trip; `maxWaitMs` null means no bound. Optional: a store without it is used through `acquire`.
+   * trip; `maxWaitMs` null means no bound. `urgent`: may hold one start beyond the in-flight cap (where starts
+   * are spaced from the previous end). Optional: a store without it is used through `acquire`.
    */
-  reserve?(limitClass: string, key: string, maxWaitMs: number | null): Promise<ReserveAnswer>;
+  reserve?(
+    limitClass: string,
+    key: string,
+    maxWaitMs: number | null,
+    urgent?: boolean,
+  ): Promise<ReserveAnswer>;
   /**
    * The final start of a reserved slot (with `reserve`): `startAt` (database clock, epoch ms), or ask again in
    * `retryMs`, or neither: the slot is void (reserve again).
@@ -120,10 +126,10 @@ export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
       }
       return refusal(row);
     },
-    async reserve(limitClass, key, maxWaitMs) {
+    async reserve(limitClass, key, maxWaitMs, urgent = false) {
       const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
       const [row] = await sql()<ReserveRow[]>`
-        select * from public.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer)`;
+        select * from public.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer, ${urgent})`;
       if (!row.granted) return refusal(row);
       return {
         granted: true,

@@ -9,7 +9,7 @@
  * its host only for a server listed in the bootstrap or the server table (docs/url-policy.md).
  */
 import { parseDomainResponse, type RdapDomain } from "./domain_response.ts";
-import type { HostLimiter } from "./host_limiter.ts";
+import type { AcquireOptions, HostLimiter } from "./host_limiter.ts";
 import { checkOutboundUrl, type ResolveAddresses } from "../net/url_policy.ts";
 import type { z } from "zod";
 import type { rdapFailureReason } from "../contract/schemas.ts";
@@ -30,12 +30,8 @@ export type RdapLookup =
     retryAt: string | null;
   };
 
-export interface LookupOptions {
-  /** How long to wait for the host's turn in the limiter; unbounded when absent. */
-  maxWaitMs?: number;
-  /** Goes before this process's other waiters for the host (a name checked around its predicted drop). */
-  urgent?: boolean;
-}
+/** The host limiter's wait for each request's turn (how long, urgent, how many may queue). */
+export type LookupOptions = AcquireOptions;
 
 export interface RdapClient {
   /** `GET <baseUrl>domain/<name>` on a registry server; `baseUrl` is a listed base URL, used as listed. */
@@ -134,10 +130,7 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
     const done = (lookup: RdapLookup) => ({ kind: "done" as const, lookup });
     const host = new URL(url).host;
     for (let attempt = 1;; attempt++) {
-      const turn = await limiter.acquire(host, {
-        maxWaitMs: lookupOptions.maxWaitMs,
-        urgent: lookupOptions.urgent,
-      });
+      const turn = await limiter.acquire(host, lookupOptions);
       if (!turn.granted) return done(failed(url, null, turn.reason, turn.until));
 
       let answer: HttpAnswer;

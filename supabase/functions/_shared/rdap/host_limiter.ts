@@ -9,7 +9,12 @@
  * same behaviour in this process's memory, for unit tests and single-process tools.
  */
 import { sqlRateLimitStore } from "../rate_limit/store.ts";
-import { createSharedLimiter, realSleep, type Sleep } from "../rate_limit/shared_limiter.ts";
+import {
+  type AcquireOptions,
+  createSharedLimiter,
+  realSleep,
+  type Sleep,
+} from "../rate_limit/shared_limiter.ts";
 
 export type HostRefusalReason = "rdap_rate_limited" | "rdap_host_backoff" | "rdap_host_busy";
 
@@ -17,12 +22,11 @@ export type HostTurn =
   | { granted: true; release: () => void }
   | { granted: false; reason: HostRefusalReason; until: number | null };
 
-export interface AcquireOptions {
-  /** Give up (`rdap_host_busy`) rather than wait longer than this for a turn. Unbounded when absent. */
-  maxWaitMs?: number;
-  /** Ahead of this process's other waiters for the host (the shared limiter only; the in-memory one is FIFO). */
-  urgent?: boolean;
-}
+/**
+ * How long to wait, whether urgent, how many may queue (`_shared/rate_limit/shared_limiter.ts`); the in-memory
+ * limiter honours `maxWaitMs` only.
+ */
+export type { AcquireOptions };
 
 export interface HostLimiter {
   /** Waits for the host's turn. The caller must call `release()` when its request has finished. */
