@@ -28,6 +28,8 @@ interface ProcessTotals {
   limiterMs: number;
   limiterCalls: number;
   reservations: number;
+  urgentReserves: number;
+  urgentGranted: number;
   dnsQueries: Record<string, number>;
   events: [string, number, string][];
   cpuMs: number | null;
@@ -236,7 +238,8 @@ async function main(): Promise<void> {
     if (reservations > 0) {
       console.log(
         `  reserved starts        ${reservations} for ${rdapRequests} RDAP requests ` +
-          `(${reservations - rdapRequests} given up: woke too late, paused meanwhile, or out of budget)`,
+          `(${reservations - rdapRequests} given up: woke too late, paused meanwhile, or out of budget); ` +
+          `urgent: ${sum((o) => o.urgentGranted)} granted of ${sum((o) => o.urgentReserves)} asked`,
       );
     }
     console.log(

@@ -11,7 +11,7 @@ import {
 } from "../../supabase/functions/_shared/availability/check_domain.ts";
 import { sharedBootstrapStore } from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
 import { databaseServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
-import { database } from "../../supabase/functions/_shared/db/client.ts";
+import { closeDatabase } from "../../supabase/functions/_shared/db/client.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import { createRdapClient } from "../../supabase/functions/_shared/rdap/client.ts";
 import { createDatabaseHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
@@ -35,7 +35,16 @@ const note = (name: string, what: string) => {
   if (dropping.has(name)) events.push([name, Date.now(), what]);
 };
 
-const timing = { claimMs: 0, claims: 0, recordMs: 0, limiterMs: 0, limiterCalls: 0, reservations: 0 };
+const timing = {
+  claimMs: 0,
+  claims: 0,
+  recordMs: 0,
+  limiterMs: 0,
+  limiterCalls: 0,
+  reservations: 0,
+  urgentReserves: 0,
+  urgentGranted: 0,
+};
 
 async function timed<T>(work: () => Promise<T>, add: (ms: number) => void): Promise<T> {
   const started = performance.now();
@@ -79,9 +88,13 @@ function timedStore(store: RateLimitStore): RateLimitStore {
   const releaseAt = store.releaseAt?.bind(store);
   return {
     reserve: reserve &&
-      (async (c, k, w) => {
-        const answer = await timed(() => reserve(c, k, w), add);
+      (async (c, k, w, u) => {
+        const answer = await timed(() => reserve(c, k, w, u), add);
         if (answer.granted) timing.reservations++;
+        if (u) {
+          timing.urgentReserves++;
+          if (answer.granted) timing.urgentGranted++;
+        }
         return answer;
       }),
     settle: settle && ((t) => timed(() => settle(t), add)),
@@ -178,4 +191,4 @@ console.log(JSON.stringify({
   dnsQueries: dnsQueryCounts(),
   cpuMs: (cpu.user + cpu.system) / 1000,
 }));
-await database().end({ timeout: 2 });
+await closeDatabase(2);

@@ -76,7 +76,7 @@ begin
   -- the cap, so routine reservations never make it wait for a slot to free. Only where starts are spaced
   -- from the previous end: rate_limit_settle then starts one request of the key at a time, so the extra
   -- reservation deepens the queue by one start and never adds a request in flight.
-  if v_active >= v_concurrency + case when p_urgent and v_class.space_from_end then 1 else 0 end then
+  if v_active >= v_concurrency + (case when p_urgent and v_class.space_from_end then 1 else 0 end) then
     -- Once the latest reserved start has gone out, the request before it has (normally) finished and freed
     -- its slot; a new reservation would not start before then + 1 / rate anyway.
     return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,

@@ -142,7 +142,9 @@ select ok((select start_at is null and retry_ms is null from st where n = 24),
   'a slot whose reserved time had passed when the key was paused settles to nothing too');
 
 -- Urgent callers: one reservation beyond the in-flight cap, queued after the starts already reserved.
-insert into r select 50 + g, * from generate_series(1, 3) as g, public.rate_limit_reserve('tapr', 'h9', 5000);
+insert into r select 51, * from public.rate_limit_reserve('tapr', 'h9', 5000);
+insert into r select 52, * from public.rate_limit_reserve('tapr', 'h9', 5000);
+insert into r select 53, * from public.rate_limit_reserve('tapr', 'h9', 5000);
 insert into r select 54, * from public.rate_limit_reserve('tapr', 'h9', 5000, true);
 select ok(
   (select granted and starts_at = (select starts_at from r where n = 53) + interval '500 ms' from r where n = 54),
@@ -151,7 +153,9 @@ select ok(
 insert into r select 55, * from public.rate_limit_reserve('tapr', 'h9', 5000, true);
 select ok((select not granted and reason = 'busy' and retry_ms between 25 and 1000 from r where n = 55),
   'only one start beyond the cap: a second urgent caller is busy');
-insert into r select 60 + g, * from generate_series(1, 3) as g, public.rate_limit_reserve('taps', 'h9', 5000);
+insert into r select 61, * from public.rate_limit_reserve('taps', 'h9', 5000);
+insert into r select 62, * from public.rate_limit_reserve('taps', 'h9', 5000);
+insert into r select 63, * from public.rate_limit_reserve('taps', 'h9', 5000);
 insert into r select 64, * from public.rate_limit_reserve('taps', 'h9', 5000, true);
 select ok((select not granted and reason = 'busy' from r where n = 64),
   'without space_from_end the cap is the in-flight cap, urgent or not');

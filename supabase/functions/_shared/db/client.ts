@@ -12,27 +12,40 @@ export type { Sql, Transaction } from "./sql.ts";
 export type TransactionRunner = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
 
 let shared: Sql | undefined;
+let limiterPool: Sql | undefined;
 
-/** The isolate-wide connection pool to `DB_POOLER_URL`, else `SUPABASE_DB_URL`. */
-export function database(): Sql {
-  if (shared) return shared;
+function openPool(max: number, applicationName: string): Sql {
   const settings = databaseSettings();
   if (!settings.url) throw new Error("SUPABASE_DB_URL is not set");
-  shared = connect(settings.url, {
-    max: settings.poolSize,
+  return connect(settings.url, {
+    max,
     idle_timeout: settings.idleTimeoutMs / 1000,
     connectTimeoutMs: settings.connectTimeoutMs,
     statementTimeoutMs: settings.statementTimeoutMs,
-    applicationName: "domain-watchlist",
+    applicationName,
   });
-  return shared;
 }
 
-/** Closes the isolate's pool (the local stack's shutdown); the next `database()` opens a new one. */
+/** The isolate-wide connection pool to `DB_POOLER_URL`, else `SUPABASE_DB_URL`. */
+export function database(): Sql {
+  return shared ??= openPool(databaseSettings().poolSize, "domain-watchlist");
+}
+
+/**
+ * The isolate's connections for the project-wide rate limiter's calls (`DB_LIMITER_POOL_SIZE`, opened on first
+ * use): each is one short statement whose answer times a request start, so it must not queue behind the
+ * isolate's other work in `database()` (a poller run's claims and records can keep every connection busy).
+ */
+export function limiterDatabase(): Sql {
+  return limiterPool ??= openPool(databaseSettings().limiterPoolSize, "domain-watchlist-limiter");
+}
+
+/** Closes the isolate's pools (the local stack's shutdown); the next `database()` opens a new one. */
 export async function closeDatabase(timeoutSeconds = 1): Promise<void> {
-  const pool = shared;
+  const pools = [shared, limiterPool];
   shared = undefined;
-  await pool?.end({ timeout: timeoutSeconds });
+  limiterPool = undefined;
+  await Promise.all(pools.map((pool) => pool?.end({ timeout: timeoutSeconds })));
 }
 
 /**

@@ -9,6 +9,8 @@ export interface DatabaseSettings {
   url: string | undefined;
   /** Connections one function instance (isolate) keeps at most. */
   poolSize: number;
+  /** More connections for the rate limiter's calls alone (`limiterDatabase()`), opened when first used. */
+  limiterPoolSize: number;
   /** Longest wait for a connection: a free pool slot plus the TCP and startup handshake. */
   connectTimeoutMs: number;
   /** `statement_timeout` of each transaction (set with `set local`, so it holds under a pooler too). */
@@ -21,6 +23,7 @@ export function databaseSettings(): DatabaseSettings {
   return {
     url: Deno.env.get("DB_POOLER_URL") || config.databaseUrl(),
     poolSize: intEnv("DB_POOL_SIZE", 3, 1, 100),
+    limiterPoolSize: intEnv("DB_LIMITER_POOL_SIZE", 2, 1, 20),
     connectTimeoutMs: intEnv("DB_CONNECT_TIMEOUT_MS", 3_000, 100, 60_000),
     statementTimeoutMs: intEnv("DB_STATEMENT_TIMEOUT_MS", 5_000, 100, 600_000),
     idleTimeoutMs: intEnv("DB_IDLE_TIMEOUT_MS", 10_000, 1_000, 600_000),

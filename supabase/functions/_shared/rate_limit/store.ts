@@ -1,8 +1,9 @@
 /**
  * The project-wide rate limiter's SQL interface (docs/rate-limits.md): one round trip per call, each
- * atomic in the database. `sqlRateLimitStore` runs them on the process's connection pool.
+ * atomic in the database. `sqlRateLimitStore` runs them on the isolate's limiter connections
+ * (`limiterDatabase()`), apart from its other database work.
  */
-import { database, type Sql } from "../db/client.ts";
+import { limiterDatabase, type Sql } from "../db/client.ts";
 
 export type RateLimitAnswer =
   | { granted: true; token: string; waitMs: number; consecutiveFailures: number }
@@ -110,7 +111,7 @@ function refusal(
   };
 }
 
-export function sqlRateLimitStore(sql: () => Sql = database): RateLimitStore {
+export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitStore {
   return {
     async acquire(limitClass, key, maxWaitMs) {
       const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
