@@ -1,4 +1,7 @@
-import { createSharedLimiter } from "../../supabase/functions/_shared/rate_limit/shared_limiter.ts";
+import {
+  createSharedLimiter,
+  type LimiterTurn,
+} from "../../supabase/functions/_shared/rate_limit/shared_limiter.ts";
 import type {
   RateLimitAnswer,
   RateLimitStore,
@@ -239,31 +242,42 @@ Deno.test("callers of one key take turns in this process; urgent ones in a line 
   assertEquals(calls, ["reserve h", "reserve h urgent", "reserve h"]);
 });
 
-Deno.test("a routine caller is refused at once when maxQueued of this process's callers already wait", async () => {
+Deno.test("a routine caller is refused at once when maxQueued callers wait for a congested key", async () => {
   const clock = fakeClock();
   let answer: () => void = () => {};
-  const answered = new Promise<void>((resolve) => answer = resolve);
+  let answered = Promise.resolve();
+  let startsIn = 0;
   const { store: base } = reservingStore(clock.now, [], []);
   const store: RateLimitStore = {
     ...base,
     reserve: async () => {
       await answered;
-      return { ...reserved("t", 0), startsAt: clock.now(), dbNow: clock.now() };
+      return { ...reserved("t", 0), startsAt: clock.now() + startsIn, dbNow: clock.now() };
     },
   };
   const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
-  const waiting = [limiter.acquire("h", { maxQueued: 2 }), limiter.acquire("h", { maxQueued: 2 })];
-  const refused = await limiter.acquire("h", { maxQueued: 2 });
-  assertEquals(refused, { granted: false, refusal: "busy", pauseReason: null, until: null });
-  const other = limiter.acquire("other", { maxQueued: 2 });
-  const urgent = limiter.acquire("h", { maxQueued: 2, urgent: true });
+  const inLine = (key: string, urgent = false) => limiter.acquire(key, { maxQueued: 2, urgent });
+  const releaseAll = async (turns: Promise<LimiterTurn>[]) => {
+    for (const turn of await Promise.all(turns)) {
+      assertEquals(turn.granted, true);
+      if (turn.granted) turn.release();
+    }
+  };
+
+  // A key whose callers get their starts at once is not congested: its line takes every caller.
+  answered = new Promise<void>((resolve) => answer = resolve);
+  const fast = [inLine("h"), inLine("h"), inLine("h")];
   answer();
-  for (const turn of await Promise.all([...waiting, other, urgent])) {
-    assertEquals(
-      turn.granted,
-      true,
-      "the two in line, another key's caller and an urgent one all get starts",
-    );
-    if (turn.granted) turn.release();
-  }
+  await releaseAll(fast);
+
+  // A caller that waited 5 s for its start: congested. Two callers wait; a third routine one is refused at once.
+  startsIn = 5_000;
+  await releaseAll([inLine("h")]);
+  startsIn = 0;
+  answered = new Promise<void>((resolve) => answer = resolve);
+  const waiting = [inLine("h"), inLine("h")];
+  assertEquals(await inLine("h"), { granted: false, refusal: "busy", pauseReason: null, until: null });
+  const others = [inLine("other"), inLine("h", true)];
+  answer();
+  await releaseAll([...waiting, ...others]);
 });

@@ -29,8 +29,9 @@ export interface AcquireOptions {
   urgent?: boolean;
   /**
    * A routine caller is refused (`busy`) at once when this many of this process's routine callers of the key
-   * are already waiting: a caller that has other work (the poller's next names) does not queue behind a
-   * host that already has enough waiting for it.
+   * are already waiting and the key is congested (this process's last caller of it waited more than
+   * `CONGESTED_AFTER_MS` for its start, or got none): a caller that has other work (the poller's next names) does not queue behind
+   * a slow host that already has enough waiting for it, while a fast host's line drains and takes them all.
    */
   maxQueued?: number;
 }
@@ -66,6 +67,9 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
   });
 }
+
+/** A key whose last caller here waited longer than this for its start (or got none) is congested (`maxQueued`). */
+export const CONGESTED_AFTER_MS = 1_000;
 
 /** The longest round trip whose answer may set this process's estimate of the database's clock. */
 const MAX_CLOCK_SAMPLE_MS = 20;
@@ -111,6 +115,8 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
    * or null when `deadline` comes first.
    */
   const turns = new Map<string, { held: boolean; waiters: ((entered: boolean) => void)[] }>();
+  /** Keys whose last routine caller in this process waited more than `CONGESTED_AFTER_MS`, or was refused. */
+  const congested = new Set<string>();
   function queued(line: string): number {
     const queue = turns.get(line);
     return queue ? queue.waiters.length + (queue.held ? 1 : 0) : 0;
@@ -274,10 +280,14 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
       if (reserving) {
         const urgent = acquireOptions.urgent === true;
-        if (!urgent && acquireOptions.maxQueued !== undefined && queued(key) >= acquireOptions.maxQueued) {
-          return busy;
-        }
-        return acquireReserved(reserving, key, deadline, urgent);
+        const { maxQueued } = acquireOptions;
+        if (urgent) return acquireReserved(reserving, key, deadline, true);
+        if (maxQueued !== undefined && congested.has(key) && queued(key) >= maxQueued) return busy;
+        const enteredAt = now();
+        const turn = await acquireReserved(reserving, key, deadline, false);
+        if (!turn.granted || now() - enteredAt > CONGESTED_AFTER_MS) congested.add(key);
+        else congested.delete(key);
+        return turn;
       }
       for (;;) {
         const remaining = deadline - now();
