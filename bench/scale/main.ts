@@ -32,6 +32,7 @@ interface ProcessTotals {
   urgentGranted: number;
   dnsQueries: Record<string, number>;
   events: [string, number, string][];
+  hostEvents: [string, number, string][];
   cpuMs: number | null;
 }
 
@@ -215,6 +216,19 @@ async function main(): Promise<void> {
       ).sort((a, b) => a.at - b.at);
       console.log(
         `      ${happened.map(({ at, what }) => `${fixed((at - dropAt) / 1000, 1)} ${what}`).join("; ")}`,
+      );
+      // The urgent callers' limiter answers at that registry from the drop to the alert.
+      const host = new URL(fakes.urls[Number(tld.replace("scale", ""))]).host;
+      const limiterSaid = outputs.flatMap((o, poller) =>
+        o.hostEvents.filter(([of, at]) => of === host && at >= dropAt && at <= dropAt + delay * 1000)
+          .map(([, at, what]) => ({ at, what: `p${poller} ${what}` }))
+      ).sort((a, b) => a.at - b.at);
+      console.log(
+        `      urgent at ${host}: ${
+          limiterSaid.slice(0, 40).map(({ at, what }) => `${fixed((at - dropAt) / 1000, 1)} ${what}`).join(
+            "; ",
+          )
+        }`,
       );
     }
     console.log(

@@ -35,6 +35,10 @@ const note = (name: string, what: string) => {
   if (dropping.has(name)) events.push([name, Date.now(), what]);
 };
 
+/** Urgent callers' limiter answers per host (host, epoch ms, what), for main.ts's slowest-alert lines. */
+const hostEvents: [string, number, string][] = [];
+const urgentTokens = new Map<string, string>();
+
 const timing = {
   claimMs: 0,
   claims: 0,
@@ -93,11 +97,34 @@ function timedStore(store: RateLimitStore): RateLimitStore {
         if (answer.granted) timing.reservations++;
         if (u) {
           timing.urgentReserves++;
-          if (answer.granted) timing.urgentGranted++;
+          if (answer.granted) {
+            timing.urgentGranted++;
+            urgentTokens.set(answer.token, k);
+          }
+          hostEvents.push([
+            k,
+            Date.now(),
+            answer.granted
+              ? `reserved +${answer.startsAt - answer.dbNow}`
+              : `busy ${answer.refusal} ${answer.retryMs}`,
+          ]);
         }
         return answer;
       }),
-    settle: settle && ((t) => timed(() => settle(t), add)),
+    settle: settle && (async (t) => {
+      const answer = await timed(() => settle(t), add);
+      const host = urgentTokens.get(t);
+      if (host) {
+        hostEvents.push([
+          host,
+          Date.now(),
+          answer.startAt === null
+            ? `settle retry ${answer.retryMs}`
+            : `settled +${answer.startAt - answer.dbNow}`,
+        ]);
+      }
+      return answer;
+    }),
     releaseAt: releaseAt && ((t, at) => timed(() => releaseAt(t, at), add)),
     acquire: (c, k, w) => timed(() => store.acquire(c, k, w), add),
     confirm: (t) => timed(() => store.confirm(t), add),
@@ -152,6 +179,7 @@ const deps = {
   // Delivery is not part of this bench (it has its own invocation).
   dispatch: () => Promise.resolve({ delivered: 0, retried: 0, failed: 0, deferred: 0 }),
   now: Date.now,
+  sleep: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
 } as unknown as PollerDeps;
 
 const totals = { runs: 0, checked: 0, registered_by_dns: 0, deferred: 0, became_available: 0, errors: 0 };
@@ -188,6 +216,7 @@ console.log(JSON.stringify({
   ...totals,
   ...timing,
   events,
+  hostEvents,
   dnsQueries: dnsQueryCounts(),
   cpuMs: (cpu.user + cpu.system) / 1000,
 }));

@@ -93,6 +93,10 @@ function harness(names: string[], answer: (name: string) => CheckResult | Error,
       now: () => clock.now,
     },
     now: () => clock.now,
+    sleep: (ms) => {
+      clock.now += ms;
+      return Promise.resolve();
+    },
   };
   return { deps, log, clock, due };
 }
@@ -190,12 +194,46 @@ Deno.test("a routine name waits for its host until the run's end, within the hos
   h.due[0].status = "registered";
   const startedAt = h.clock.now;
   h.deps.check.checkDomain = (name, _dns, wait) => {
-    waits.push([name, wait.maxHostWaitMs!, wait.urgent, wait.maxHostQueue]);
+    waits.push([name, h.clock.now + wait.maxHostWaitMs!, wait.urgent, wait.maxHostQueue]);
     return Promise.resolve(result(name));
   };
   await runPoller(h.deps, { ...settings, hostQueue: 7 });
   assertEquals(waits.sort(), [
-    ["dropping.test", startedAt + 25_000 - h.clock.now, true, undefined],
-    ["routine.test", startedAt + 25_000 - h.clock.now, false, 7],
+    ["dropping.test", startedAt + 25_000, true, undefined],
+    ["routine.test", startedAt + 25_000, false, 7],
   ]);
+});
+
+Deno.test("a worker with nothing due keeps claiming while the run's names wait for their registries", async () => {
+  let registryAnswers: () => void = () => {};
+  const answered = new Promise<void>((resolve) => registryAnswers = resolve);
+  const h = harness(["slow.test"], (name) => result(name));
+  const checkDomain = h.deps.check.checkDomain;
+  h.deps.check.checkDomain = async (name, dns, wait) => {
+    if (name === "slow.test") await answered; // answered once the late name has been checked
+    return checkDomain(name, dns, wait);
+  };
+  const sleep = h.deps.sleep;
+  let idle = 0;
+  h.deps.sleep = (ms) => {
+    // Nothing due: a name comes due while slow.test still waits for its registry.
+    if (++idle === 1) {
+      h.due.push({
+        name: "late.test",
+        status: "pending_delete",
+        expiresAt: null,
+        registrar: null,
+        lastCheckedAt: null,
+      });
+    }
+    return sleep(ms);
+  };
+  const recordCheck = h.deps.domains.recordCheck;
+  h.deps.domains.recordCheck = async (checked, followUp) => {
+    await recordCheck(checked, followUp);
+    if (checked.domain_name === "late.test") registryAnswers();
+  };
+  const summary = await runPoller(h.deps, { ...settings, concurrency: 1 });
+  assertEquals(h.log.recorded.sort(), ["late.test", "slow.test"]);
+  assertEquals(summary.stopped_because, "no_due_work");
 });

@@ -2,7 +2,7 @@
 import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
 import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
-import { sharedHostLimiter } from "../rdap/host_limiter.ts";
+import { realSleep, sharedHostLimiter } from "../rdap/host_limiter.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
 import { rateLimitedLookup } from "./dns_rate_limit.ts";
 import type { PollerDeps } from "./run_poller.ts";
@@ -23,5 +23,6 @@ export function defaultPollerDeps(): PollerDeps {
       now: Date.now,
     },
     now: Date.now,
+    sleep: realSleep,
   };
 }

@@ -25,7 +25,12 @@ export interface PollerDeps {
   domains: DomainQueue;
   check: DomainCheckDeps;
   now(): number;
+  /** Waits `ms` (a worker with nothing due, while names of its run still wait for their registries). */
+  sleep(ms: number): Promise<void>;
 }
+
+/** How often a worker with nothing due looks again while the run's names still wait for their registries. */
+export const IDLE_CLAIM_EVERY_MS = 1_000;
 
 export interface PollerSummary {
   /** Names whose check was recorded. */
@@ -138,8 +143,13 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       claimed -= limit - batch.length;
       if (batch.length === 0) {
         summary.stopped_because = "no_due_work";
-        return;
+        // Names still wait for their registries: the run goes on until they are done, so it keeps claiming
+        // meanwhile (a name in pending delete coming due now is not left for the next run).
+        if (atRegistry.size === 0) return;
+        await Promise.race([...atRegistry, deps.sleep(IDLE_CLAIM_EVERY_MS)]);
+        continue;
       }
+      summary.stopped_because = "time_budget";
       await checkBatch(batch);
     }
   }
