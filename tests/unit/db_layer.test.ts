@@ -95,6 +95,7 @@ Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have boun
     "DB_POOLER_URL",
     "SUPABASE_DB_URL",
     "DB_POOL_SIZE",
+    "DB_LIMITER_POOL_SIZE",
     "DB_CONNECT_TIMEOUT_MS",
     "DB_STATEMENT_TIMEOUT_MS",
     "DB_IDLE_TIMEOUT_MS",
@@ -106,16 +107,19 @@ Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have boun
     assertEquals(databaseSettings(), {
       url: "postgresql://direct/postgres",
       poolSize: 3,
+      limiterPoolSize: 2,
       connectTimeoutMs: 3_000,
       statementTimeoutMs: 5_000,
       idleTimeoutMs: 10_000,
     });
     Deno.env.set("DB_POOLER_URL", "postgresql://pooler:6543/postgres");
     Deno.env.set("DB_POOL_SIZE", "8");
+    Deno.env.set("DB_LIMITER_POOL_SIZE", "500");
     Deno.env.set("DB_STATEMENT_TIMEOUT_MS", "not a number");
     const settings = databaseSettings();
     assertEquals(settings.url, "postgresql://pooler:6543/postgres");
     assertEquals(settings.poolSize, 8);
+    assertEquals(settings.limiterPoolSize, 2, "out of bounds: the default");
     assertEquals(settings.statementTimeoutMs, 5_000);
   } finally {
     for (const [name, value] of Object.entries(saved)) {

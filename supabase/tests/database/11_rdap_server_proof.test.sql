@@ -8,7 +8,7 @@ create extension if not exists pgtap with schema extensions;
 set search_path = public, extensions;
 \ir _helpers.sql
 
-select plan(32);
+select plan(34);
 
 -- The shipped list ----------------------------------------------------------------------------------
 select ok((select count(*) from public.rdap_server_overrides
@@ -94,6 +94,20 @@ select results_eq(
        from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
   $$ values (true, false, true) $$,
   'a second caller gets no claim and sees the renewal under way'
+);
+-- A claim made before the database server last started is void (its caller's connection died with it).
+insert into public.rdap_server_proofs (server_url, suffix, canary_name, claim_id, claimed_until, updated_at)
+select 'https://r.test/', 'zy', 'nic.zy', gen_random_uuid(), now() + interval '1 minute',
+       pg_postmaster_start_time() - interval '1 second';
+create temporary table restarted_claim on commit drop as
+  select * from public.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60);
+select isnt((select claim_id from restarted_claim), null,
+  'a claim from before the database restarted is void: the next caller asks the canary');
+select results_eq(
+  $$ select claim_id is null, claimed_elsewhere
+       from public.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60) $$,
+  $$ values (true, true) $$,
+  'while the new claim holds'
 );
 select is(
   public.record_rdap_server_proof('https://r.test/', 'zz', gen_random_uuid(), 'nic.zz', 'verified', 200, 'x'),

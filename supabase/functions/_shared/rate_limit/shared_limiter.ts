@@ -29,8 +29,8 @@ export interface AcquireOptions {
   urgent?: boolean;
   /**
    * A routine caller is refused (`busy`) at once when this many of this process's routine callers of the key
-   * are already waiting and the key is congested (this process's last caller of it waited more than
-   * `CONGESTED_AFTER_MS` for its start, or got none): a caller that has other work (the poller's next names) does not queue behind
+   * are already waiting and the key is congested (starts come more than `CONGESTED_AFTER_MS` apart for this
+   * process's callers waiting for them, or a caller got none): a caller that has other work (the poller's next names) does not queue behind
    * a slow host that already has enough waiting for it, while a fast host's line drains and takes them all.
    */
   maxQueued?: number;
@@ -68,7 +68,7 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A key whose last caller here waited longer than this for its start (or got none) is congested (`maxQueued`). */
+/** A key whose starts come further apart than this for this process's waiting callers is congested (`maxQueued`). */
 export const CONGESTED_AFTER_MS = 1_000;
 
 /** The longest round trip whose answer may set this process's estimate of the database's clock. */
@@ -115,8 +115,12 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
    * or null when `deadline` comes first.
    */
   const turns = new Map<string, { held: boolean; waiters: ((entered: boolean) => void)[] }>();
-  /** Keys whose last routine caller in this process waited more than `CONGESTED_AFTER_MS`, or was refused. */
+  /**
+   * Keys whose last routine caller in this process waited more than `CONGESTED_AFTER_MS` after the start of
+   * the one before it (or after it came, if later), or was refused; `lastStart`: each key's last routine start.
+   */
   const congested = new Set<string>();
+  const lastStart = new Map<string, number>();
   function queued(line: string): number {
     const queue = turns.get(line);
     return queue ? queue.waiters.length + (queue.held ? 1 : 0) : 0;
@@ -285,8 +289,14 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         if (maxQueued !== undefined && congested.has(key) && queued(key) >= maxQueued) return busy;
         const enteredAt = now();
         const turn = await acquireReserved(reserving, key, deadline, false);
-        if (!turn.granted || now() - enteredAt > CONGESTED_AFTER_MS) congested.add(key);
-        else congested.delete(key);
+        // How long this caller waited once the caller before it had its start (not its wait behind the
+        // others in line: a fast host's line of twenty is not congested).
+        const previous = lastStart.get(key) ?? -Infinity;
+        const startedAt = now();
+        if (turn.granted) lastStart.set(key, startedAt);
+        if (!turn.granted || startedAt - Math.max(enteredAt, previous) > CONGESTED_AFTER_MS) {
+          congested.add(key);
+        } else congested.delete(key);
         return turn;
       }
       for (;;) {
