@@ -35,8 +35,8 @@ export interface ClaimedCheckOptions {
   /** When this run stops checking (epoch ms). */
   checksEndAt: number;
   /**
-   * How many of this process's checks may wait for one RDAP host (`POLLER_HOST_QUEUE`); a name beyond that,
-   * not in pending delete, is handed back to the next run at once (the worker goes on with other names).
+   * How many of this process's checks may wait for one congested RDAP host (`POLLER_HOST_QUEUE`; the shared
+   * limiter's `maxQueued`); a name beyond that, not in pending delete, is handed back to the next run at once.
    */
   hostQueue?: number;
 }

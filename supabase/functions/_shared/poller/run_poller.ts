@@ -9,8 +9,9 @@
  * A worker does not wait for RDAP hosts: the names of a batch that need the registry wait for their host's
  * turn on their own (in the host limiter's line), and the worker claims its next batch meanwhile. So every
  * registry has names waiting for it while others are slow, and names in pending delete coming due are
- * claimed at once. Each host's line is bounded (`hostQueue`, names in pending delete excepted): a name
- * beyond it is handed back to the next run.
+ * claimed at once. A congested host's line is bounded (`hostQueue`, names in pending delete excepted): a
+ * name beyond it is handed back to the next run. A worker with nothing due keeps claiming while the run's
+ * names still wait.
  *
  * Time bound: no new claim or RDAP turn starts after the budget; what is in flight then finishes within
  * its own timeout (RDAP_TIMEOUT_MS per request). CPU bound: at most `maxChecksPerRun` names per run.
