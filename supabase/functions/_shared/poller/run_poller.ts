@@ -156,6 +156,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   }
 
   await Promise.all(Array.from({ length: settings.concurrency }, () => worker()));
-  while (atRegistry.size > 0) await Promise.all(atRegistry);
+  // The workers are done, so no check joins the set any more.
+  await Promise.all(atRegistry);
   return { ...summary, duration_ms: deps.now() - startedAt };
 }

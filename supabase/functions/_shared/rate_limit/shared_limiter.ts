@@ -29,9 +29,9 @@ export interface AcquireOptions {
   urgent?: boolean;
   /**
    * A routine caller is refused (`busy`) at once when this many of this process's routine callers of the key
-   * are already waiting and the key is congested (starts come more than `CONGESTED_AFTER_MS` apart for this
-   * process's callers waiting for them, or a caller got none): a caller that has other work (the poller's next names) does not queue behind
-   * a slow host that already has enough waiting for it, while a fast host's line drains and takes them all.
+   * are already waiting and the key is congested (see `acquireRoutine`): a caller that has other work (the
+   * poller's next names) does not queue behind a slow host that already has enough waiting for it, while a
+   * fast host's line drains and takes them all.
    */
   maxQueued?: number;
 }
@@ -115,12 +115,6 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
    * or null when `deadline` comes first.
    */
   const turns = new Map<string, { held: boolean; waiters: ((entered: boolean) => void)[] }>();
-  /**
-   * Keys whose last routine caller in this process waited more than `CONGESTED_AFTER_MS` after the start of
-   * the one before it (or after it came, if later), or was refused; `lastStart`: each key's last routine start.
-   */
-  const congested = new Set<string>();
-  const lastStart = new Map<string, number>();
   function queued(line: string): number {
     const queue = turns.get(line);
     return queue ? queue.waiters.length + (queue.held ? 1 : 0) : 0;
@@ -279,25 +273,39 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     }
   }
 
+  /**
+   * Keys whose last routine caller in this process waited more than `CONGESTED_AFTER_MS` after the start of
+   * the one before it (or after it came, if later), or got no start; `lastStart`: each key's last routine
+   * start. Measured from the previous start, not from the caller's arrival: a fast host's line of twenty is
+   * not congested.
+   */
+  const congested = new Set<string>();
+  const lastStart = new Map<string, number>();
+
+  /** A routine caller over a reserving store: refused at once beyond `maxQueued` on a congested key. */
+  async function acquireRoutine(
+    reserving: Required<Pick<RateLimitStore, "reserve" | "settle" | "releaseAt">>,
+    key: string,
+    deadline: number,
+    maxQueued: number | undefined,
+  ): Promise<LimiterTurn> {
+    if (maxQueued !== undefined && congested.has(key) && queued(key) >= maxQueued) return busy;
+    const enteredAt = now();
+    const turn = await acquireReserved(reserving, key, deadline, false);
+    const previous = lastStart.get(key) ?? -Infinity;
+    const startedAt = now();
+    if (turn.granted) lastStart.set(key, startedAt);
+    if (!turn.granted || startedAt - Math.max(enteredAt, previous) > CONGESTED_AFTER_MS) congested.add(key);
+    else congested.delete(key);
+    return turn;
+  }
+
   return {
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
       if (reserving) {
-        const urgent = acquireOptions.urgent === true;
-        const { maxQueued } = acquireOptions;
-        if (urgent) return acquireReserved(reserving, key, deadline, true);
-        if (maxQueued !== undefined && congested.has(key) && queued(key) >= maxQueued) return busy;
-        const enteredAt = now();
-        const turn = await acquireReserved(reserving, key, deadline, false);
-        // How long this caller waited once the caller before it had its start (not its wait behind the
-        // others in line: a fast host's line of twenty is not congested).
-        const previous = lastStart.get(key) ?? -Infinity;
-        const startedAt = now();
-        if (turn.granted) lastStart.set(key, startedAt);
-        if (!turn.granted || startedAt - Math.max(enteredAt, previous) > CONGESTED_AFTER_MS) {
-          congested.add(key);
-        } else congested.delete(key);
-        return turn;
+        if (acquireOptions.urgent === true) return acquireReserved(reserving, key, deadline, true);
+        return acquireRoutine(reserving, key, deadline, acquireOptions.maxQueued);
       }
       for (;;) {
         const remaining = deadline - now();
