@@ -634,7 +634,7 @@ async function crashBetweenStepsScenario(world: World): Promise<void> {
   await sql`update public.domains set status = 'pending_delete' where name = ${name}`;
 
   // A poller recorded the drop (state and outbox in one transaction) and died before sending anything.
-  await sql`select public.record_domain_check(${name}, 'available', now(), null, null, true)`;
+  await sql`select public.record_domain_check(${name}, 'available', now(), null, null, true, 'poller')`;
   const [queued] = await deliveriesOf(sql, ivan);
   assertEquals([queued.channel, queued.status, queued.attempt_count], ["telegram", "pending", 0]);
   await runPoller(stack);

@@ -108,7 +108,7 @@ Deno.test({
   fn: () =>
     inRolledBackTransaction(async (tx, asService) => {
       const name = "rdap-db-test.test";
-      await tx`insert into public.domains (name) values (${name})`;
+      await tx`insert into public.domains (name, next_check_at) values (${name}, now() + interval '1 day')`;
       let checks = 0;
       const live = createLiveCheck({
         check: (domainName) => {
@@ -129,7 +129,12 @@ Deno.test({
       assertEquals(row.status, "available");
       assertEquals(row.last_checked_at.toISOString(), first.checked_at);
       assertEquals(row.status_changed_at.toISOString(), first.checked_at);
-      assertEquals(row.next_check_at.getTime() - Date.parse(first.checked_at), 60 * 60_000);
+      assertEquals(
+        row.next_check_at.getTime() - Date.parse(first.checked_at),
+        60 * 60_000,
+        "the poller's check planned in a day comes earlier, to the hour an available name calls for",
+      );
+      assertEquals(row.consecutive_failures, 0);
 
       await tx`update public.live_check_cache set expires_at = now() - interval '1 second' where domain_name = ${name}`;
       await live(name, null);

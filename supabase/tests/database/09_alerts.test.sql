@@ -176,11 +176,11 @@ select added from public.add_watchlist_domains(array['drop.test']) \gset ignored
 
 -- The outbox ---------------------------------------------------------------------------------------------
 select tests.authenticate_as_service_role();
-select public.record_domain_check('drop.test', 'pending_delete', now() - interval '2 minutes', null, null, true);
+select public.record_domain_check('drop.test', 'pending_delete', now() - interval '2 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 0,
   'pending delete alerts nobody');
 
-select public.record_domain_check('drop.test', 'available', now() - interval '1 minute', null, null, true);
+select public.record_domain_check('drop.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
 select results_eq(
   $$ select user_id, type, domain_name, previous_status, status from public.alert_events
       where domain_name = 'drop.test' order by user_id $$,
@@ -207,18 +207,18 @@ select ok((select count(*) from public.alert_deliveries d join public.alert_even
 select is((select count(*)::integer from public.alert_deliveries d join public.alert_events e on e.id = d.event_id
             where e.user_id in (:'bob', :'dave')), 0, 'Telegram switched off, or no channel: events only');
 
-select public.record_domain_check('drop.test', 'available', now() - interval '30 seconds', null, null, true);
+select public.record_domain_check('drop.test', 'available', now() - interval '30 seconds', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 4,
   'still available: no new alert');
-select public.record_domain_check('drop.test', 'unknown', now() - interval '20 seconds', null, null, false);
+select public.record_domain_check('drop.test', 'unknown', now() - interval '20 seconds', null, null, false, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 4,
   'a failed check changes nothing');
-select public.record_domain_check('drop.test', 'registered', now() - interval '10 seconds', null, null, true);
-select public.record_domain_check('drop.test', 'available', now(), null, null, true);
+select public.record_domain_check('drop.test', 'registered', now() - interval '10 seconds', null, null, true, 'poller');
+select public.record_domain_check('drop.test', 'available', now(), null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'drop.test' and previous_status = 'registered'), 4,
   'dropping again later is a new transition with new events');
-select public.record_domain_check('other.test', 'available', now(), null, null, true);
+select public.record_domain_check('other.test', 'available', now(), null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'other.test'), 1,
   'unknown → available (the first check finds it free) alerts too');
 
@@ -332,7 +332,7 @@ select tests.authenticate_as_service_role();
 select results_eq($$ select domain_name from public.claim_due_domains(10, 60) $$, $$ values ('other.test'::text) $$,
   'an expired lease (a crashed poller) gives the name back');
 
-select public.record_domain_check('drop.test', 'pending_delete', now(), null, null, true);
+select public.record_domain_check('drop.test', 'pending_delete', now(), null, null, true, 'poller');
 select public.schedule_pending_delete_check('drop.test', now(), now() + interval '1 second');
 select is((select next_check_at from public.domains where name = 'drop.test'), now() + interval '5 seconds',
   'the pending-delete schedule is at least 5 s (the check aimed just after a predicted drop)');

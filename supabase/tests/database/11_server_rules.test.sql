@@ -78,8 +78,8 @@ select tests.authenticate_as_service_role();
 update public.watchlist_entries set unicode_name = 'https://phish.example/login' where user_id = :'wendy';
 select results_eq(format('select unicode_name from public.watchlist_entries where user_id = %L', :'wendy'),
   array['bücher.test'], 'even a direct write cannot store another unicode form');
-select public.record_domain_check('xn--bcher-kva.test', 'registered', now() - interval '2 minutes', null, null, true);
-select public.record_domain_check('xn--bcher-kva.test', 'available', now() - interval '1 minute', null, null, true);
+select public.record_domain_check('xn--bcher-kva.test', 'registered', now() - interval '2 minutes', null, null, true, 'poller');
+select public.record_domain_check('xn--bcher-kva.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
 select results_eq(format('select unicode_name from public.alert_events where user_id = %L', :'wendy'),
   array['bücher.test'], 'the alert carries the derived form');
 insert into public.alert_events (user_id, type, domain_name, unicode_name, previous_status, status, checked_at)

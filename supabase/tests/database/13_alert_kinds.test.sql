@@ -136,8 +136,8 @@ select tests.authenticate_as('kdave@test.local');
 select added from public.add_watchlist_domains(array['kinds-drop.test']) \gset ignored_
 
 select tests.authenticate_as_service_role();
-select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '10 minutes', null, null, true);
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '9 minutes', null, null, true);
+select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '10 minutes', null, null, true, 'poller');
+select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '9 minutes', null, null, true, 'poller');
 select public.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '3 days',
   'pending_delete_period');
 select results_eq(
@@ -162,18 +162,18 @@ select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and prediction_basis = 'redemption_period'), 0,
   'a prediction once noted is not rewritten');
 
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '8 minutes', null, null, true);
+select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '8 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and type = 'domain.pending_delete'), 2,
   'another check in pending delete raises nothing');
 
-select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '7 minutes', null, null, true);
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '6 minutes', null, null, true);
+select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '7 minutes', null, null, true, 'poller');
+select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '6 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and type = 'domain.pending_delete'), 4,
   'leaving pending delete and entering it again raises it again');
 
-select public.record_domain_check('kinds-drop.test', 'available', now() - interval '5 minutes', null, null, true);
+select public.record_domain_check('kinds-drop.test', 'available', now() - interval '5 minutes', null, null, true, 'poller');
 select results_eq(
   $$ select d.user_id, d.channel, d.webhook_endpoint_id
        from public.alert_deliveries d join public.alert_events e on e.id = d.event_id

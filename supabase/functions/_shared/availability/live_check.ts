@@ -57,8 +57,18 @@ function unicodeNameFor(domainName: string, unicodeName: string | null): string 
   return unicodeName !== null && unicodeName !== domainName ? unicodeName : null;
 }
 
+/**
+ * Who recorded a check: the poller (which owns the schedule) or a live check (which may record a decided
+ * result and bring the next check earlier, nothing more: `record_domain_check`, docs/decisions.md).
+ */
+export type CheckSource = "poller" | "live";
+
 /** Writes one check result into the shared state of `public.domains` (no-op for a name nobody watches). */
-export async function recordDomainCheck(tx: Transaction, result: CheckResult): Promise<void> {
+export async function recordDomainCheck(
+  tx: Transaction,
+  result: CheckResult,
+  source: CheckSource,
+): Promise<void> {
   await tx`
     select public.record_domain_check(
       ${result.domain_name},
@@ -66,7 +76,8 @@ export async function recordDomainCheck(tx: Transaction, result: CheckResult): P
       ${result.checked_at},
       ${result.rdap?.expiration_date ?? null},
       ${result.rdap?.registrar ?? null},
-      ${result.status !== "unknown"}
+      ${result.status !== "unknown"},
+      ${source}
     )`;
   if (result.status === "pending_delete") {
     // A transition into pending delete raised `domain.pending_delete` events just now: they carry the
@@ -91,7 +102,7 @@ export function databaseLiveCheckStore(
       }),
     save: (result, cacheSeconds) =>
       run(async (tx) => {
-        await recordDomainCheck(tx, result);
+        await recordDomainCheck(tx, result, "live");
         if (cacheSeconds <= 0) return;
         // Sent as text and cast to json (not jsonb) so the cached answer keeps the result's key order.
         await tx`

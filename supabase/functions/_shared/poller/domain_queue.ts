@@ -65,7 +65,7 @@ export function databaseDomainQueue(
       }),
     recordCheck: (result, followUp) =>
       run(async (tx) => {
-        await recordDomainCheck(tx, result);
+        await recordDomainCheck(tx, result, "poller");
         if (followUp.pendingDeleteNextCheckAt) {
           await tx`select public.schedule_pending_delete_check(
             ${result.domain_name}, ${result.checked_at}, ${followUp.pendingDeleteNextCheckAt})`;
@@ -77,14 +77,15 @@ export function databaseDomainQueue(
     recordDelegated: (domain, checkedAt) =>
       statement(async (tx) => {
         await tx`select public.record_domain_check(
-          ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true)`;
+          ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true, 'poller')`;
       }),
     recordDelegatedBatch: (domains, checkedAt) =>
       statement(async (tx) => {
         const names = domains.map((domain) => domain.name);
         const expiries = domains.map((domain) => domain.expiresAt?.toISOString() ?? null);
         const registrars = domains.map((domain) => domain.registrar);
-        await tx`select public.record_domain_check(t.name, 'registered', ${checkedAt}, t.expires_at, t.registrar, true)
+        await tx`select public.record_domain_check(
+                   t.name, 'registered', ${checkedAt}, t.expires_at, t.registrar, true, 'poller')
                  from unnest(${names}::text[], ${expiries}::timestamptz[], ${registrars}::text[])
                    as t(name, expires_at, registrar)`;
       }),
