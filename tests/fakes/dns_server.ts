@@ -5,6 +5,9 @@
  * gets `a.nic.<tld>` unless the table says otherwise. Other behaviours per name: `setTimeout` (never
  * answered), `setServerFailure` (SERVFAIL), `setRefused` (REFUSED), `setNoData` (NOERROR without NS),
  * `setTruncated` (a truncated UDP answer; TCP answers in full), `setGarbage` (bytes that are no DNS message).
+ * A and AAAA queries are answered from `setAddresses`: a sequence per type, each query taking the next
+ * answer (the last repeats), with TTL 0, as a rebinding DNS server would; a type without answers gets
+ * NOERROR and no records.
  */
 import dgram from "node:dgram";
 import { Buffer } from "node:buffer";
@@ -12,6 +15,7 @@ import dnsPacket from "dns-packet";
 
 export interface DnsQueryRecord {
   name: string;
+  /** 2 for NS, 1 for A, 28 for AAAA, 0 for anything else. */
   type: number;
   at: number;
   transport: "udp" | "tcp" | "doh";
@@ -30,6 +34,8 @@ export interface FakeDns {
   setNoData(name: string): void;
   setTruncated(name: string, nameservers: string[]): void;
   setGarbage(name: string): void;
+  /** A and AAAA answers for `name`: each query of a type takes the next list of its sequence. */
+  setAddresses(name: string, answers: { A?: string[][]; AAAA?: string[][] }): void;
   remove(name: string): void;
   queries: DnsQueryRecord[];
   close(): Promise<void>;
@@ -68,6 +74,7 @@ const codec = dnsPacket as unknown as {
 
 export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDns> {
   const table = new Map<string, Behaviour>();
+  const addresses = new Map<string, { A: string[][]; AAAA: string[][] }>();
   const queries: DnsQueryRecord[] = [];
   const hanging = new Set<() => void>();
   const key = (name: string) => name.toLowerCase().replace(/\.$/, "");
@@ -89,10 +96,28 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     if (!question) return null;
     queries.push({
       name: key(question.name),
-      type: question.type === "NS" ? TYPE_NS : 0,
+      type: ({ NS: TYPE_NS, A: 1, AAAA: 28 } as Record<string, number>)[question.type] ?? 0,
       at: Date.now(),
       transport,
     });
+    const sequences = addresses.get(key(question.name));
+    if (sequences && (question.type === "A" || question.type === "AAAA")) {
+      const sequence = sequences[question.type];
+      const next = sequence.length > 1 ? sequence.shift()! : sequence[0] ?? [];
+      return new Uint8Array(codec.encode({
+        type: "response",
+        id: query.id ?? 0,
+        flags: FLAG_AA | FLAG_RA | ((query.flags ?? 0) & 0x0100),
+        questions: [question],
+        answers: next.map((data) => ({
+          type: question.type,
+          class: "IN",
+          name: question.name,
+          ttl: 0,
+          data,
+        })),
+      }));
+    }
     const behaviour = table.get(key(question.name)) ?? topLevelDomain(key(question.name));
     const reply = (rcode: number, nameservers: string[], extraFlags = 0) =>
       new Uint8Array(codec.encode({
@@ -172,6 +197,8 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     setNoData: (name) => table.set(key(name), { kind: "nodata" }),
     setTruncated: (name, nameservers) => table.set(key(name), { kind: "truncated", nameservers }),
     setGarbage: (name) => table.set(key(name), { kind: "garbage" }),
+    setAddresses: (name, answers) =>
+      addresses.set(key(name), { A: [...(answers.A ?? [])], AAAA: [...(answers.AAAA ?? [])] }),
     remove: (name) => table.delete(key(name)),
     queries,
     close: async () => {

@@ -18,6 +18,7 @@ import { standardWebhookSignature } from "../../supabase/functions/_shared/alert
 import { webhookBody } from "../../supabase/functions/_shared/alerts/webhook_payload.ts";
 import type { TelegramOutcome } from "../../supabase/functions/_shared/alerts/telegram_client.ts";
 import type { WebhookOutcome } from "../../supabase/functions/_shared/alerts/webhook_sender.ts";
+import type { JudgedTarget } from "../../supabase/functions/_shared/net/url_policy.ts";
 
 interface Row {
   delivery: ClaimedDelivery;
@@ -129,6 +130,7 @@ function harness(
   const { queue, rows } = memoryQueue(clock, deliveries);
   const telegramCalls: number[] = [];
   const webhookCalls: Record<string, string>[] = [];
+  const webhookTargets: JudgedTarget[] = [];
   const pace = { pausedUntil: 0, nextFree: 0, intervalMs: 0, maxWaitMs: 1_000, pauses: [] as number[] };
   const telegramPace: TelegramPace = {
     reserve() {
@@ -150,11 +152,16 @@ function harness(
       telegramCalls.push(clock.now);
       return Promise.resolve(scripts.telegram?.shift() ?? { kind: "sent", httpStatus: 200 });
     },
-    postWebhook: (_url, _body, headers) => {
+    postWebhook: (target, _body, headers) => {
+      webhookTargets.push(target);
       webhookCalls.push(headers);
       return Promise.resolve(scripts.webhook?.shift() ?? { kind: "delivered", httpStatus: 204 });
     },
-    checkTarget: () => Promise.resolve({ verdict: "allowed" }),
+    checkTarget: (url) =>
+      Promise.resolve({
+        verdict: "allowed",
+        target: { url, host: new URL(url).hostname, addresses: [{ address: "192.0.2.10", family: 4 }] },
+      }),
     now: () => clock.now,
     // Time passes when the run waits; a macrotask lets every send in flight settle first.
     sleep: (ms) => {
@@ -175,7 +182,7 @@ function harness(
     await new Promise((resolve) => setTimeout(resolve, 5));
     return summary;
   };
-  return { deps, rows, clock, pace, telegramCalls, webhookCalls, run };
+  return { deps, rows, clock, pace, telegramCalls, webhookCalls, webhookTargets, run };
 }
 
 Deno.test("a failed webhook is rescheduled a minute later with the same delivery id", async () => {
@@ -190,6 +197,12 @@ Deno.test("a failed webhook is rescheduled a minute later with the same delivery
   await h.run();
   assertEquals(row.status, "delivered");
   assertEquals(h.webhookCalls.map((headers) => headers["X-Service-Delivery"]), ["d1", "d1"]);
+  // Each attempt is sent to the target its own check judged (URL, host and the addresses it resolved to).
+  assertEquals(h.webhookTargets[1], {
+    url: "https://hooks.example.com/a",
+    host: "hooks.example.com",
+    addresses: [{ address: "192.0.2.10", family: 4 }],
+  });
   // Standard Webhooks: the same webhook-id, a fresh timestamp, and a signature valid for that timestamp.
   const [first, retry] = h.webhookCalls;
   assertEquals([first["webhook-id"], retry["webhook-id"]], ["d1", "d1"]);
@@ -234,7 +247,7 @@ Deno.test("dozens of sends are in flight at once, one per lane", async () => {
   let open = () => {};
   const gate = new Promise<void>((resolve) => open = resolve);
   const timer = setTimeout(() => open(), 1_000);
-  h.deps.postWebhook = async (_url, _body, headers) => {
+  h.deps.postWebhook = async (_target, _body, headers) => {
     const lane = h.rows.get(headers["X-Service-Delivery"])!.delivery.laneKey;
     assert(!lanesInFlight.has(lane), `two sends in flight on ${lane}`);
     lanesInFlight.add(lane);

@@ -4,8 +4,13 @@ import { sendTelegramMessage } from "../../supabase/functions/_shared/alerts/tel
 import {
   DEFAULT_WEBHOOK_TIMEOUTS,
   postWebhook,
-  probeConnect,
 } from "../../supabase/functions/_shared/alerts/webhook_sender.ts";
+import {
+  type JudgedFetch,
+  type JudgedRequestInit,
+  OutboundConnectError,
+} from "../../supabase/functions/_shared/net/judged_fetch.ts";
+import type { JudgedTarget } from "../../supabase/functions/_shared/net/url_policy.ts";
 
 function scriptedFetch(
   answer: () => Response | Promise<Response>,
@@ -57,91 +62,86 @@ Deno.test("Telegram 429 gives parameters.retry_after; 400/403 are permanent; err
   assertEquals(down, { kind: "failed", httpStatus: null, error: "network_error", permanent: false });
 });
 
+const target: JudgedTarget = {
+  url: "https://h.example/a",
+  host: "h.example",
+  addresses: [{ address: "192.0.2.10", family: 4 }],
+};
+
+/** A judged fetch that answers from a script and records what it was asked. */
+function scriptedJudgedFetch(
+  answer: (init: JudgedRequestInit) => Response | Promise<Response>,
+  seen: { target?: JudgedTarget; init?: JudgedRequestInit } = {},
+): JudgedFetch {
+  return (asked, init) => {
+    seen.target = asked;
+    seen.init = init;
+    return Promise.resolve(answer(init));
+  };
+}
+
 Deno.test("webhook: 2xx delivers; 3xx is a failure (not followed); other statuses fail", async () => {
-  const seen: { url?: string; init?: RequestInit } = {};
+  const seen: { target?: JudgedTarget; init?: JudgedRequestInit } = {};
   assertEquals(
     await postWebhook(
-      "https://h.example/a",
+      target,
       "{}",
       { "X-Test": "1" },
       DEFAULT_WEBHOOK_TIMEOUTS,
-      { fetch: scriptedFetch(() => new Response(null, { status: 204 }), seen), connect: null },
+      scriptedJudgedFetch(() => new Response(null, { status: 204 }), seen),
     ),
     { kind: "delivered", httpStatus: 204 },
   );
-  assertEquals(seen.init?.redirect, "manual");
+  assertEquals(seen.target, target, "sent to the judged target");
   assertEquals(seen.init?.body, "{}");
+  assertEquals(seen.init?.method, "POST");
+  assertEquals(seen.init?.connectTimeoutMs, 3_000);
   assertEquals(
     await postWebhook(
-      "https://h.example/a",
+      target,
       "{}",
       {},
       DEFAULT_WEBHOOK_TIMEOUTS,
-      {
-        fetch: scriptedFetch(() => new Response(null, { status: 302, headers: { location: "/b" } })),
-        connect: null,
-      },
+      scriptedJudgedFetch(() => new Response(null, { status: 302, headers: { location: "/b" } })),
     ),
     { kind: "failed", httpStatus: 302, error: "redirect_not_followed" },
   );
   assertEquals(
     await postWebhook(
-      "https://h.example/a",
+      target,
       "{}",
       {},
       DEFAULT_WEBHOOK_TIMEOUTS,
-      { fetch: scriptedFetch(() => new Response("no", { status: 500 })), connect: null },
+      scriptedJudgedFetch(() => new Response("no", { status: 500 })),
     ),
     { kind: "failed", httpStatus: 500, error: "http_500" },
   );
 });
 
 Deno.test("webhook: the timeout covers the whole exchange", async () => {
-  const never = ((_url: string, init?: RequestInit) =>
+  const never: JudgedFetch = (_target, init) =>
     new Promise((_resolve, reject) => {
-      init?.signal?.addEventListener("abort", () => reject(init.signal!.reason));
-    })) as typeof fetch;
+      init.signal.addEventListener("abort", () => reject(init.signal.reason));
+    });
   const started = Date.now();
-  const outcome = await postWebhook("https://h.example/a", "{}", {}, { connectMs: 100, totalMs: 200 }, {
-    fetch: never,
-    connect: () => Promise.resolve({ close() {} }),
-  });
+  const outcome = await postWebhook(target, "{}", {}, { connectMs: 100, totalMs: 200 }, never);
   assertEquals(outcome, { kind: "failed", httpStatus: null, error: "timeout" });
   assert(Date.now() - started < 2_000);
 });
 
-Deno.test("webhook: a receiver that does not accept the connection in time fails fast, before any request", async () => {
-  let fetched = 0;
-  const transport = {
-    fetch: (() => {
-      fetched++;
-      return Promise.resolve(new Response(null, { status: 200 }));
-    }) as typeof fetch,
-    connect: () => new Promise<{ close(): void }>(() => {}),
-  };
-  const started = Date.now();
-  const outcome = await postWebhook("https://[2001:db8::1]:8443/a", "{}", {}, {
-    connectMs: 50,
-    totalMs: 5_000,
-  }, transport);
-  assertEquals(outcome, { kind: "failed", httpStatus: null, error: "connect_timeout" });
-  assert(Date.now() - started < 1_000);
-  assertEquals(fetched, 0);
-});
-
-Deno.test("webhook: the connect check targets the URL's host and port and closes its connection", async () => {
-  const targets: { hostname: string; port: number }[] = [];
-  let closed = 0;
-  const connect = (target: { hostname: string; port: number }) => {
-    targets.push(target);
-    return Promise.resolve({ close: () => void closed++ });
-  };
-  assertEquals(await probeConnect("https://hooks.example.com/x", 100, connect), "ok");
-  assertEquals(await probeConnect("http://[::1]:9100/x", 100, connect), "ok");
-  assertEquals(
-    await probeConnect("https://h.example/x", 100, () => Promise.reject(new Error("refused"))),
-    "connect_failed",
-  );
-  assertEquals(targets, [{ hostname: "hooks.example.com", port: 443 }, { hostname: "::1", port: 9100 }]);
-  assertEquals(closed, 2);
+Deno.test("webhook: connection failures are connect_timeout or connect_failed, other errors network_error", async () => {
+  const failing = (error: Error): JudgedFetch => () => Promise.reject(error);
+  for (
+    const [error, word] of [
+      [new OutboundConnectError("connect_timeout"), "connect_timeout"],
+      [new OutboundConnectError("connect_failed"), "connect_failed"],
+      [new TypeError("the request failed"), "network_error"],
+    ] as const
+  ) {
+    assertEquals(await postWebhook(target, "{}", {}, DEFAULT_WEBHOOK_TIMEOUTS, failing(error)), {
+      kind: "failed",
+      httpStatus: null,
+      error: word,
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { checkOutboundUrl, type ResolveAddresses } from "../../supabase/functions/_shared/net/url_policy.ts";
 
 function resolver(records: Record<string, { A?: string[]; AAAA?: string[] }>): ResolveAddresses {
@@ -21,7 +21,17 @@ Deno.test("a host name is allowed only when every address it resolves to is publ
     "mapped.example.com": { AAAA: ["::ffff:127.0.0.1"] },
     "nothing.example.com": {},
   });
-  assertEquals((await guard("https://hooks.example.com/a", resolve)).verdict, "allowed");
+  assertEquals(await guard("https://hooks.example.com/a", resolve), {
+    verdict: "allowed",
+    target: {
+      url: "https://hooks.example.com/a",
+      host: "hooks.example.com",
+      addresses: [
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:2800:220:1:248:1893:25c8:1946", family: 6 },
+      ],
+    },
+  }, "the verdict carries every judged address: the request connects to one of them");
   assertEquals((await guard("https://rebound.example.com/a", resolve)).verdict, "refused");
   assertEquals((await guard("https://metadata.example.com/a", resolve)).verdict, "refused");
   assertEquals((await guard("https://inside6.example.com/a", resolve)).verdict, "refused");
@@ -54,4 +64,28 @@ Deno.test("IP literals and localhost are judged without DNS", async () => {
   });
   assertEquals((await guard("http://dev.example.test/", local, true)).verdict, "allowed");
   assertEquals((await guard("http://lan.example.test/", local, true)).verdict, "refused");
+});
+
+Deno.test("IP literals are their own judged address; localhost (local switch) is 127.0.0.1", async () => {
+  const none: ResolveAddresses = () => Promise.reject(new Error("not asked"));
+  const literal = await guard("https://[2606:2800:220:1::1]:8443/x", none);
+  assert(literal.verdict === "allowed");
+  assertEquals(literal.target.addresses, [{ address: "2606:2800:220:1::1", family: 6 }]);
+  const local = await guard("http://localhost:9/", none, true);
+  assert(local.verdict === "allowed");
+  assertEquals(local.target.addresses, [{ address: "127.0.0.1", family: 4 }]);
+});
+
+Deno.test("a narrowed policy (allowAddress) judges each resolved address with it", async () => {
+  const resolve = resolver({
+    "two.example.test": { A: ["127.0.0.2", "127.0.0.3"] },
+    "one.example.test": { A: ["127.0.0.2"] },
+  });
+  const policy = {
+    allowPrivateTargets: false,
+    resolve,
+    allowAddress: (address: string) => address === "127.0.0.2",
+  };
+  assertEquals((await checkOutboundUrl("https://one.example.test/", policy)).verdict, "allowed");
+  assertEquals((await checkOutboundUrl("https://two.example.test/", policy)).verdict, "refused");
 });

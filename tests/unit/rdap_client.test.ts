@@ -8,6 +8,7 @@ import {
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { fakeClock } from "../fakes/clock.ts";
 import type { RdapOutboundRules } from "../../supabase/functions/_shared/rdap/client.ts";
+import type { JudgedFetch } from "../../supabase/functions/_shared/net/judged_fetch.ts";
 
 /** Public names resolve to a public address; `inside.test` names to a private one. Nothing is listed. */
 const outbound: RdapOutboundRules = {
@@ -21,6 +22,8 @@ interface Seen {
   url: string;
   at: number;
   headers: Headers;
+  /** For a judged URL: the addresses the request was to connect to (null: a listed server, as listed). */
+  judgedAddresses: string[] | null;
 }
 
 type Answer = Response | "network_error" | "hang";
@@ -29,7 +32,7 @@ type Answer = Response | "network_error" | "hang";
 function scriptedFetch(answers: (() => Answer)[], now: () => number = Date.now) {
   const seen: Seen[] = [];
   const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
-    seen.push({ url: String(input), at: now(), headers: new Headers(init?.headers) });
+    seen.push({ url: String(input), at: now(), headers: new Headers(init?.headers), judgedAddresses: null });
     const answer = answers[Math.min(seen.length - 1, answers.length - 1)]();
     if (answer === "network_error") return Promise.reject(new TypeError("connection refused"));
     if (answer === "hang") {
@@ -39,7 +42,13 @@ function scriptedFetch(answers: (() => Answer)[], now: () => number = Date.now) 
     }
     return Promise.resolve(answer);
   }) as typeof fetch;
-  return { fetchImpl, seen };
+  /** Judged URLs go here: the same script, with the judged addresses recorded. */
+  const judgedFetch: JudgedFetch = async (target, init) => {
+    const response = fetchImpl(target.url, { ...init, redirect: "manual" });
+    seen.at(-1)!.judgedAddresses = target.addresses.map((entry) => entry.address);
+    return await response;
+  };
+  return { fetchImpl, judgedFetch, seen };
 }
 
 const domainBody = JSON.stringify({
@@ -56,8 +65,15 @@ function setup(answers: (() => Answer)[], timeoutMs = 1_000) {
   const clock = fakeClock();
   // No spacing between requests here: the limiter's rate is tested on its own.
   const limiter = createHostLimiter({ ratePerSecond: 0, concurrency: 2, now: clock.now, sleep: clock.sleep });
-  const { fetchImpl, seen } = scriptedFetch(answers, clock.now);
-  const client = createRdapClient({ limiter, outbound, timeoutMs, fetch: fetchImpl, now: clock.now });
+  const { fetchImpl, judgedFetch, seen } = scriptedFetch(answers, clock.now);
+  const client = createRdapClient({
+    limiter,
+    outbound,
+    timeoutMs,
+    fetch: fetchImpl,
+    judgedFetch,
+    now: clock.now,
+  });
   return { clock, limiter, client, seen };
 }
 
@@ -277,12 +293,13 @@ function redirectSetup(answers: (() => Answer)[], rules: Partial<RdapOutboundRul
       return real.acquire(host, options);
     },
   };
-  const { fetchImpl, seen } = scriptedFetch(answers);
+  const { fetchImpl, judgedFetch, seen } = scriptedFetch(answers);
   const client = createRdapClient({
     limiter,
     outbound: { ...outbound, ...rules },
     timeoutMs: 1_000,
     fetch: fetchImpl,
+    judgedFetch,
   });
   return { client, seen, acquired };
 }
@@ -321,6 +338,7 @@ Deno.test("a cross-host redirect to a listed server is followed; a downgrade to 
   });
   assertEquals((await moved.client.lookupDomain(BASE, "example.test")).outcome, "found");
   assertEquals(moved.acquired, ["rdap.registry.test", "rdap.listed.test"]);
+  assertEquals(moved.seen.map((s) => s.judgedAddresses), [null, null], "listed servers are used as listed");
 
   const downgrade = redirectSetup([redirect("http://rdap.registry.test/v1/domain/example.test"), ok200]);
   const lookup = await downgrade.client.lookupDomain(BASE, "example.test");
@@ -357,6 +375,7 @@ Deno.test("a referral URL is judged: http, private literals and names resolving 
   const { client, seen } = redirectSetup([ok200]);
   assertEquals((await client.lookupUrl("https://rdap.registrar.example/domain/x.test")).outcome, "found");
   assertEquals(seen.length, 1);
+  assertEquals(seen[0].judgedAddresses, ["93.184.216.34"], "asked at the address the judge saw");
 });
 
 Deno.test("with the local switch, a referral on loopback is allowed (local stacks and tests)", async () => {

@@ -22,7 +22,7 @@ export function defaultDispatcherDeps(settings: DeliverySettings): DispatcherDep
     sendTelegram: botToken === undefined
       ? null
       : (chatId, text) => sendTelegramMessage({ apiBase, botToken, chatId, text }),
-    postWebhook: (url, body, headers) => postWebhook(url, body, headers, timeouts),
+    postWebhook: (target, body, headers) => postWebhook(target, body, headers, timeouts),
     checkTarget: (url) => checkOutboundUrl(url, { allowPrivateTargets, resolve }),
     routeChatWebhook: (url, kind) => routeChatWebhook(url, kind, chatBases),
   };

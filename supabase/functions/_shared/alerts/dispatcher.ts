@@ -15,7 +15,7 @@
 import type { AlertEvent } from "./alert_event.ts";
 import type { Attempt, ClaimedDelivery, DeliveryQueue, TelegramPace } from "./delivery_queue.ts";
 import { nextAttemptAfterFailure, nextAttemptAfterRateLimit } from "./retry_schedule.ts";
-import { type TargetVerdict, webhookKindProblem } from "../net/url_policy.ts";
+import { type JudgedTarget, type TargetVerdict, webhookKindProblem } from "../net/url_policy.ts";
 import { chatWebhookBody, chatWebhookHeaders, type ChatWebhookKind } from "./chat_webhooks.ts";
 import type { TelegramOutcome } from "./telegram_client.ts";
 import { telegramAlertText } from "./telegram_message.ts";
@@ -28,7 +28,12 @@ export interface DispatcherDeps {
   /** Null when no bot token is configured. */
   sendTelegram: ((chatId: string, text: string) => Promise<TelegramOutcome>) | null;
   telegramPace: TelegramPace;
-  postWebhook: (url: string, body: string, headers: Record<string, string>) => Promise<WebhookOutcome>;
+  /** Sends to the target `checkTarget` judged, connected to an address it judged. */
+  postWebhook: (
+    target: JudgedTarget,
+    body: string,
+    headers: Record<string, string>,
+  ) => Promise<WebhookOutcome>;
   checkTarget: (url: string) => Promise<TargetVerdict>;
   /**
    * Where a Slack or Discord endpoint's saved URL is sent: its documented origin swapped for the
@@ -121,13 +126,14 @@ export async function dispatchDueDeliveries(
     if (kindProblem !== null) return await final(delivery, "refused", `target_not_allowed: ${kindProblem}`);
     const startedAt = now();
     const sendUrl = kind === "generic" ? url : deps.routeChatWebhook?.(url, kind) ?? url;
-    const target = await deps.checkTarget(sendUrl);
-    if (target.verdict === "refused") return await final(delivery, "refused", target.reason);
-    if (target.verdict === "unresolved") return await failure(delivery, null, target.reason, startedAt);
+    const verdict = await deps.checkTarget(sendUrl);
+    if (verdict.verdict === "refused") return await final(delivery, "refused", verdict.reason);
+    if (verdict.verdict === "unresolved") return await failure(delivery, null, verdict.reason, startedAt);
+    const { target } = verdict;
     if (kind !== "generic") {
       // Slack and Discord do not verify our HMAC: their own message shape, no signature headers.
       const chatBody = chatWebhookBody(kind, event);
-      const chatOutcome = await deps.postWebhook(sendUrl, chatBody, chatWebhookHeaders(event, delivery.id));
+      const chatOutcome = await deps.postWebhook(target, chatBody, chatWebhookHeaders(event, delivery.id));
       return await settleWebhook(delivery, chatOutcome, startedAt);
     }
 
@@ -143,7 +149,7 @@ export async function dispatchDueDeliveries(
         signature: await standardWebhookSignature(keys, delivery.id, timestamp, body),
       });
     }
-    await settleWebhook(delivery, await deps.postWebhook(url, body, headers), startedAt);
+    await settleWebhook(delivery, await deps.postWebhook(target, body, headers), startedAt);
   }
 
   async function settleWebhook(delivery: ClaimedDelivery, outcome: WebhookOutcome, startedAt: number) {

@@ -1,9 +1,13 @@
 /**
- * One webhook POST: the receiver must accept a TCP connection within the connect timeout (checked with a
- * connection of its own first, as fetch has no connect timeout) and answer 2xx within the whole timeout
- * (connect included). Redirects are not followed (a 3xx is a failure). The response body is not read
- * beyond what closing the connection needs.
+ * One webhook POST to a target the outbound policy judged, connected to an address it judged
+ * (`net/judged_fetch.ts`): the receiver must accept the connection (TCP and TLS) within the connect
+ * timeout and answer 2xx within the whole timeout (connect included). Redirects are not followed (a 3xx is
+ * a failure). The response body is not read beyond what closing the connection needs. Error texts are
+ * fixed words (`connect_timeout`, `connect_failed`, `timeout`, `network_error`, `http_<status>`,
+ * `redirect_not_followed`): never an address or a URL.
  */
+import { type JudgedFetch, judgedFetch, OutboundConnectError } from "../net/judged_fetch.ts";
+import type { JudgedTarget } from "../net/url_policy.ts";
 
 export type WebhookOutcome =
   | { kind: "delivered"; httpStatus: number }
@@ -16,39 +20,24 @@ export interface WebhookTimeouts {
 
 export const DEFAULT_WEBHOOK_TIMEOUTS: WebhookTimeouts = { connectMs: 3_000, totalMs: 10_000 };
 
-export type Connect = (options: { hostname: string; port: number }) => Promise<{ close(): void }>;
-
-export interface WebhookTransport {
-  fetch: typeof fetch;
-  /** Opens (and the sender closes at once) a TCP connection; null skips the connect check. */
-  connect: Connect | null;
-}
-
-const defaultTransport = (): WebhookTransport => ({ fetch, connect: (options) => Deno.connect(options) });
-
 export async function postWebhook(
-  url: string,
+  target: JudgedTarget,
   body: string,
   headers: Record<string, string>,
   timeouts: WebhookTimeouts = DEFAULT_WEBHOOK_TIMEOUTS,
-  transport: WebhookTransport = defaultTransport(),
+  send: JudgedFetch = judgedFetch,
 ): Promise<WebhookOutcome> {
-  const startedAt = Date.now();
-  if (transport.connect !== null && timeouts.connectMs < timeouts.totalMs) {
-    const connected = await probeConnect(url, timeouts.connectMs, transport.connect);
-    if (connected !== "ok") return { kind: "failed", httpStatus: null, error: connected };
-  }
-  const remainingMs = Math.max(1, timeouts.totalMs - (Date.now() - startedAt));
   let response: Response;
   try {
-    response = await transport.fetch(url, {
+    response = await send(target, {
       method: "POST",
       headers,
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(remainingMs),
+      signal: AbortSignal.timeout(timeouts.totalMs),
+      connectTimeoutMs: Math.min(timeouts.connectMs, timeouts.totalMs),
     });
   } catch (error) {
+    if (error instanceof OutboundConnectError) return { kind: "failed", httpStatus: null, error: error.kind };
     const timedOut = error instanceof DOMException &&
       (error.name === "TimeoutError" || error.name === "AbortError");
     return { kind: "failed", httpStatus: null, error: timedOut ? "timeout" : "network_error" };
@@ -61,36 +50,4 @@ export async function postWebhook(
     return { kind: "failed", httpStatus: response.status, error: "redirect_not_followed" };
   }
   return { kind: "failed", httpStatus: response.status, error: `http_${response.status}` };
-}
-
-/** `ok`, `connect_timeout` or `connect_failed` (refused, unreachable, no address). */
-export async function probeConnect(
-  url: string,
-  timeoutMs: number,
-  connect: Connect,
-): Promise<"ok" | "connect_timeout" | "connect_failed"> {
-  let target: { hostname: string; port: number };
-  try {
-    const parsed = new URL(url);
-    const port = parsed.port !== "" ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
-    target = { hostname: parsed.hostname.replace(/^\[(.*)\]$/, "$1"), port };
-  } catch {
-    return "connect_failed";
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const attempt = connect(target).then(
-    (connection) => {
-      connection.close();
-      return "ok" as const;
-    },
-    () => "connect_failed" as const,
-  );
-  const timeout = new Promise<"connect_timeout">((resolve) => {
-    timer = setTimeout(() => resolve("connect_timeout"), timeoutMs);
-  });
-  try {
-    return await Promise.race([attempt, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

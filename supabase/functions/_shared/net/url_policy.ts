@@ -8,7 +8,8 @@
  *    literal outside the public ranges. The database's `public.outbound_url_problem` applies the same
  *    rules when a webhook is saved; a parity test runs one table of hostile forms through both.
  * 2. `checkOutboundUrl` (resolver injected): the judge, then every A and AAAA address a host name
- *    resolves to right now must be public.
+ *    resolves to right now must be public. The request then connects to one of those addresses
+ *    (`judged_fetch.ts`): resolve once, judge, connect there.
  *
  * `allowPrivateTargets` (WEBHOOK_ALLOW_PRIVATE_TARGETS, local use only) allows http and loopback.
  * IPv6 forms that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are judged by that
@@ -295,8 +296,25 @@ function refuse(problem: string): UrlVerdict {
 // The send-time check: the judge, then the addresses a host name resolves to
 // ---------------------------------------------------------------------------------------------------
 
+/** One address a judged host name resolved to, in the form `node:net`'s look-up hands back. */
+export interface JudgedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * A URL that passed the policy, with the addresses it was judged on: the request connects to one of these
+ * and never resolves the name again (`judged_fetch.ts`). `host` stays the name for TLS and `Host`.
+ */
+export interface JudgedTarget {
+  url: string;
+  /** Lower case; an IPv6 literal without brackets. */
+  host: string;
+  addresses: JudgedAddress[];
+}
+
 export type TargetVerdict =
-  | { verdict: "allowed" }
+  | { verdict: "allowed"; target: JudgedTarget }
   /** Never to be sent there. */
   | { verdict: "refused"; reason: string }
   /** Could not be judged now (DNS failed or returned nothing); worth retrying later. */
@@ -307,41 +325,67 @@ export type ResolveAddresses = (host: string, type: "A" | "AAAA") => Promise<str
 export interface OutboundPolicy {
   allowPrivateTargets: boolean;
   resolve: ResolveAddresses;
+  /**
+   * Which resolved addresses may be connected to. Default: `isAllowedAddress` with `allowPrivateTargets`.
+   * Tests narrow it to tell two loopback addresses apart (one allowed, one standing for an inside address).
+   */
+  allowAddress?: (address: string) => boolean;
 }
 
 /**
- * The judge, then, for a host name, every A and AAAA address it resolves to right now. Refused when any
- * address is not allowed, so a name that once pointed at a public address and now points inside (DNS
- * rebinding) is caught.
- *
- * Limit: fetch resolves the name again when it connects; the two answers could differ within that
- * moment. Deno's fetch cannot be given a fixed address while keeping TLS checks on the name.
+ * The judge, then, for a host name, every A and AAAA address it resolves to right now (one resolution,
+ * through `DNS_NAMESERVER` when set). Refused when any address is not allowed, so a name that points
+ * inside, or whose answers mix public and inside addresses, is caught. The verdict carries the judged
+ * addresses: the request connects to one of them (`judged_fetch.ts`), so a second answer (DNS rebinding)
+ * is never asked for. Reasons never name an address.
  */
 export async function checkOutboundUrl(url: string, policy: OutboundPolicy): Promise<TargetVerdict> {
   const judged = judgeUrl(url, policy.allowPrivateTargets);
   if (!judged.ok) return { verdict: "refused", reason: `target_not_allowed: ${judged.problem}` };
-  if (judged.kind !== "name") return { verdict: "allowed" };
+  const href = judged.url.href;
+  if (judged.kind === "ip") {
+    return {
+      verdict: "allowed",
+      target: { url: href, host: judged.host, addresses: [literal(judged.host)] },
+    };
+  }
+  if (judged.kind === "localhost") {
+    // Only with the local switch on: this machine, over IPv4 (what local receivers listen on).
+    return {
+      verdict: "allowed",
+      target: { url: href, host: judged.host, addresses: [{ address: "127.0.0.1", family: 4 }] },
+    };
+  }
 
-  let addresses: string[];
+  let addresses: JudgedAddress[];
   try {
     const [v4, v6] = await Promise.all([
       resolveOrEmpty(policy.resolve, judged.host, "A"),
       resolveOrEmpty(policy.resolve, judged.host, "AAAA"),
     ]);
-    addresses = [...v4, ...v6];
+    addresses = [
+      ...v4.map((address) => ({ address, family: 4 as const })),
+      ...v6.map((address) => ({ address, family: 6 as const })),
+    ];
   } catch {
     return { verdict: "unresolved", reason: "target_unresolved: the host name could not be resolved" };
   }
   if (addresses.length === 0) {
     return { verdict: "unresolved", reason: "target_unresolved: the host name has no A or AAAA record" };
   }
-  if (addresses.some((address) => !isAllowedAddress(address, policy.allowPrivateTargets))) {
+  const allowAddress = policy.allowAddress ??
+    ((address: string) => isAllowedAddress(address, policy.allowPrivateTargets));
+  if (addresses.some(({ address }) => !allowAddress(address))) {
     return {
       verdict: "refused",
       reason: "target_not_allowed: the host name resolves to a private, loopback or reserved address",
     };
   }
-  return { verdict: "allowed" };
+  return { verdict: "allowed", target: { url: href, host: judged.host, addresses } };
+}
+
+function literal(host: string): JudgedAddress {
+  return { address: host, family: parseIpv4(host) ? 4 : 6 };
 }
 
 async function resolveOrEmpty(

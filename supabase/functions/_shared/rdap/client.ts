@@ -10,7 +10,8 @@
  */
 import { parseDomainResponse, type RdapDomain } from "./domain_response.ts";
 import type { AcquireOptions, HostLimiter } from "./host_limiter.ts";
-import { checkOutboundUrl, type ResolveAddresses } from "../net/url_policy.ts";
+import { checkOutboundUrl, type JudgedTarget, type ResolveAddresses } from "../net/url_policy.ts";
+import { type JudgedFetch, judgedFetch } from "../net/judged_fetch.ts";
 import type { z } from "zod";
 import type { rdapFailureReason } from "../contract/schemas.ts";
 
@@ -53,7 +54,10 @@ export interface RdapClientOptions {
   limiter: HostLimiter;
   outbound: RdapOutboundRules;
   timeoutMs: number;
+  /** For listed servers (used as listed). */
   fetch?: typeof fetch;
+  /** For judged URLs: connects to an address the judge saw (`net/judged_fetch.ts`). */
+  judgedFetch?: JudgedFetch;
   now?: () => number;
 }
 
@@ -73,26 +77,43 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export function createRdapClient(options: RdapClientOptions): RdapClient {
   const fetchImpl = options.fetch ?? fetch;
+  const judgedFetchImpl = options.judgedFetch ?? judgedFetch;
   const now = options.now ?? Date.now;
   const { limiter } = options;
 
   /**
-   * May `url` be requested? The listed base URL the lookup started from is used as listed; a hop to
-   * another host only when that host is a listed server; anything else must pass the URL judge.
+   * May `url` be requested, and how? The listed base URL the lookup started from is used as listed; a
+   * hop to another host only when that host is a listed server; anything else must pass the URL judge,
+   * and is then sent to an address the judge saw. Null: refused.
    */
-  async function mayRequest(url: string, previousHost: string | null, listedStart: string | null) {
+  async function mayRequest(
+    url: string,
+    previousHost: string | null,
+    listedStart: string | null,
+  ): Promise<Route | null> {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      return false;
+      return null;
     }
-    if (parsed.origin === listedStart) return true;
+    if (parsed.origin === listedStart) return { kind: "listed" };
     const listed = await options.outbound.isListedServer(url).catch(() => false);
-    if (previousHost !== null && parsed.host !== previousHost && !listed) return false;
-    if (listed) return true;
+    if (previousHost !== null && parsed.host !== previousHost && !listed) return null;
+    if (listed) return { kind: "listed" };
     const verdict = await checkOutboundUrl(url, options.outbound);
-    return verdict.verdict === "allowed";
+    return verdict.verdict === "allowed" ? { kind: "judged", target: verdict.target } : null;
+  }
+
+  /** A route's GET: a listed server through fetch, a judged URL to its judged address. */
+  function fetcherFor(route: Route): Fetcher {
+    if (route.kind === "listed") return (url, init) => fetchImpl(url, init);
+    return (_url, init) =>
+      judgedFetchImpl(route.target, {
+        method: "GET",
+        headers: init.headers,
+        signal: init.signal,
+      });
   }
 
   async function lookup(
@@ -103,10 +124,9 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
     let current = url;
     let previousHost: string | null = null;
     for (let hop = 0;; hop++) {
-      if (!await mayRequest(current, previousHost, listedStart)) {
-        return failed(current, null, "rdap_target_not_allowed", null);
-      }
-      const answer = await askOnce(current, lookupOptions);
+      const route = await mayRequest(current, previousHost, listedStart);
+      if (route === null) return failed(current, null, "rdap_target_not_allowed", null);
+      const answer = await askOnce(current, lookupOptions, fetcherFor(route));
       if (answer.kind === "done") return answer.lookup;
       if (hop === MAX_REDIRECTS || answer.location === null) {
         return failed(current, answer.status, "rdap_target_not_allowed", null);
@@ -124,6 +144,7 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
   async function askOnce(
     url: string,
     lookupOptions: LookupOptions,
+    fetcher: Fetcher,
   ): Promise<
     { kind: "done"; lookup: RdapLookup } | { kind: "redirect"; status: number; location: string | null }
   > {
@@ -135,7 +156,7 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
 
       let answer: HttpAnswer;
       try {
-        answer = await send(fetchImpl, url, options.timeoutMs);
+        answer = await send(fetcher, url, options.timeoutMs);
       } finally {
         turn.release();
       }
@@ -229,12 +250,20 @@ function originOf(url: string): string | null {
   }
 }
 
+/** How a URL is asked: a listed server as listed, a judged URL at a judged address. */
+type Route = { kind: "listed" } | { kind: "judged"; target: JudgedTarget };
+
+type Fetcher = (
+  url: string,
+  init: { method: "GET"; redirect: "manual"; headers: Record<string, string>; signal: AbortSignal },
+) => Promise<Response>;
+
 /** One GET, redirects handed back (never followed by fetch), with the whole exchange (headers and body) inside `timeoutMs`. */
-async function send(fetchImpl: typeof fetch, url: string, timeoutMs: number): Promise<HttpAnswer> {
+async function send(fetcher: Fetcher, url: string, timeoutMs: number): Promise<HttpAnswer> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
-    const response = await fetchImpl(url, {
+    const response = await fetcher(url, {
       method: "GET",
       redirect: "manual",
       headers: { accept: ACCEPT_HEADER, "user-agent": USER_AGENT },
