@@ -558,6 +558,34 @@ Deno.test("account session endpoints end to end", options, async (t) => {
       }
     });
 
+    await t.step(
+      "send-org-invite: fair share — account A sends all it may in the hour, account B still sends",
+      async () => {
+        const [saved] = await stack.sql<{ per_account_per_day: number; project_per_hour: number }[]>`
+          select per_account_per_day, project_per_hour from public.invite_mail_limits`;
+        assertEquals(saved, { per_account_per_day: 10, project_per_hour: 10 }, "the shipped settings");
+        try {
+          await stack.sql`delete from public.invite_mail_log`;
+          fake.inviteAnswer = "ok";
+          const a = await newOrg("A");
+          const answers = [];
+          for (let i = 0; i < 4; i++) {
+            answers.push((await sendInvite(a.owner, (await newInvitation(a)).id)).body);
+          }
+          assertEquals(answers, [
+            { sent: true },
+            { sent: true },
+            { sent: true },
+            { sent: false, reason: "rate_limited" },
+          ], "a third of the project's 10 an hour, rounded down");
+          const b = await newOrg("B");
+          assertEquals((await sendInvite(b.owner, (await newInvitation(b)).id)).body, { sent: true });
+        } finally {
+          await stack.sql`delete from public.invite_mail_log`;
+        }
+      },
+    );
+
     await t.step("accept_invitation: the invited account joins once, not after expiry", async () => {
       const org = await newOrg();
       const invitation = await newInvitation(org);
