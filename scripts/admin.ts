@@ -17,6 +17,7 @@ import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from 
 import { stackStateFile } from "./local/paths.ts";
 import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "./local/secrets.ts";
 import { setTelegramBotUsername } from "./local/vault.ts";
+import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
 
 interface StackState {
   supabaseUrl: string;
@@ -153,6 +154,8 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ access_token: token }));
     } else if (command === "add-webhook") {
       if (!values.url) fail("--url <webhook URL> is required");
+      const secretProblem = webhookSecretProblem(values.secret ?? null);
+      if (secretProblem !== null) fail(`--secret: ${secretProblem}`);
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
       const kind = values.kind ?? "generic";
       const events = values.events === undefined

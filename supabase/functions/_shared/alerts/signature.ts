@@ -10,6 +10,7 @@
  */
 
 import { toHex } from "../encoding.ts";
+import { STANDARD_SECRET_BASE64, STANDARD_SECRET_PREFIX } from "./webhook_secret.ts";
 
 const encoder = new TextEncoder();
 
@@ -28,13 +29,10 @@ export async function webhookSignature(secret: string, rawBody: string): Promise
   return `sha256=${toHex(await hmacSha256(encoder.encode(secret), rawBody))}`;
 }
 
-const STANDARD_PREFIX = "whsec_";
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
 /** The Standard Webhooks key of a secret: the decoded bytes of `whsec_<base64>`, else the UTF-8 bytes. */
 export function standardWebhookKey(secret: string): Uint8Array {
-  const rest = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : null;
-  if (rest !== null && rest.length > 0 && BASE64.test(rest)) {
+  const rest = secret.startsWith(STANDARD_SECRET_PREFIX) ? secret.slice(STANDARD_SECRET_PREFIX.length) : null;
+  if (rest !== null && rest.length > 0 && STANDARD_SECRET_BASE64.test(rest)) {
     return Uint8Array.from(atob(rest), (char) => char.charCodeAt(0));
   }
   return encoder.encode(secret);
