@@ -12,7 +12,8 @@
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { redirectAuthWouldUse } from "../../scripts/local/auth_redirects.ts";
 
-export type InviteAnswer = "ok" | "email_exists" | "error";
+/** `error_naming_address`: a 500 whose message quotes the invitee's address (logs must not repeat it). */
+export type InviteAnswer = "ok" | "email_exists" | "error" | "error_naming_address";
 
 export interface RecordedInvite {
   authorization: string | null;
@@ -134,11 +135,11 @@ export async function startFakeAuth(): Promise<FakeAuth> {
       body,
     });
     if (fake.inviteAnswer === "email_exists") return emailExists();
-    if (fake.inviteAnswer === "error") {
-      return Response.json(
-        { code: "unexpected_failure", msg: "Error sending invite email" },
-        { status: 500, headers: apiVersionHeaders },
-      );
+    if (fake.inviteAnswer === "error" || fake.inviteAnswer === "error_naming_address") {
+      const msg = fake.inviteAnswer === "error"
+        ? "Error sending invite email"
+        : `Error sending invite email to ${body.email}`;
+      return Response.json({ code: "unexpected_failure", msg }, { status: 500, headers: apiVersionHeaders });
     }
     const now = new Date().toISOString();
     return Response.json({

@@ -7,6 +7,7 @@ import { defaultDispatcherDeps } from "./default_dispatcher.ts";
 import type { DispatcherDeps } from "./dispatcher.ts";
 import { dispatchDueDeliveries } from "./dispatcher.ts";
 import { deliverySettings } from "./delivery_settings.ts";
+import { errorForLog } from "../log_text.ts";
 
 export async function deliveriesHandler(c: Context): Promise<Response> {
   const settings = deliverySettings();
@@ -23,7 +24,7 @@ export async function deliveriesHandler(c: Context): Promise<Response> {
   // Out of time or over the per-run cap with work left: a fresh invocation (fresh CPU budget) goes on.
   const handedOver = summary.stopped_because !== "no_due_work" &&
     await deps.queue.handOver().then(() => true, (error) => {
-      console.error(`[alert-delivery] could not start the next run: ${(error as Error).message}`);
+      console.error(`[alert-delivery] could not start the next run: ${errorForLog(error)}`);
       return false;
     });
   console.log(

@@ -22,6 +22,7 @@ import { telegramAlertText } from "./telegram_message.ts";
 import type { WebhookOutcome } from "./webhook_sender.ts";
 import { webhookBody, webhookHeaders } from "./webhook_payload.ts";
 import { standardWebhookSignature, webhookSignature } from "./signature.ts";
+import { errorForLog } from "../log_text.ts";
 
 export interface DispatcherDeps {
   queue: DeliveryQueue;
@@ -217,7 +218,7 @@ export async function dispatchDueDeliveries(
       else await deliverTelegram(delivery, delivery.event);
     } catch (error) {
       // Left to its lease: the delivery comes back to a later run.
-      console.error(`[alerts] delivery ${delivery.id} could not be completed: ${(error as Error).message}`);
+      console.error(`[alerts] delivery ${delivery.id} could not be completed: ${errorForLog(error)}`);
     }
   }
 

@@ -18,6 +18,7 @@ import {
 } from "../rdap/bootstrap.ts";
 import { asService, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
+import { errorForLog } from "../log_text.ts";
 
 export interface StoredBootstrap {
   sourceUrl: string;
@@ -126,7 +127,7 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
     try {
       fetched = await fetchBootstrap(sourceUrl);
     } catch (error) {
-      console.error(`RDAP bootstrap refresh failed: ${(error as Error).message}`);
+      console.error(`RDAP bootstrap refresh failed: ${errorForLog(error)}`);
       return stored;
     }
     const keep = stored && !isSameOrNewerPublication(fetched.publication, stored.publication)
@@ -144,7 +145,7 @@ export function createBootstrapStore(options: BootstrapStoreOptions): ServerDire
       try {
         registry = withOverrides(parseBootstrap(copy.document), overrides);
       } catch (error) {
-        console.error(`stored RDAP bootstrap is unreadable: ${(error as Error).message}`);
+        console.error(`stored RDAP bootstrap is unreadable: ${errorForLog(error)}`);
       }
     }
     const listedOrigins = new Set<string>();

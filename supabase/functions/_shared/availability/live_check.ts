@@ -7,6 +7,7 @@ import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
 import { dropPrediction } from "./drop_prediction.ts";
+import { errorForLog } from "../log_text.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
@@ -34,7 +35,7 @@ export function createLiveCheck(
     try {
       await deps.store.save(result, deps.cacheSeconds());
     } catch (error) {
-      console.error(`live check of ${domainName}: saving the result failed: ${(error as Error).message}`);
+      console.error(`live check of ${domainName}: saving the result failed: ${errorForLog(error)}`);
     }
     return result;
   }

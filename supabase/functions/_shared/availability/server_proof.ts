@@ -7,6 +7,7 @@
  */
 import type { RdapClient, RdapLookup } from "../rdap/client.ts";
 import { asService, type TransactionRunner } from "../db/client.ts";
+import { errorForLog } from "../log_text.ts";
 
 export type ProofOutcome = "verified" | "failed" | "inconclusive";
 
@@ -80,7 +81,7 @@ export async function isServerProven(
   try {
     return await proveServer(store, rdap, key, options);
   } catch (error) {
-    console.error(`canary proof of ${key.server} (${key.suffix}) unavailable: ${(error as Error).message}`);
+    console.error(`canary proof of ${key.server} (${key.suffix}) unavailable: ${errorForLog(error)}`);
     return false;
   }
 }

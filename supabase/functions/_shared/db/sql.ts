@@ -21,6 +21,7 @@ import pg from "pg";
 import { classifyDatabaseError, isConnectionLost, isUnreachable } from "./failures.ts";
 import { connectionTarget } from "./settings.ts";
 import { type JsonParameter, jsonParameter, statementFrom } from "./template.ts";
+import { errorForLog } from "../log_text.ts";
 
 /** A result row; untyped unless the query names its row type (as postgres.js' `Row` was). */
 // deno-lint-ignore no-explicit-any
@@ -128,7 +129,7 @@ function quietLogger(label: string): (error: unknown) => void {
     const now = Date.now();
     if (now - lastAt < 10_000) return;
     lastAt = now;
-    console.warn(`[db] ${label}: ${(error as Error)?.message ?? error}`);
+    console.warn(`[db] ${label}: ${errorForLog(error)}`);
   };
 }
 

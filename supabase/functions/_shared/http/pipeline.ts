@@ -5,6 +5,7 @@
 import type { Context, Env, ErrorHandler, MiddlewareHandler, NotFoundHandler } from "hono";
 import { isUnreachable, retryAfterSeconds } from "../db/failures.ts";
 import { ApiError } from "./errors.ts";
+import { errorForLog, redactForLog } from "../log_text.ts";
 
 export interface RequestIdEnv extends Env {
   Variables: { requestId: string };
@@ -46,11 +47,18 @@ export function errorHandler<E extends RequestIdEnv>(label: string): ErrorHandle
       // One line per 10 s, not one per request, while an outage lasts.
       if (Date.now() - lastUnavailableLogAt > 10_000) {
         lastUnavailableLogAt = Date.now();
-        console.warn(`[${label}] ${c.req.method} ${c.req.path} request ${id} answered 503: ${error.message}`);
+        console.warn(
+          `[${label}] ${c.req.method} ${redactForLog(c.req.path)} request ${id} answered 503: ${
+            errorForLog(error)
+          }`,
+        );
       }
       return errorResponse(c, serviceUnavailableError());
     }
-    console.error(`[${label}] ${c.req.method} ${c.req.path} request ${id} failed: ${error?.stack ?? error}`);
+    console.error(
+      `[${label}] ${c.req.method} ${redactForLog(c.req.path)} request ${id} failed: ` +
+        redactForLog(String(error?.stack ?? error)),
+    );
     return errorResponse(
       c,
       new ApiError(

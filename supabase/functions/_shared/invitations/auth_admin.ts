@@ -8,10 +8,12 @@
  * redirect allow list, and otherwise silently falls back to the Site URL — the email would go out without
  * the invitation's `?token=`. So a redirect Auth would not honour is reported (`redirect_not_allowed`,
  * which the caller answers as `send_failed`) and no email is sent. The answer is reduced to what the
- * caller decides on; nothing secret (keys, the invitation token) is logged.
+ * caller decides on; nothing secret or personal (keys, the invitation token, the invitee's address) is
+ * logged: Auth's own messages pass through `errorForLog`.
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { config } from "../config.ts";
+import { errorForLog } from "../log_text.ts";
 
 export type AuthInviteResult = "sent" | "existing_account" | "redirect_not_allowed" | "failed";
 
@@ -65,8 +67,10 @@ export async function inviteUserByEmail(request: AuthInviteRequest): Promise<Aut
     if (link.error) {
       if (link.error.status === 422 && link.error.code === "email_exists") return "existing_account";
       console.error(
-        `[send-org-invite] Auth refused the invite link for ${request.email}: ` +
-          `status ${link.error.status ?? "none"}, code ${link.error.code ?? "none"}, ${link.error.message}`,
+        `[send-org-invite] Auth refused the invite link: ` +
+          `status ${link.error.status ?? "none"}, code ${link.error.code ?? "none"}, ${
+            errorForLog(link.error)
+          }`,
       );
       return "failed";
     }
@@ -89,13 +93,13 @@ export async function inviteUserByEmail(request: AuthInviteRequest): Promise<Aut
     if (!error) return "sent";
     if (error.status === 422 && error.code === "email_exists") return "existing_account";
     console.error(
-      `[send-org-invite] Auth refused the invite for ${request.email}: ` +
-        `status ${error.status ?? "none"}, code ${error.code ?? "none"}, ${error.message}`,
+      `[send-org-invite] Auth refused the invite: ` +
+        `status ${error.status ?? "none"}, code ${error.code ?? "none"}, ${errorForLog(error)}`,
     );
     return "failed";
   } catch (error) {
     console.error(
-      `[send-org-invite] Auth call for ${request.email} failed: ${(error as Error)?.message ?? error}`,
+      `[send-org-invite] the Auth call failed: ${errorForLog(error)}`,
     );
     return "failed";
   }

@@ -21,6 +21,7 @@ import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
+import { errorForLog } from "../log_text.ts";
 
 export interface PollerDeps {
   domains: DomainQueue;
@@ -89,7 +90,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       }
     } catch (error) {
       summary.errors++;
-      console.error(`[rdap-poller] checking ${domain.name} failed: ${(error as Error).message}`);
+      console.error(`[rdap-poller] checking ${domain.name} failed: ${errorForLog(error)}`);
     }
   }
 
@@ -121,7 +122,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       } catch (error) {
         summary.errors += delegated.length;
         console.error(
-          `[rdap-poller] recording ${delegated.length} delegated names failed: ${(error as Error).message}`,
+          `[rdap-poller] recording ${delegated.length} delegated names failed: ${errorForLog(error)}`,
         );
       }
     }

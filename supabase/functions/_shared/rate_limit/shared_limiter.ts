@@ -7,6 +7,7 @@
  * A database that cannot be reached refuses the turn (`busy`): no request is sent unlimited.
  */
 import type { RateLimitAnswer, RateLimitStore } from "./store.ts";
+import { errorForLog } from "../log_text.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -79,8 +80,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   const onError = options.onError ??
-    ((what, error) =>
-      console.error(`[rate-limit] ${limitClass} ${what}: ${(error as Error)?.message ?? error}`));
+    ((what, error) => console.error(`[rate-limit] ${limitClass} ${what}: ${errorForLog(error)}`));
   const knownPause = new Map<string, number>();
   /** Keys whose failure count may be above 0: a success there is reported (elsewhere it would change nothing). */
   const failing = new Set<string>();
