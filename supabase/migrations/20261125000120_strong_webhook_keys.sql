@@ -58,7 +58,8 @@ $$;
 
 revoke all on function public.validated_webhook_secret(text) from public, anon, authenticated, service_role;
 
--- Every write of a secret is checked, whoever writes it.
+-- Every write of a secret is checked, whoever writes it. A check violation (23514), as the length
+-- constraint it replaces raised; the app's functions refuse with DW400 before the row is written.
 create function public.check_webhook_endpoint_secret()
 returns trigger
 language plpgsql
@@ -68,7 +69,8 @@ declare
   v_problem text := public.webhook_secret_problem(new.secret);
 begin
   if v_problem is not null then
-    raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem;
+    raise exception using errcode = 'check_violation', message = v_problem,
+      constraint = 'webhook_endpoints_check_secret';
   end if;
   return new;
 end

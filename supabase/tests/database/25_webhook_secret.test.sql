@@ -37,12 +37,12 @@ select tests.authenticate_as_service_role();
 select throws_ok(
   format($$ insert into public.webhook_endpoints (user_id, url, secret) values (%L, 'https://hooks.example.com/b',
             'whsec_AAAAAAAAAA==') $$, :'keys'),
-  'DW400', null, 'a direct insert of a weak whsec_ secret is refused');
+  '23514', null, 'a direct insert of a weak whsec_ secret is refused');
 select throws_ok(format($$ update public.webhook_endpoints set secret = 'whsec_not*base64*at-all__' where id = %L $$,
                         :'hook'),
-  'DW400', null, 'a direct update to a whsec_ secret that is not base64 is refused');
+  '23514', null, 'a direct update to a whsec_ secret that is not base64 is refused');
 select throws_ok(format($$ update public.webhook_endpoints set secret = 'short' where id = %L $$, :'hook'),
-  'DW400', null, 'a direct update to a short secret is refused');
+  '23514', null, 'a direct update to a short secret is refused');
 select lives_ok(format($$ update public.webhook_endpoints set secret = %L where id = %L $$,
                        'whsec_' || replace(encode(extensions.gen_random_bytes(64), 'base64'), E'\n', ''), :'hook'),
   'a direct update to 64 bytes is saved');
@@ -56,7 +56,7 @@ select tests.authenticate_as_service_role();
 select lives_ok(format($$ update public.webhook_endpoints set description = 'renamed' where id = %L $$, :'hook'),
   'other edits of a webhook with an old weak secret still work');
 select throws_ok(format($$ update public.webhook_endpoints set secret = 'whsec_AAAAAAAAAA==' where id = %L $$, :'hook'),
-  'DW400', null, 'but writing the weak secret again is refused');
+  '23514', null, 'but writing the weak secret again is refused');
 
 select tests.clear_authentication();
 select * from tests.finish();
