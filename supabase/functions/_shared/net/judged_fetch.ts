@@ -87,10 +87,14 @@ export function createJudgedFetch(options: JudgedFetchOptions = {}): JudgedFetch
     let connected = false;
     const connector = buildConnector({
       lookup: judgedLookup(target),
-      timeout: init.connectTimeoutMs ?? null,
+      // 0: no connect timer of undici's own (the signal still limits the whole exchange).
+      timeout: init.connectTimeoutMs ?? 0,
       ...(options.caCerts ? { ca: options.caCerts } : {}),
     } as BuildConnector.BuildOptions);
     const agent = new Agent({
+      // The signal limits the exchange; undici's own header and body timers would only outlive it.
+      headersTimeout: 0,
+      bodyTimeout: 0,
       connect: (connectOptions, callback) =>
         connector(connectOptions, (error, socket) => {
           if (error === null) connected = true;
