@@ -1,5 +1,5 @@
 /**
- * `deno task bench`: the end-to-end API benchmark (issue 12). Starts its own throwaway PostgreSQL cluster
+ * `deno task bench`: the end-to-end API benchmark. Starts its own throwaway PostgreSQL cluster
  * (migrated like `deno task test`), fills 100,000 names for an Enterprise account, runs the raw ceiling
  * server (raw_server.ts) and the API (api_server.ts) side by side and loads both with wrk, alternating
  * rounds so that both see the same machine. Prints one table and writes bench/results.json.

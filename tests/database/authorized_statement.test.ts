@@ -1,5 +1,5 @@
 /**
- * authorizeAndQuery (issue 12): the key check, the count and one statement as the account in one round
+ * authorizeAndQuery: the key check, the count and one statement as the account in one round
  * trip. The statement runs as the account only for an allowed request, never for a refused one, and a
  * failing statement rolls the count back. With a pool of one connection, so every call reuses it.
  */

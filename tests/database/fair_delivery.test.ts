@@ -1,5 +1,5 @@
 /**
- * The delivery queue's SQL under concurrency (issue 19): round-robin claiming across accounts then lanes,
+ * The delivery queue's SQL under concurrency: round-robin claiming across accounts then lanes,
  * one delivery in flight per lane across parallel claims, the breaker's states, and Telegram's
  * project-wide pace. Runs against SUPABASE_DB_URL (set by `deno task test`; fails without it); creates its own accounts.
  *

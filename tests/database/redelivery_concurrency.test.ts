@@ -1,5 +1,5 @@
 /**
- * Delivery log and redelivery under concurrency (issue 15): parallel redeliver calls of one delivery queue
+ * Delivery log and redelivery under concurrency: parallel redeliver calls of one delivery queue
  * it exactly once, and parallel log requests are allowed exactly up to the account's limit. Each call runs
  * in its own transaction as the account (role authenticated + request.jwt.claims), as PostgREST does.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 15 end to end: Slack and Discord endpoints and the opt-in `domain.pending_delete` event, through
+ * Alert channels end to end: Slack and Discord endpoints and the opt-in `domain.pending_delete` event, through
  * the real gateway, poller, delivery run and database, with local fakes of an RDAP registry, DNS,
  * Telegram, Slack, Discord and a signed-webhook receiver. Slack and Discord endpoints are saved at their
  * documented hosts; the sender reaches the fakes through SLACK_WEBHOOK_BASE_URL / DISCORD_WEBHOOK_BASE_URL.

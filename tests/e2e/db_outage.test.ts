@@ -1,5 +1,5 @@
 /**
- * Issue 13: the gateway under load while its database restarts, and while every server session is
+ * Database outages: the gateway under load while its database restarts, and while every server session is
  * terminated. Only 200 and 503 (JSON `service_unavailable` with `Retry-After`), nothing slower than 10 s,
  * only 200s from 5 s after the database is back, and the process keeps serving.
  *

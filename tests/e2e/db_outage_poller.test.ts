@@ -1,5 +1,5 @@
 /**
- * Issue 13: a poller run cut by a database outage loses nothing. Names claimed by the interrupted run come
+ * Database outages: a poller run cut by a database outage loses nothing. Names claimed by the interrupted run come
  * back when their lease ends (none stays leased), every name that became available is recorded once, and
  * each of its alerts is one outbox row, delivered exactly once, once the database is back.
  *

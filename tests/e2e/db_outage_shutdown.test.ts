@@ -1,5 +1,5 @@
 /**
- * Issue 13: Ctrl-C (SIGINT) on `deno task start` during a poller run stops the whole stack within 5 s and
+ * Shutdown: Ctrl-C (SIGINT) on `deno task start` during a poller run stops the whole stack within 5 s and
  * leaves nothing listening. The stack runs as its own process on free ports with its own state folder
  * (START_GATEWAY_PORT, START_DB_PORT, START_STATE_DIR), never on the fixed 54321/54322. The poller run is
  * kept in flight by an RDAP bootstrap server that never answers.

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 6: the functions behind a transaction-mode pooler (DB_POOLER_URL). PgBouncer in
+ * Pooled connections: the functions behind a transaction-mode pooler (DB_POOLER_URL). PgBouncer in
  * `pool_mode = transaction` with two server connections stands in for Supavisor: every request's
  * transaction may land on a server connection another account used just before, so any session state
  * that leaked (role, JWT claims, statement_timeout, a named prepared statement) would show here.

@@ -1,5 +1,5 @@
 /**
- * Delivery log and redelivery end to end (issue 15): a webhook delivery fails at a local receiver, the
+ * Delivery log and redelivery end to end: a webhook delivery fails at a local receiver, the
  * owner's log shows the attempt (status code, duration, time), the owner rotates the secret and redelivers
  * it — four parallel calls queue it once — and the woken delivery run (pg_net stand-in → gateway) sends the
  * same body under the same delivery id, signed with the current secret and a fresh timestamp, to the

@@ -1,5 +1,5 @@
 /**
- * Fair delivery end to end (issue 19): the delivery run (`POST /rdap-poller/deliveries`) through the real
+ * Fair delivery end to end: the delivery run (`POST /rdap-poller/deliveries`) through the real
  * gateway and database, with a local webhook receiver (endpoints that never answer, fail, or answer
  * late) and the fake Telegram Bot API. Alerts are written straight into the outbox, as the poller's
  * transition trigger does, so each step controls exactly what is due. Timeouts are shortened so every

@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks end to end (issue 20): real deliveries through the gateway's delivery run to a local
+ * Standard Webhooks end to end: real deliveries through the gateway's delivery run to a local
  * receiver that verifies every one twice — `X-Service-Signature` with `@octokit/webhooks-methods`, the
  * standard headers with the `standardwebhooks` package — for user-chosen and generated secrets; retries,
  * replays, the 24 hours after a rotation, and the bodies against the schemas in `/openapi.json`.

@@ -1,6 +1,6 @@
 /**
  * What the database-outage tests share: a cluster of their own (so restarting it disturbs no other test),
- * clients that call the gateway in a loop and record every answer, and the checks issue 13 asks for.
+ * clients that call the gateway in a loop and record every answer, and the checks an outage must pass.
  */
 import { type Cluster, clusterAt, freePort, psql } from "../../scripts/local/postgres.ts";
 import { prepareDatabase } from "../../scripts/local/stack.ts";
@@ -104,7 +104,7 @@ export function report(answers: Answer[]): LoadReport {
 }
 
 /**
- * Issue 13's expectations: only 200 and 503; every 503 is JSON `service_unavailable` with `Retry-After`;
+ * What an outage must look like: only 200 and 503; every 503 is JSON `service_unavailable` with `Retry-After`;
  * no answer slower than 10 s; only 200s for requests started `settleMs` after `recoveredAt`.
  */
 export function assertOutageAnswers(answers: Answer[], recoveredAt: number, settleMs = 5_000): void {

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
-import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/poller/bearer.ts";
+import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/http/bearer.ts";
 import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_first.ts";
 import {
   DROP_CHECK_AFTER_MS,

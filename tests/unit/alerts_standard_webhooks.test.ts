@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signatures (issue 20), checked against the standard's own library `standardwebhooks`:
+ * Standard Webhooks signatures, checked against the standard's own library `standardwebhooks`:
  * the key rule, several keys during a rotation, replay refusal, the headers and the body's contract schema.
  */
 import { Webhook } from "standardwebhooks";

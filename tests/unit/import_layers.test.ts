@@ -1,7 +1,8 @@
 /**
- * The folders of `supabase/functions/_shared` import each other without cycles; the services and the MCP
- * tools never import the REST layer (`api/`); the contract imports no other folder. Read from the sources'
- * relative imports (type-only imports count too).
+ * The folders of `supabase/functions/_shared` import each other without cycles and only from their own layer
+ * or the layers above it, in the order `docs/architecture.md` lists (its `layers` block is the one place the
+ * order is written); the services and the MCP tools never import the REST layer (`api/`); the contract
+ * imports no other folder. Read from the sources' relative imports (type-only imports count too).
  */
 import { assertEquals } from "../support/assert.ts";
 
@@ -66,4 +67,27 @@ Deno.test("services and MCP tools do not import the REST layer; the contract imp
     assertEquals(edges.get(folder)?.has("api") ?? false, false, `${folder} imports api/`);
   }
   assertEquals([...edges.get("contract") ?? []], [], "contract/ imports only zod");
+});
+
+/** Folder → its layer's position, from the `layers` block of docs/architecture.md. */
+async function layerOrder(): Promise<Map<string, number>> {
+  const doc = await Deno.readTextFile(new URL("../../docs/architecture.md", import.meta.url));
+  const block = doc.match(/```layers\n([\s\S]*?)```/);
+  if (!block) throw new Error("docs/architecture.md has no `layers` block");
+  const order = new Map<string, number>();
+  block[1].trim().split("\n").forEach((line, position) => {
+    for (const folder of line.slice(line.indexOf(":") + 1).trim().split(/\s+/)) order.set(folder, position);
+  });
+  return order;
+}
+
+Deno.test("every _shared folder has a layer, and imports only from its own layer or the ones above it", async () => {
+  const order = await layerOrder();
+  const folders = new Set((await sourceFiles(sharedRoot)).map(folderOf));
+  assertEquals([...folders].filter((folder) => !order.has(folder)).sort(), [], "folders without a layer");
+  const upward: string[] = [];
+  for (const [from, targets] of await folderImports()) {
+    for (const to of targets) if (order.get(to)! > order.get(from)!) upward.push(`${from} → ${to}`);
+  }
+  assertEquals(upward.sort(), []);
 });

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
-import { bearerToken, secretsEqual } from "./bearer.ts";
+import { bearerToken, secretsEqual } from "../http/bearer.ts";
 import { defaultPollerDeps } from "./default_poller.ts";
 import { runPoller } from "./run_poller.ts";
 import { pollerSettings } from "./settings.ts";

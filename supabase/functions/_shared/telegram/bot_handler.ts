@@ -3,7 +3,7 @@
  * equal to TELEGRAM_WEBHOOK_SECRET (Telegram's IP ranges are not trusted). Answers 200 once an update is
  * handled, so Telegram does not resend it; 503 when the database is unreachable, so it does.
  */
-import { secretsEqual } from "../poller/bearer.ts";
+import { secretsEqual } from "../http/bearer.ts";
 import { LIST_LIMIT, listReply, readUpdate, replies } from "./bot_updates.ts";
 import type { BotStore } from "./bot_store.ts";
 

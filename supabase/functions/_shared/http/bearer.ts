@@ -1,4 +1,4 @@
-/** The poller's bearer secret: read from `Authorization: Bearer <secret>`, compared in constant time. */
+/** A bearer secret: read from `Authorization: Bearer <secret>`, compared in constant time. */
 
 const encoder = new TextEncoder();
 

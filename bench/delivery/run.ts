@@ -1,5 +1,5 @@
 /**
- * `deno task bench:delivery`: the issue-19 targets, side by side in one run, on a throwaway stack with the
+ * `deno task bench:delivery`: the delivery targets (fairness, breakers, throughput), side by side in one run, on a throwaway stack with the
  * default delivery settings (connect 3 s, request 10 s, breaker after 5 failures, 32 in flight).
  *
  *  - one account with 10 webhook endpoints that accept the request and never answer, 1,000 due deliveries;
@@ -12,15 +12,15 @@
  * `invoke_alert_delivery()` → pg_net, here the local stand-in) and the pg_cron job `alert-delivery`
  * (simulated: its command every 60 s). Prints the figures as JSON and exits non-zero when a target is missed.
  */
-import * as postgres from "../supabase/functions/_shared/db/sql.ts";
-import { createAccount } from "./local/accounts.ts";
-import { startGateway } from "./local/gateway.ts";
-import { startNetWorker } from "./local/net_worker.ts";
-import { clusterAt, freePort, stopCluster } from "./local/postgres.ts";
-import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
-import { setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
-import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
-import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { createAccount } from "../../scripts/local/accounts.ts";
+import { startGateway } from "../../scripts/local/gateway.ts";
+import { startNetWorker } from "../../scripts/local/net_worker.ts";
+import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
+import { applyFunctionEnvironment, prepareDatabase } from "../../scripts/local/stack.ts";
+import { setWebhookTargetPolicy, storePollerVaultSecrets } from "../../scripts/local/vault.ts";
+import { startFakeTelegram } from "../../tests/fakes/telegram_server.ts";
+import { startWebhookReceiver } from "../../tests/fakes/webhook_receiver.ts";
 
 const POLL_INTERVAL_MS = 60_000;
 const log = (text: string) => console.log(`[bench:delivery] ${text}`);
