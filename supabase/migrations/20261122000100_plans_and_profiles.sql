@@ -1,19 +1,16 @@
--- Plans (product data, changeable without code) and one profile per auth.users row.
+-- Plans and profiles: the plans table (limits and capabilities, changeable without code), one profile per
+-- Supabase Auth user (created by trigger, on the Free plan), and the conventions every later file follows.
 --
--- Conventions for every migration in this project:
---   * row-level security on every table, policies named as sentences;
---   * Supabase grants new tables, sequences and functions in public to nobody (no default privileges
---     since 2026-05-30 for new projects, 2026-10-30 for all; PostgreSQL itself still grants EXECUTE on
---     new functions to PUBLIC): each table grants authenticated exactly what its policies are written for
---     (anon gets nothing), each function revokes PUBLIC's EXECUTE and grants its callers, and
---     20261123000100_explicit_grants.sql grants service_role the tables. The `revoke all ... from anon,
---     authenticated` before each table's grants is a no-op kept as a statement of intent (edited
---     2026-11-23: the project was never deployed, so these comments could still be corrected in place);
---   * functions use set search_path = '' and fully qualified names.
+-- Conventions (docs/database.md): migrations run as the non-superuser `postgres`; new objects get no
+-- grants, so each table and function grants exactly the roles that use it; functions run with
+-- `set search_path = ''` and schema-qualified names; errors are `DWnnn` SQLSTATEs the API maps to codes.
 
--- ---------------------------------------------------------------------------------------------------
--- Shared trigger function: keep updated_at current.
--- ---------------------------------------------------------------------------------------------------
+alter default privileges for role postgres
+  revoke execute on functions from public, anon, authenticated, service_role;
+
+alter default privileges for role postgres in schema public
+  revoke execute on functions from anon, authenticated, service_role;
+
 create function public.set_updated_at()
 returns trigger
 language plpgsql
@@ -24,7 +21,6 @@ begin
   return new;
 end
 $$;
-
 revoke all on function public.set_updated_at() from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -47,7 +43,6 @@ begin
   return v_uid;
 end
 $$;
-
 revoke all on function public.current_account_id() from public, anon, authenticated, service_role;
 grant execute on function public.current_account_id() to authenticated, service_role;
 
@@ -81,6 +76,7 @@ create policy "Signed-in users can read the plans"
   using (true);
 
 revoke all on table public.plans from anon, authenticated;
+
 grant select on table public.plans to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -116,7 +112,9 @@ create policy "Users can update their own display name"
   with check (id = (select auth.uid()));
 
 revoke all on table public.profiles from anon, authenticated;
+
 grant select on table public.profiles to authenticated;
+
 grant update (display_name) on table public.profiles to authenticated;
 
 -- Create the profile when Supabase Auth creates a user (basejump style).
@@ -142,7 +140,6 @@ begin
   return new;
 end
 $$;
-
 revoke all on function public.handle_new_user() from public, anon, authenticated, service_role;
 
 create trigger on_auth_user_created
@@ -161,7 +158,6 @@ begin
   return new;
 end
 $$;
-
 revoke all on function public.handle_user_email_change() from public, anon, authenticated, service_role;
 
 create trigger on_auth_user_email_changed
@@ -169,3 +165,15 @@ create trigger on_auth_user_email_changed
   for each row
   when (old.email is distinct from new.email)
   execute function public.handle_user_email_change();
+
+grant select, insert, update, delete on table public.plans to service_role;
+
+grant select, insert, update, delete on table public.profiles to service_role;
+
+revoke insert, update, truncate, references, trigger on table public.profiles from public, anon, authenticated;
+
+revoke all on table public.profiles from anon;
+
+grant update (display_name) on table public.profiles to authenticated;
+
+grant select, insert, update, delete on table public.profiles to service_role;

@@ -1,9 +1,5 @@
--- API keys: only the SHA-256 hash of a key is stored; the raw key is shown once by create_api_key.
---
--- Raw key: 'dwl_' || 48 lower-case hex characters (24 random bytes).
--- prefix:  the first 12 characters of the raw key, for display.
--- key_hash: encode(extensions.digest(raw_key, 'sha256'), 'hex'), the same as the SHA-256 hex of the
---           UTF-8 x-api-key header value computed by the edge functions.
+-- API keys: created and revoked by the signed-in user, stored as SHA-256 only (the key is shown once).
+-- The key check and daily count that the API runs on every request are in the limits file.
 
 create table public.api_keys (
   id uuid primary key default gen_random_uuid(),
@@ -29,74 +25,37 @@ create policy "Users can read their own API keys"
 
 -- Keys are created and revoked only through create_api_key / revoke_api_key; key_hash is never readable.
 revoke all on table public.api_keys from anon, authenticated;
+
 grant select (id, user_id, name, prefix, created_at, last_used_at, revoked_at)
   on table public.api_keys to authenticated;
 
--- ---------------------------------------------------------------------------------------------------
--- authenticate_api_key: the first step of every API request (runs as service_role).
--- ---------------------------------------------------------------------------------------------------
-create function public.authenticate_api_key(p_key_hash text)
-returns table (outcome text, user_id uuid, plan_id text, requests_per_day integer)
+create function public.revoke_api_key(p_key_id uuid)
+returns boolean
 language plpgsql
 security definer
 set search_path = ''
 as $$
-#variable_conflict use_column
 declare
-  v_key_id uuid;
-  v_user_id uuid;
-  v_last_used_at timestamptz;
-  v_plan_id text;
-  v_api_access boolean;
-  v_requests_per_day integer;
+  v_uid uuid := public.current_account_id();
 begin
-  if p_key_hash is null or p_key_hash = '' then
-    return query select 'unauthorized'::text, null::uuid, null::text, null::integer;
-    return;
-  end if;
-
-  select k.id, k.user_id, k.last_used_at, p.plan_id, pl.api_access, pl.requests_per_day
-    into v_key_id, v_user_id, v_last_used_at, v_plan_id, v_api_access, v_requests_per_day
-    from public.api_keys as k
-    join public.profiles as p on p.id = k.user_id
-    join public.plans as pl on pl.id = p.plan_id
-   where k.key_hash = p_key_hash
+  update public.api_keys as k
+     set revoked_at = now()
+   where k.id = p_key_id
+     and k.user_id = v_uid
      and k.revoked_at is null;
 
-  if not found then
-    return query select 'unauthorized'::text, null::uuid, null::text, null::integer;
-    return;
-  end if;
-
-  -- Record use at most once a minute, and never wait for a concurrent request holding the row.
-  if v_last_used_at is null or v_last_used_at < now() - interval '1 minute' then
-    update public.api_keys as k
-       set last_used_at = now()
-     where k.id in (
-       select k2.id
-         from public.api_keys as k2
-        where k2.id = v_key_id
-          and (k2.last_used_at is null or k2.last_used_at < now() - interval '1 minute')
-          for update skip locked
-     );
-  end if;
-
-  if not v_api_access then
-    return query select 'upgrade_required'::text, v_user_id, v_plan_id, v_requests_per_day;
-    return;
-  end if;
-
-  return query select 'ok'::text, v_user_id, v_plan_id, v_requests_per_day;
+  return found;
 end
 $$;
+revoke all on function public.revoke_api_key(uuid) from public, anon, authenticated, service_role;
+grant execute on function public.revoke_api_key(uuid) to authenticated;
 
-revoke all on function public.authenticate_api_key(text) from public, anon, authenticated, service_role;
-grant execute on function public.authenticate_api_key(text) to service_role;
+grant select, insert, update, delete on table public.api_keys to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- create_api_key / revoke_api_key: the account's own keys (Pro and higher).
 -- ---------------------------------------------------------------------------------------------------
-create function public.create_api_key(p_name text)
+create or replace function public.create_api_key(p_name text)
 returns table (id uuid, name text, prefix text, api_key text)
 language plpgsql
 security definer
@@ -125,8 +84,8 @@ begin
   end if;
 
   if not v_api_access then
-    raise exception using errcode = 'DW403',
-      message = 'DW403: upgrade_required: API keys need the Pro plan or higher.';
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: API keys need the Pro plan or higher.';
   end if;
 
   v_raw := 'dwl_' || encode(extensions.gen_random_bytes(24), 'hex');
@@ -138,28 +97,5 @@ begin
   return query select v_id, v_name, left(v_raw, 12), v_raw;
 end
 $$;
-
 revoke all on function public.create_api_key(text) from public, anon, authenticated, service_role;
 grant execute on function public.create_api_key(text) to authenticated;
-
-create function public.revoke_api_key(p_key_id uuid)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := public.current_account_id();
-begin
-  update public.api_keys as k
-     set revoked_at = now()
-   where k.id = p_key_id
-     and k.user_id = v_uid
-     and k.revoked_at is null;
-
-  return found;
-end
-$$;
-
-revoke all on function public.revoke_api_key(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.revoke_api_key(uuid) to authenticated;

@@ -1,13 +1,7 @@
--- Watched domains (shared check state, one row per name) and each account's watchlist entries.
---
--- Domain names are stored in ASCII (A-label), lower case, without a trailing dot. list_watchlist orders
--- and pages with COLLATE "C" (plain byte order: '-' < '.' < digits < letters, as JavaScript compares
--- strings), whatever the database's default collation; the columns themselves keep the default
--- collation so that other tables can join on them without collation conflicts.
+-- Watchlist: the shared state of each watched name (`domains`, one row per name, checked once however many
+-- accounts watch it) and each account's entries (`watchlist_entries`, soft-deleted). Adding applies the
+-- plan's quota in request order under concurrency; names are validated and their Unicode form derived here.
 
--- ---------------------------------------------------------------------------------------------------
--- Validation shared by the domains check and add_watchlist_domains.
--- ---------------------------------------------------------------------------------------------------
 create function public.is_valid_domain_name(p_name text)
 returns boolean
 language sql
@@ -21,7 +15,6 @@ as $$
      and length(p_name) <= 253
      and p_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'
 $$;
-
 revoke all on function public.is_valid_domain_name(text) from public, anon, authenticated, service_role;
 grant execute on function public.is_valid_domain_name(text) to authenticated, service_role;
 
@@ -73,6 +66,7 @@ comment on column public.watchlist_entries.deleted_at is
 
 create index watchlist_entries_active_user_idx
   on public.watchlist_entries (user_id, domain_name collate "C") where deleted_at is null;
+
 create index watchlist_entries_active_domain_idx
   on public.watchlist_entries (domain_name) where deleted_at is null;
 
@@ -84,6 +78,7 @@ create policy "Users can read their own watchlist entries"
 
 -- Entries are written only by add_watchlist_domains / remove_watchlist_domain (quota lives there).
 revoke all on table public.watchlist_entries from anon, authenticated;
+
 grant select on table public.watchlist_entries to authenticated;
 
 create policy "Users can read the domains they actively watch"
@@ -99,12 +94,238 @@ create policy "Users can read the domains they actively watch"
   );
 
 revoke all on table public.domains from anon, authenticated;
+
 grant select on table public.domains to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- remove_watchlist_domain: soft delete of the caller's active entry.
+-- ---------------------------------------------------------------------------------------------------
+create function public.remove_watchlist_domain(p_domain_name text)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := public.current_account_id();
+begin
+  update public.watchlist_entries as e
+     set deleted_at = now()
+   where e.user_id = v_uid
+     and e.domain_name = lower(p_domain_name)
+     and e.deleted_at is null;
+
+  return found;
+end
+$$;
+revoke all on function public.remove_watchlist_domain(text) from public, anon, authenticated, service_role;
+grant execute on function public.remove_watchlist_domain(text) to authenticated;
+
+grant select, insert, update, delete on table public.domains to service_role;
+
+grant select, insert, update, delete on table public.watchlist_entries to service_role;
+
+-- The identity columns' sequences (inserting a row as service_role needs them).
+grant usage, select on sequence public.watchlist_entries_id_seq to service_role;
+
+-- Names in pending delete are claimed first (claim_due_domains), so a backlog of other names never delays
+-- the checks around a predicted drop.
+create index domains_pending_delete_next_check_idx on public.domains (next_check_at)
+  where status = 'pending_delete';
+
+-- ===================================================================================================
+-- 3. The unicode form of a name, derived from its A-label (IDNA ToUnicode, RFC 3492 Punycode)
+-- ===================================================================================================
+
+-- The code points of one Punycode-encoded label (the part after "xn--"), or null when it does not decode.
+create function public.punycode_decode(p_input text)
+returns integer[]
+language plpgsql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+declare
+  c_base constant integer := 36;
+  c_tmin constant integer := 1;
+  c_tmax constant integer := 26;
+  v_len integer := char_length(p_input);
+  v_out integer[] := '{}';
+  v_n bigint := 128;
+  v_i bigint := 0;
+  v_bias bigint := 72;
+  v_basic integer;
+  v_pos integer;
+  v_oldi bigint;
+  v_w bigint;
+  v_k bigint;
+  v_t bigint;
+  v_digit integer;
+  v_cp integer;
+  v_delta bigint;
+  v_points integer;
+begin
+  if v_len = 0 or v_len > 59 or p_input !~ '^[a-z0-9-]+$' then
+    return null;
+  end if;
+  v_basic := char_length(p_input) - strpos(reverse(p_input), '-') + 1;
+  if strpos(p_input, '-') = 0 then
+    v_basic := 0;
+  end if;
+  if v_basic > 0 then
+    for v_pos in 1 .. v_basic - 1 loop
+      v_out := v_out || ascii(substr(p_input, v_pos, 1));
+    end loop;
+  end if;
+  v_pos := case when v_basic > 0 then v_basic + 1 else 1 end;
+
+  while v_pos <= v_len loop
+    v_oldi := v_i;
+    v_w := 1;
+    v_k := c_base;
+    loop
+      if v_pos > v_len then
+        return null;
+      end if;
+      v_cp := ascii(substr(p_input, v_pos, 1));
+      v_pos := v_pos + 1;
+      v_digit := case when v_cp between 97 and 122 then v_cp - 97
+                      when v_cp between 48 and 57 then v_cp - 22
+                      else c_base end;
+      if v_digit >= c_base then
+        return null;
+      end if;
+      v_i := v_i + v_digit * v_w;
+      if v_i > 2147483647 then
+        return null;
+      end if;
+      v_t := case when v_k <= v_bias then c_tmin
+                  when v_k >= v_bias + c_tmax then c_tmax
+                  else v_k - v_bias end;
+      exit when v_digit < v_t;
+      v_w := v_w * (c_base - v_t);
+      if v_w > 2147483647 then
+        return null;
+      end if;
+      v_k := v_k + c_base;
+    end loop;
+
+    -- Bias adaptation (RFC 3492 section 6.1).
+    v_points := coalesce(cardinality(v_out), 0) + 1;
+    v_delta := case when v_oldi = 0 then (v_i - v_oldi) / 700 else (v_i - v_oldi) / 2 end;
+    v_delta := v_delta + v_delta / v_points;
+    v_k := 0;
+    while v_delta > ((c_base - c_tmin) * c_tmax) / 2 loop
+      v_delta := v_delta / (c_base - c_tmin);
+      v_k := v_k + c_base;
+    end loop;
+    v_bias := v_k + ((c_base - c_tmin + 1) * v_delta) / (v_delta + 38);
+
+    v_n := v_n + v_i / v_points;
+    v_i := v_i % v_points;
+    if v_n > 1114111 or v_n between 55296 and 57343 then
+      return null;
+    end if;
+    v_out := v_out[1:v_i] || v_n::integer || v_out[v_i + 1:];
+    v_i := v_i + 1;
+  end loop;
+  return v_out;
+end
+$$;
+revoke all on function public.punycode_decode(text) from public, anon, authenticated, service_role;
+grant execute on function public.punycode_decode(text) to service_role;
+
+-- The unicode form of a stored A-label name, or null when the name has no IDN label or any IDN label does
+-- not decode to a plausible name (decoded ASCII must be letters, digits and hyphens; no controls, spaces,
+-- punctuation look-alikes, format or private-use characters). The result holds only characters derived
+-- from the A-label, so it can be shown in alerts without trusting any caller.
+create function public.domain_unicode_name(p_domain_name text)
+returns text
+language plpgsql
+immutable
+parallel safe
+set search_path = ''
+as $$
+declare
+  v_label text;
+  v_points integer[];
+  v_cp integer;
+  v_labels text[] := '{}';
+  v_decoded_any boolean := false;
+begin
+  if p_domain_name is null or char_length(p_domain_name) > 253 or p_domain_name !~ '^[a-z0-9.-]+$' then
+    return null;
+  end if;
+  foreach v_label in array string_to_array(p_domain_name, '.') loop
+    if v_label like 'xn--%' then
+      v_points := public.punycode_decode(substr(v_label, 5));
+      if v_points is null or cardinality(v_points) = 0 then
+        return null;
+      end if;
+      foreach v_cp in array v_points loop
+        if (v_cp < 128 and not (v_cp between 97 and 122 or v_cp between 48 and 57 or v_cp = 45))
+           or v_cp between 128 and 160
+           or v_cp in (173, 847, 1564, 12288, 12289, 12290, 65279, 8725, 10741)
+           or v_cp between 4447 and 4448
+           or v_cp between 6068 and 6069
+           or v_cp between 6155 and 6159
+           or v_cp between 8192 and 8303      -- general punctuation: spaces, zero-width, bidi controls, ...
+           or v_cp between 11776 and 11903    -- supplemental punctuation
+           or v_cp between 57344 and 63743    -- private use
+           or v_cp between 65024 and 65039    -- variation selectors
+           or v_cp between 65040 and 65135    -- vertical and small form punctuation
+           or v_cp between 65280 and 65519    -- full- and half-width forms (IDNA maps them away)
+           or v_cp between 65520 and 65535    -- specials
+           or v_cp between 917504 and 921599  -- tags, variation selectors supplement
+           or v_cp >= 983040                  -- supplementary private use
+        then
+          return null;
+        end if;
+      end loop;
+      if not exists (select 1 from unnest(v_points) as p (cp) where p.cp >= 128) then
+        return null;
+      end if;
+      v_labels := v_labels || (select string_agg(chr(p.cp), '' order by p.ord)
+                                 from unnest(v_points) with ordinality as p (cp, ord));
+      v_decoded_any := true;
+    else
+      v_labels := v_labels || v_label;
+    end if;
+  end loop;
+  if not v_decoded_any then
+    return null;
+  end if;
+  return array_to_string(v_labels, '.');
+end
+$$;
+revoke all on function public.domain_unicode_name(text) from public, anon, authenticated, service_role;
+grant execute on function public.domain_unicode_name(text) to service_role;
+
+create function public.derive_unicode_name()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  new.unicode_name := public.domain_unicode_name(new.domain_name);
+  return new;
+end
+$$;
+revoke all on function public.derive_unicode_name() from public, anon, authenticated, service_role;
+
+create trigger watchlist_entries_derive_unicode_name
+  before insert or update of domain_name, unicode_name on public.watchlist_entries
+  for each row execute function public.derive_unicode_name();
+
+-- Names stored before this migration: replace whatever a caller sent with the derived form.
+update public.watchlist_entries set unicode_name = null;
 
 -- ---------------------------------------------------------------------------------------------------
 -- add_watchlist_domains
 -- ---------------------------------------------------------------------------------------------------
-create function public.add_watchlist_domains(p_domain_names text[], p_unicode_names text[] default null)
+create function public.add_watchlist_domains(p_domain_names text[])
 returns table (added integer, skipped_duplicates integer, rejected_over_limit integer, remaining_quota integer)
 language plpgsql
 security definer
@@ -131,12 +352,6 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  if p_unicode_names is not null
-     and (coalesce(array_ndims(p_unicode_names), 1) <> 1 or coalesce(cardinality(p_unicode_names), 0) <> v_count) then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: unicode names must be a list as long as the list of domain names.';
-  end if;
-
   -- Validate the whole request before writing anything.
   select array_agg(coalesce(n.name, '(null)') order by n.ord)
     into v_invalid
@@ -148,12 +363,6 @@ begin
       message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
         || case when cardinality(v_invalid) > 20 then ', ...' else '' end,
       detail = to_jsonb(v_invalid)::text;
-  end if;
-
-  if exists (
-    select 1 from unnest(p_unicode_names) as u (name) where char_length(u.name) > 253
-  ) then
-    raise exception using errcode = 'DW400', message = 'DW400: A unicode name is longer than 253 characters.';
   end if;
 
   -- Serialise every quota decision of this account: concurrent calls queue here, and each one counts
@@ -177,17 +386,16 @@ begin
 
   -- One statement, in request order: repeats and names already active are duplicates; of the other
   -- names the first v_room are added (shared domain row first, then a new entry or the restore of a
-  -- soft-deleted one, which counts as added) and the rest are rejected over the limit.
+  -- soft-deleted one, which counts as added) and the rest are rejected over the limit. The unicode form
+  -- is set by the watchlist_entries_derive_unicode_name trigger.
   with input as (
     select n.name as domain_name,
-           nullif(nullif(btrim(n.uname), ''), n.name) as unicode_name,
            n.ord,
            row_number() over (partition by n.name order by n.ord) as occurrence
-      from unnest(p_domain_names, p_unicode_names) with ordinality as n (name, uname, ord)
+      from unnest(p_domain_names) with ordinality as n (name, ord)
   ),
   classified as (
     select i.domain_name,
-           i.unicode_name,
            i.ord,
            (i.occurrence > 1 or exists (
               select 1 from public.watchlist_entries as e
@@ -196,7 +404,7 @@ begin
       from input as i
   ),
   to_add as (
-    select c.domain_name, c.unicode_name, c.ord
+    select c.domain_name, c.ord
       from (
         select c.*, row_number() over (order by c.ord) as rank
           from classified as c
@@ -212,12 +420,11 @@ begin
     returning 1
   ),
   upserted as (
-    insert into public.watchlist_entries as e (user_id, domain_name, unicode_name)
-    select v_uid, a.domain_name, a.unicode_name from to_add as a order by a.ord
+    insert into public.watchlist_entries as e (user_id, domain_name)
+    select v_uid, a.domain_name from to_add as a order by a.ord
     on conflict (user_id, domain_name) do update
        set deleted_at = null,
-           added_at = now(),
-           unicode_name = excluded.unicode_name
+           added_at = now()
      where e.deleted_at is not null
     returning 1
   )
@@ -231,14 +438,17 @@ begin
                       greatest(v_quota - (v_active + v_added), 0);
 end
 $$;
-
-revoke all on function public.add_watchlist_domains(text[], text[]) from public, anon, authenticated, service_role;
-grant execute on function public.add_watchlist_domains(text[], text[]) to authenticated;
+revoke all on function public.add_watchlist_domains(text[]) from public, anon, authenticated, service_role;
+grant execute on function public.add_watchlist_domains(text[]) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- list_watchlist: security invoker, so row-level security does the filtering.
 -- ---------------------------------------------------------------------------------------------------
-create function public.list_watchlist(p_limit integer, p_offset integer default null, p_cursor text default null)
+create or replace function public.list_watchlist(
+  p_limit integer,
+  p_offset integer default null,
+  p_cursor text default null
+)
 returns table (
   domain_name text,
   unicode_name text,
@@ -251,7 +461,7 @@ returns table (
 )
 language plpgsql
 stable
-security invoker
+security definer
 set search_path = ''
 as $$
 #variable_conflict use_column
@@ -268,44 +478,48 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: offset must not be negative.';
   end if;
 
-  return query
-    select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-           d.status_changed_at, d.expires_at, d.registrar
-      from public.watchlist_entries as e
-      join public.domains as d on d.name = e.domain_name
-     where e.user_id = v_uid
-       and e.deleted_at is null
-       and (p_cursor is null or e.domain_name collate "C" > p_cursor collate "C")
-     order by e.domain_name collate "C"
-     limit p_limit + 1
-    offset coalesce(p_offset, 0);
+  if coalesce(p_offset, 0) = 0 then
+    -- Keyset: an index range scan of (user_id, domain_name collate "C") from the cursor (from the start
+    -- when there is none: every name sorts after ''), joined to domains, limit + 1 rows.
+    return query
+      select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+             d.status_changed_at, d.expires_at, d.registrar
+        from public.watchlist_entries as e
+        join public.domains as d on d.name = e.domain_name
+       where e.user_id = v_uid
+         and e.deleted_at is null
+         and e.domain_name collate "C" > coalesce(p_cursor, '') collate "C"
+       order by e.domain_name collate "C"
+       limit p_limit + 1;
+    return;
+  end if;
+
+  -- Offset: the skipped rows are counted on the index alone (index-only scan of the names), and only the
+  -- page itself is joined to its entries and domains. Dynamic, so it is planned for this offset: a cached
+  -- generic plan cannot know that an offset of 99,800 should still walk the index.
+  return query execute
+    'with page as (
+       select s.domain_name
+         from public.watchlist_entries as s
+        where s.user_id = $1
+          and s.deleted_at is null
+        order by s.domain_name collate "C"
+        limit $2 + 1
+       offset $3
+     )
+     select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+            d.status_changed_at, d.expires_at, d.registrar
+       from page
+       join public.watchlist_entries as e
+         on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null
+       join public.domains as d on d.name = e.domain_name
+      order by e.domain_name collate "C"'
+    using v_uid, p_limit, p_offset;
 end
 $$;
-
 revoke all on function public.list_watchlist(integer, integer, text) from public, anon, authenticated, service_role;
 grant execute on function public.list_watchlist(integer, integer, text) to authenticated;
-
--- ---------------------------------------------------------------------------------------------------
--- remove_watchlist_domain: soft delete of the caller's active entry.
--- ---------------------------------------------------------------------------------------------------
-create function public.remove_watchlist_domain(p_domain_name text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_uid uuid := public.current_account_id();
-begin
-  update public.watchlist_entries as e
-     set deleted_at = now()
-   where e.user_id = v_uid
-     and e.domain_name = lower(p_domain_name)
-     and e.deleted_at is null;
-
-  return found;
-end
-$$;
-
-revoke all on function public.remove_watchlist_domain(text) from public, anon, authenticated, service_role;
-grant execute on function public.remove_watchlist_domain(text) to authenticated;
+revoke all on function public.list_watchlist(integer, integer, text) from public, anon, authenticated, service_role;
+grant execute on function public.list_watchlist(integer, integer, text) to authenticated;
+revoke all on function public.list_watchlist(integer, integer, text) from public, anon, authenticated, service_role;
+grant execute on function public.list_watchlist(integer, integer, text) to authenticated;

@@ -1,17 +1,5 @@
--- Housekeeping: nothing grows without bound. One operator-editable row of retention periods, and a daily
--- pg_cron job (`purge-expired-rows`, 03:17 UTC) that deletes what is older:
---   * alert_delivery_attempts      attempted_at older than delivery_attempts_days      (default 90 days)
---   * alert_events                 created_at older than alert_events_days             (default 365 days),
---                                  only when none of the event's deliveries is still pending; its deliveries
---                                  and their attempts go with it (on delete cascade)
---   * live_check_cache             expired more than live_check_cache_hours ago        (default 24 hours)
---   * api_request_counters         days older than request_counters_days               (default 35 days)
---   * session_request_log          requested_at older than session_request_log_days    (default 2 days)
---   * cron.job_run_details         runs that ended more than cron_run_details_days ago (default 7 days;
---                                  pg_cron keeps one row per run of every job, 1,440 a day for the poller)
--- Change a period with e.g. `update public.retention_settings set alert_events_days = 730;` (SQL editor).
--- The shortest periods allowed keep what the rules still read: today's and yesterday's API counters, the
--- 10-minute session windows, the retry schedule's 22 hours of attempts.
+-- Retention: the periods after which rows are purged (one-row settings table) and the daily pg_cron job, and
+-- the sequences' grants (service_role only) once every table exists.
 
 create table public.retention_settings (
   singleton boolean primary key default true check (singleton),
@@ -30,7 +18,9 @@ comment on table public.retention_settings is
 insert into public.retention_settings default values;
 
 alter table public.retention_settings enable row level security;
+
 revoke all on table public.retention_settings from anon, authenticated;
+
 grant select, update on table public.retention_settings to service_role;
 
 create trigger retention_settings_set_updated_at
@@ -92,10 +82,16 @@ begin
   );
 end
 $$;
-
 comment on function public.purge_expired_rows() is
   'Daily pg_cron job purge-expired-rows: deletes rows older than the periods in public.retention_settings.';
-
 revoke all on function public.purge_expired_rows() from public, anon, authenticated, service_role;
 
 select cron.schedule('purge-expired-rows', '17 3 * * *', $$ select public.purge_expired_rows() $$);
+
+-- ===================================================================================================
+-- 5. Leftover grants the grant probe (tests/database/grant_probe.test.ts) found
+-- ===================================================================================================
+-- Sequences: every table with an identity column is written by definer functions or service_role only.
+revoke all on all sequences in schema public from public, anon, authenticated;
+
+grant usage, select on all sequences in schema public to service_role;

@@ -1,6 +1,5 @@
--- The account export carries the alert channels' settings added in 20261124000100 (issue 15): each
--- webhook's kind and event types, and the Telegram chat's event types. Still never a URL, a secret or a
--- chat ID (docs/decisions.md, "Account export"). Same signature, grants and limit as before.
+-- Account export: the document export-account returns (never keys, hashes, webhook URLs or secrets, chat IDs
+-- or invitation tokens).
 
 create or replace function public.export_account(p_user_id uuid)
 returns jsonb
@@ -112,6 +111,7 @@ begin
   );
 end
 $$;
-
+revoke all on function public.export_account(uuid) from public, anon, authenticated, service_role;
+grant execute on function public.export_account(uuid) to service_role;
 revoke all on function public.export_account(uuid) from public, anon, authenticated, service_role;
 grant execute on function public.export_account(uuid) to service_role;
