@@ -198,7 +198,7 @@ async function main(): Promise<void> {
         select count(*)::int as count from due`;
       const [queued] = await sql<
         { request_id: number | null }[]
-      >`select public.invoke_rdap_poller() as request_id`;
+      >`select private.invoke_rdap_poller() as request_id`;
       if (queued.request_id === null) {
         fail("the Vault secrets project_url and poller_secret are missing: start the stack");
       }

@@ -5,7 +5,7 @@
  * Everything is local and temporary: a PostgreSQL cluster on a free port (migrated like the real one),
  * the functions gateway in this process, and fakes of an RDAP registry, DNS, the Telegram Bot API and a
  * webhook receiver. The poller is triggered exactly as pg_cron does every minute:
- * `select public.invoke_rdap_poller()` (Vault secrets → pg_net → rdap-poller), with the local pg_net
+ * `select private.invoke_rdap_poller()` (Vault secrets → pg_net → rdap-poller), with the local pg_net
  * stand-in sending the request. Secrets, tokens and chat IDs are never printed.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
 
     step("The poller runs, the way pg_cron does every minute");
     detail(
-      "select public.invoke_rdap_poller()   -- Vault secrets → net.http_post → POST /functions/v1/rdap-poller",
+      "select private.invoke_rdap_poller()   -- Vault secrets → net.http_post → POST /functions/v1/rdap-poller",
     );
     await pollLikeCron(sql, netWorker.drain);
     const pending = await domainState(sql);

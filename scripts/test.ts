@@ -12,12 +12,14 @@
  */
 import { join } from "node:path";
 import { pgTestsDir, repoRoot } from "./local/paths.ts";
-import { clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
+import { type Cluster, clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
 import { prepareDatabase } from "./local/stack.ts";
 import { runInherited } from "./local/run.ts";
 import { readDenoSummary, readTap, type TapResult } from "./local/test_summary.ts";
 import { localJwtSecret } from "./local/secrets.ts";
 import { hostedDenoEnv, hostedDenoPath, hostedDenoVersion, hostedLockfile } from "./local/hosted_deno.ts";
+import { dumpSchema } from "./local/schema_dump.ts";
+import { supabaseDir } from "./local/paths.ts";
 
 const deno = Deno.execPath();
 const toolsLock = "--lock=deno.tools.lock";
@@ -70,6 +72,43 @@ async function pgTap(databaseUrl: string, port: number, baseDir: string): Promis
   }
 }
 
+/** supabase/schema.sql is what the migrations make (`deno task schema` regenerates it). */
+async function schemaIsCurrent(cluster: Cluster): Promise<void> {
+  console.log("\n▶ supabase/schema.sql matches the migrations");
+  const committed = await Deno.readTextFile(join(supabaseDir, "schema.sql")).catch(() => "");
+  if (committed === await dumpSchema(cluster)) {
+    passed++;
+  } else {
+    failed++;
+    console.log(
+      "✗ supabase/schema.sql is out of date: run `deno task schema` and commit it (docs/database.md)",
+    );
+  }
+}
+
+/**
+ * The pgTAP folder as `supabase test db` runs it: `pg_prove --ext .pg --ext .sql -r` over supabase/tests, as
+ * postgres (its helpers must not be taken for tests, and nothing may be left behind).
+ */
+async function pgProve(cluster: Cluster): Promise<void> {
+  console.log("\n▶ pg_prove --ext .pg --ext .sql -r supabase/tests (what `supabase test db` runs)");
+  const code = await runInherited("pg_prove", ["--ext", ".pg", "--ext", ".sql", "-r", "tests"], {
+    cwd: supabaseDir,
+    env: {
+      PGHOST: "127.0.0.1",
+      PGPORT: String(cluster.port),
+      PGUSER: "postgres",
+      PGPASSWORD: "postgres",
+      PGDATABASE: "postgres",
+    },
+  });
+  if (code === 0) passed++;
+  else {
+    failed++;
+    console.log(`✗ pg_prove failed (exit ${code})`);
+  }
+}
+
 async function denoTests(hostedDeno: string, env: Record<string, string>): Promise<void> {
   console.log(`\n▶ deno test (tests/) on Deno ${hostedDenoVersion}, the hosted Edge Functions' Deno`);
   const child = new Deno.Command(hostedDeno, {
@@ -118,7 +157,9 @@ async function main(): Promise<void> {
   try {
     console.log(`\n▶ PostgreSQL 15 throwaway cluster on 127.0.0.1:${port}`);
     await prepareDatabase(cluster);
+    if (only.length === 0) await schemaIsCurrent(cluster);
     if (only.length === 0 || onlySql.length > 0) await pgTap(cluster.url, port, baseDir);
+    if (only.length === 0) await pgProve(cluster);
     if (only.length === 0 || onlyDeno.length > 0) {
       await denoTests(hostedDeno, {
         SUPABASE_DB_URL: cluster.url,

@@ -78,7 +78,7 @@ async function main(): Promise<void> {
 
     const startedAt = Date.now();
     const cron = setInterval(
-      () => void sql`select public.invoke_alert_delivery()`.catch(() => {}),
+      () => void sql`select private.invoke_alert_delivery()`.catch(() => {}),
       POLL_INTERVAL_MS,
     );
     cleanups.unshift(() => Promise.resolve(clearInterval(cron)));

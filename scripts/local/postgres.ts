@@ -15,8 +15,14 @@ const requiredFiles = [
   join(pgBin, "postgres"),
   "/usr/lib/postgresql/15/lib/pg_cron.so",
   "/usr/share/postgresql/15/extension/pgtap.control",
+  "/usr/bin/pg_prove",
 ];
-const packages = ["postgresql-15", "postgresql-15-cron", "postgresql-15-pgtap"];
+const packages = [
+  "postgresql-15",
+  "postgresql-15-cron",
+  "postgresql-15-pgtap",
+  "libtap-parser-sourcehandler-pgtap-perl", // pg_prove, as `supabase test db` runs it
+];
 
 export interface Cluster {
   dataDir: string;

@@ -28,7 +28,7 @@ export async function dumpSchema(cluster: Cluster): Promise<string> {
   });
   return [
     "-- The current schema, generated from supabase/migrations by `deno task schema` (do not edit).",
-    "-- CI fails when it is out of date; docs/database.md, \"The current schema\".",
+    '-- CI fails when it is out of date; docs/database.md, "The current schema".',
     ...lines,
     "--",
     "-- pg_cron jobs (cron.job): name | schedule | active | command",

@@ -1,7 +1,7 @@
 /**
  * What the local database needs so that the pg_cron job `rdap-poller` fires as on Supabase: the Vault
  * secrets `project_url` (the gateway) and `poller_secret` (POLLER_SECRET) that
- * `public.invoke_rdap_poller()` reads, and the database's copy of WEBHOOK_ALLOW_PRIVATE_TARGETS
+ * `private.invoke_rdap_poller()` reads, and the database's copy of WEBHOOK_ALLOW_PRIVATE_TARGETS
  * (`public.webhook_target_policy`), which decides whether http/loopback webhook URLs may be saved.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";

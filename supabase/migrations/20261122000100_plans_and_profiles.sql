@@ -5,13 +5,23 @@
 -- grants, so each table and function grants exactly the roles that use it; functions run with
 -- `set search_path = ''` and schema-qualified names; errors are `DWnnn` SQLSTATEs the API maps to codes.
 
+-- Functions no user calls (the limiter, proofs, claims, the outbox, triggers, cron entry points) live in
+-- `private`, which PostgREST does not expose and where anon and authenticated have no usage: a grant added
+-- there by mistake still reaches nobody. `public` keeps the tables and the functions the signed-in app calls.
+create schema private;
+revoke all on schema private from public;
+grant usage on schema private to service_role;
+
+-- New functions are executable by nobody until granted (PostgreSQL's own default gives EXECUTE to PUBLIC).
+-- The global default, because per-schema defaults only add to it; the second line keeps anon,
+-- authenticated and service_role without default grants on a project that still has Supabase's old ones.
 alter default privileges for role postgres
   revoke execute on functions from public, anon, authenticated, service_role;
 
 alter default privileges for role postgres in schema public
   revoke execute on functions from anon, authenticated, service_role;
 
-create function public.set_updated_at()
+create function private.set_updated_at()
 returns trigger
 language plpgsql
 set search_path = ''
@@ -21,7 +31,7 @@ begin
   return new;
 end
 $$;
-revoke all on function public.set_updated_at() from public, anon, authenticated, service_role;
+revoke all on function private.set_updated_at() from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- The signed-in account, or DW401 when the caller is not signed in. The account functions start with
@@ -98,7 +108,7 @@ create index profiles_plan_id_idx on public.profiles (plan_id);
 
 create trigger profiles_set_updated_at
   before update on public.profiles
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.profiles enable row level security;
 
@@ -118,7 +128,7 @@ grant select on table public.profiles to authenticated;
 grant update (display_name) on table public.profiles to authenticated;
 
 -- Create the profile when Supabase Auth creates a user (basejump style).
-create function public.handle_new_user()
+create function private.handle_new_user()
 returns trigger
 language plpgsql
 security definer
@@ -140,14 +150,14 @@ begin
   return new;
 end
 $$;
-revoke all on function public.handle_new_user() from public, anon, authenticated, service_role;
+revoke all on function private.handle_new_user() from public, anon, authenticated, service_role;
 
 create trigger on_auth_user_created
   after insert on auth.users
-  for each row execute function public.handle_new_user();
+  for each row execute function private.handle_new_user();
 
 -- Keep profiles.email in step with the account's address.
-create function public.handle_user_email_change()
+create function private.handle_user_email_change()
 returns trigger
 language plpgsql
 security definer
@@ -158,13 +168,13 @@ begin
   return new;
 end
 $$;
-revoke all on function public.handle_user_email_change() from public, anon, authenticated, service_role;
+revoke all on function private.handle_user_email_change() from public, anon, authenticated, service_role;
 
 create trigger on_auth_user_email_changed
   after update of email on auth.users
   for each row
   when (old.email is distinct from new.email)
-  execute function public.handle_user_email_change();
+  execute function private.handle_user_email_change();
 
 grant select, insert, update, delete on table public.plans to service_role;
 

@@ -138,7 +138,7 @@ create index domains_pending_delete_next_check_idx on public.domains (next_check
 -- ===================================================================================================
 
 -- The code points of one Punycode-encoded label (the part after "xn--"), or null when it does not decode.
-create function public.punycode_decode(p_input text)
+create function private.punycode_decode(p_input text)
 returns integer[]
 language plpgsql
 immutable
@@ -233,14 +233,14 @@ begin
   return v_out;
 end
 $$;
-revoke all on function public.punycode_decode(text) from public, anon, authenticated, service_role;
-grant execute on function public.punycode_decode(text) to service_role;
+revoke all on function private.punycode_decode(text) from public, anon, authenticated, service_role;
+grant execute on function private.punycode_decode(text) to service_role;
 
 -- The unicode form of a stored A-label name, or null when the name has no IDN label or any IDN label does
 -- not decode to a plausible name (decoded ASCII must be letters, digits and hyphens; no controls, spaces,
 -- punctuation look-alikes, format or private-use characters). The result holds only characters derived
 -- from the A-label, so it can be shown in alerts without trusting any caller.
-create function public.domain_unicode_name(p_domain_name text)
+create function private.domain_unicode_name(p_domain_name text)
 returns text
 language plpgsql
 immutable
@@ -259,7 +259,7 @@ begin
   end if;
   foreach v_label in array string_to_array(p_domain_name, '.') loop
     if v_label like 'xn--%' then
-      v_points := public.punycode_decode(substr(v_label, 5));
+      v_points := private.punycode_decode(substr(v_label, 5));
       if v_points is null or cardinality(v_points) = 0 then
         return null;
       end if;
@@ -299,25 +299,25 @@ begin
   return array_to_string(v_labels, '.');
 end
 $$;
-revoke all on function public.domain_unicode_name(text) from public, anon, authenticated, service_role;
-grant execute on function public.domain_unicode_name(text) to service_role;
+revoke all on function private.domain_unicode_name(text) from public, anon, authenticated, service_role;
+grant execute on function private.domain_unicode_name(text) to service_role;
 
-create function public.derive_unicode_name()
+create function private.derive_unicode_name()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
-  new.unicode_name := public.domain_unicode_name(new.domain_name);
+  new.unicode_name := private.domain_unicode_name(new.domain_name);
   return new;
 end
 $$;
-revoke all on function public.derive_unicode_name() from public, anon, authenticated, service_role;
+revoke all on function private.derive_unicode_name() from public, anon, authenticated, service_role;
 
 create trigger watchlist_entries_derive_unicode_name
   before insert or update of domain_name, unicode_name on public.watchlist_entries
-  for each row execute function public.derive_unicode_name();
+  for each row execute function private.derive_unicode_name();
 
 -- Names stored before this migration: replace whatever a caller sent with the derived form.
 update public.watchlist_entries set unicode_name = null;

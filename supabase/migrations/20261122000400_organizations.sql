@@ -287,7 +287,7 @@ grant select, insert, update, delete on table public.organizations to service_ro
 
 -- Leaving an organisation, being removed, or losing owner/admin revokes that person's pending invitations
 -- of that organisation (for every writer: the policies, the functions, service_role).
-create function public.revoke_invitations_of_former_inviter()
+create function private.revoke_invitations_of_former_inviter()
 returns trigger
 language plpgsql
 security definer
@@ -304,13 +304,13 @@ begin
   return null;
 end
 $$;
-revoke all on function public.revoke_invitations_of_former_inviter() from public, anon, authenticated, service_role;
+revoke all on function private.revoke_invitations_of_former_inviter() from public, anon, authenticated, service_role;
 
 create trigger organization_members_revoke_invitations
   after delete or update of role on public.organization_members
   for each row
   when (old.role in ('owner', 'admin'))
-  execute function public.revoke_invitations_of_former_inviter();
+  execute function private.revoke_invitations_of_former_inviter();
 
 -- accept_invitation: as before, and only while the inviter is still an owner or admin of the organisation
 -- (the roles that may grant admin and member).
@@ -391,7 +391,7 @@ insert into public.invite_mail_limits (id) values (true) on conflict (id) do not
 
 create trigger invite_mail_limits_set_updated_at
   before update on public.invite_mail_limits
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.invite_mail_limits enable row level security;
 
@@ -421,7 +421,7 @@ grant select, insert, update, delete on table public.invite_mail_log to service_
 grant usage, select on sequence public.invite_mail_log_id_seq to service_role;
 
 -- Gives back a reservation when Auth sent nothing (the address already has an account).
-create function public.release_invite_mail(p_user_id uuid, p_invitation_id uuid)
+create function private.release_invite_mail(p_user_id uuid, p_invitation_id uuid)
 returns void
 language sql
 security definer
@@ -433,10 +433,10 @@ as $$
       where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
    )
 $$;
-revoke all on function public.release_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function public.release_invite_mail(uuid, uuid) to service_role;
+revoke all on function private.release_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
+grant execute on function private.release_invite_mail(uuid, uuid) to service_role;
 
-create function public.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid)
+create function private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid)
 returns void
 language plpgsql
 security definer
@@ -464,8 +464,8 @@ begin
   end if;
 end
 $$;
-revoke all on function public.mark_invitation_emailed(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function public.mark_invitation_emailed(uuid, uuid) to service_role;
+revoke all on function private.mark_invitation_emailed(uuid, uuid) from public, anon, authenticated, service_role;
+grant execute on function private.mark_invitation_emailed(uuid, uuid) to service_role;
 
 do $do$
 begin
@@ -492,7 +492,7 @@ comment on column public.invite_mail_limits.project_per_hour is
 -- cap, its fair share of the hour (a third of the project-wide hourly cap, rounded down, at least 1), or the
 -- project-wide hourly cap. Project-wide serialised (advisory lock), so every cap is exact under concurrency.
 -- send-org-invite calls it after invitation_for_sending allowed the send and before it calls Auth.
-create or replace function public.reserve_invite_mail(p_user_id uuid, p_invitation_id uuid)
+create or replace function private.reserve_invite_mail(p_user_id uuid, p_invitation_id uuid)
 returns boolean
 language plpgsql
 security definer
@@ -522,7 +522,7 @@ begin
   return true;
 end
 $$;
-revoke all on function public.reserve_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function public.reserve_invite_mail(uuid, uuid) to service_role;
-revoke all on function public.reserve_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function public.reserve_invite_mail(uuid, uuid) to service_role;
+revoke all on function private.reserve_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
+grant execute on function private.reserve_invite_mail(uuid, uuid) to service_role;
+revoke all on function private.reserve_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
+grant execute on function private.reserve_invite_mail(uuid, uuid) to service_role;

@@ -46,7 +46,7 @@ grant select on table public.session_request_log to authenticated;
 -- api_request_allowance: today's allowance without counting a request (for responses, such as MCP
 -- protocol chatter, that do not count but still report the limit).
 -- ---------------------------------------------------------------------------------------------------
-create function public.api_request_allowance(p_user_id uuid)
+create function private.api_request_allowance(p_user_id uuid)
 returns table (allowed boolean, request_limit integer, remaining integer, reset_at timestamptz)
 language sql
 stable
@@ -63,8 +63,8 @@ as $$
       on c.user_id = p.id and c.day = (now() at time zone 'UTC')::date
    where p.id = p_user_id
 $$;
-revoke all on function public.api_request_allowance(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.api_request_allowance(uuid) to service_role;
+revoke all on function private.api_request_allowance(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.api_request_allowance(uuid) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Housekeeping: old counters and expired session log rows (the longest window is one day).
@@ -190,7 +190,7 @@ grant select on table public.rate_limit_slots to service_role;
 --   refused 'busy' without retry_ms: the start would be later than p_max_wait_ms from now.
 -- p_max_wait_ms null: no bound (capped at one hour).
 -- ---------------------------------------------------------------------------------------------------
-create function public.rate_limit_acquire(p_class text, p_key text, p_max_wait_ms integer default null)
+create function private.rate_limit_acquire(p_class text, p_key text, p_max_wait_ms integer default null)
 returns table (
   granted boolean,
   token uuid,
@@ -287,14 +287,14 @@ begin
     null::text, null::timestamptz, null::integer, v_key.consecutive_failures;
 end
 $$;
-revoke all on function public.rate_limit_acquire(text, text, integer) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_acquire(text, text, integer) to service_role;
+revoke all on function private.rate_limit_acquire(text, text, integer) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_acquire(text, text, integer) to service_role;
 
 -- The start gate of a slot granted with a wait, called just before the request: 0 = start now (recorded as
 -- the key's last start); n > 0 = wait n ms more and confirm again (the previous start was later than
 -- planned); -1 = the slot is void (a pause since the grant, expiry or release): ask rate_limit_acquire
 -- again.
-create function public.rate_limit_confirm(p_token uuid)
+create function private.rate_limit_confirm(p_token uuid)
 returns integer
 language plpgsql
 security definer
@@ -342,12 +342,12 @@ begin
   return 0;
 end
 $$;
-revoke all on function public.rate_limit_confirm(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_confirm(uuid) to service_role;
+revoke all on function private.rate_limit_confirm(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_confirm(uuid) to service_role;
 
 -- Frees a slot (the request finished, or was never sent); a started one records the key's last finish.
 -- Unknown tokens are ignored.
-create function public.rate_limit_release(p_token uuid)
+create function private.rate_limit_release(p_token uuid)
 returns void
 language plpgsql
 security definer
@@ -364,13 +364,13 @@ begin
   end if;
 end
 $$;
-revoke all on function public.rate_limit_release(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_release(uuid) to service_role;
+revoke all on function private.rate_limit_release(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_release(uuid) to service_role;
 
 -- Reports how a request went. Success resets the failure count; a failure counts, and from the class's
 -- failure_threshold consecutive failures on backs the key off (base doubling per further failure, capped)
 -- the way rate_limit_pause does. Returns the key's pause end (null when not paused).
-create function public.rate_limit_report(p_class text, p_key text, p_succeeded boolean)
+create function private.rate_limit_report(p_class text, p_key text, p_succeeded boolean)
 returns timestamptz
 language plpgsql
 security definer
@@ -406,7 +406,7 @@ begin
   returning k.consecutive_failures into v_failures;
   v_beyond := v_failures - v_class.failure_threshold;
   if v_beyond >= 0 then
-    return public.rate_limit_pause(
+    return private.rate_limit_pause(
       p_class, p_key,
       v_now + make_interval(secs => least(v_class.backoff_base_ms * power(2, least(v_beyond, 30)),
                                           v_class.backoff_cap_ms) / 1000.0),
@@ -416,10 +416,10 @@ begin
            where k.class = p_class and k.key = p_key and k.paused_until > v_now);
 end
 $$;
-revoke all on function public.rate_limit_report(text, text, boolean) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_report(text, text, boolean) to service_role;
+revoke all on function private.rate_limit_report(text, text, boolean) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_report(text, text, boolean) to service_role;
 
-create function public.count_api_request(p_user_id uuid, p_limit integer)
+create function private.count_api_request(p_user_id uuid, p_limit integer)
 returns table (allowed boolean, request_limit integer, remaining integer, reset_at timestamptz)
 language plpgsql
 security definer
@@ -460,14 +460,14 @@ begin
   return query select false, p_limit, 0, v_reset_at;
 end
 $$;
-revoke all on function public.count_api_request(uuid, integer) from public, anon, authenticated, service_role;
+revoke all on function private.count_api_request(uuid, integer) from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- authorize_api_request: the first and only database step of an API request before its data work.
 -- outcome 'unauthorized' (unknown, revoked or no key), 'upgrade_required' (plan without API access:
 -- nothing counted, allowed false) or 'ok' with the allowance: counted when p_count, else today's as is.
 -- ---------------------------------------------------------------------------------------------------
-create function public.authorize_api_request(p_key_hash text, p_count boolean default true)
+create function private.authorize_api_request(p_key_hash text, p_count boolean default true)
 returns table (
   outcome text,
   user_id uuid,
@@ -533,20 +533,20 @@ begin
 
   if p_count then
     return query select 'ok'::text, v_user_id, v_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at
-                   from public.count_api_request(v_user_id, v_requests_per_day) as c;
+                   from private.count_api_request(v_user_id, v_requests_per_day) as c;
   else
     return query select 'ok'::text, v_user_id, v_plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
-                   from public.api_request_allowance(v_user_id) as a;
+                   from private.api_request_allowance(v_user_id) as a;
   end if;
 end
 $$;
-revoke all on function public.authorize_api_request(text, boolean) from public, anon, authenticated, service_role;
-grant execute on function public.authorize_api_request(text, boolean) to service_role;
+revoke all on function private.authorize_api_request(text, boolean) from public, anon, authenticated, service_role;
+grant execute on function private.authorize_api_request(text, boolean) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- authenticate_api_key: the first step of every API request (runs as service_role).
 -- ---------------------------------------------------------------------------------------------------
-create or replace function public.authenticate_api_key(p_key_hash text)
+create or replace function private.authenticate_api_key(p_key_hash text)
 returns table (outcome text, user_id uuid, plan_id text, requests_per_day integer)
 language sql
 security definer
@@ -556,12 +556,12 @@ as $$
          a.user_id,
          a.plan_id,
          case when a.outcome = 'unauthorized' then null else a.request_limit end
-    from public.authorize_api_request(p_key_hash, false) as a
+    from private.authorize_api_request(p_key_hash, false) as a
 $$;
-revoke all on function public.authenticate_api_key(text) from public, anon, authenticated, service_role;
-grant execute on function public.authenticate_api_key(text) to service_role;
-revoke all on function public.authenticate_api_key(text) from public, anon, authenticated, service_role;
-grant execute on function public.authenticate_api_key(text) to service_role;
+revoke all on function private.authenticate_api_key(text) from public, anon, authenticated, service_role;
+grant execute on function private.authenticate_api_key(text) to service_role;
+revoke all on function private.authenticate_api_key(text) from public, anon, authenticated, service_role;
+grant execute on function private.authenticate_api_key(text) to service_role;
 
 create table public.session_action_limits (
   action text primary key check (action ~ '^[a-z][a-z0-9_.-]{0,63}$'),
@@ -580,7 +580,7 @@ on conflict (action) do nothing;
 
 create trigger session_action_limits_set_updated_at
   before update on public.session_action_limits
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.session_action_limits enable row level security;
 
@@ -591,7 +591,7 @@ grant select, insert, update, delete on table public.session_action_limits to se
 -- ---------------------------------------------------------------------------------------------------
 -- consume_session_request: rolling-window limit per account and action.
 -- ---------------------------------------------------------------------------------------------------
-create function public.consume_session_request(p_user_id uuid, p_action text)
+create function private.consume_session_request(p_user_id uuid, p_action text)
 returns table (
   allowed boolean,
   remaining integer,
@@ -663,8 +663,8 @@ begin
   end if;
 end
 $$;
-revoke all on function public.consume_session_request(uuid, text) from public, anon, authenticated, service_role;
-grant execute on function public.consume_session_request(uuid, text) to service_role;
+revoke all on function private.consume_session_request(uuid, text) from public, anon, authenticated, service_role;
+grant execute on function private.consume_session_request(uuid, text) to service_role;
 
 insert into public.session_action_limits (action, max_requests, window_length)
 values ('webhook-delivery-log', 60, interval '1 minute'), ('webhook-redelivery', 10, interval '10 minutes')
@@ -675,7 +675,7 @@ on conflict (action) do nothing;
 -- Called after the ownership check, so a call about someone else's (or no) webhook never counts; a call
 -- that fails later rolls back with its transaction and does not count either.
 -- ---------------------------------------------------------------------------------------------------
-create function public.require_session_request(p_user_id uuid, p_action text, p_what text)
+create function private.require_session_request(p_user_id uuid, p_action text, p_what text)
 returns void
 language plpgsql
 security definer
@@ -685,7 +685,7 @@ declare
   v_limit record;
   v_wait integer;
 begin
-  select * into v_limit from public.consume_session_request(p_user_id, p_action);
+  select * into v_limit from private.consume_session_request(p_user_id, p_action);
   if not v_limit.allowed then
     v_wait := greatest(1, ceil(extract(epoch from v_limit.reset_at - now()))::integer);
     raise exception using
@@ -696,7 +696,7 @@ begin
   end if;
 end
 $$;
-revoke all on function public.require_session_request(uuid, text, text) from public, anon, authenticated, service_role;
+revoke all on function private.require_session_request(uuid, text, text) from public, anon, authenticated, service_role;
 
 alter table public.rate_limit_classes
   -- How far ahead of now a reservation starts at the earliest (the answer's way back to the caller).
@@ -710,7 +710,7 @@ alter table public.rate_limit_classes
 -- sends very late could be overtaken. So it must not send more than in_flight_wait_ms − 2 / rate after its
 -- start (the next start then still comes at least 2 / rate after it, 1 / rate for the send's own delays).
 -- Without space_from_end: the class's late_start_ms.
-create function public.rate_limit_late_start_ms(p_class public.rate_limit_classes, p_rate double precision)
+create function private.rate_limit_late_start_ms(p_class public.rate_limit_classes, p_rate double precision)
 returns integer
 language sql
 immutable
@@ -720,12 +720,12 @@ as $$
               else greatest(0, p_class.in_flight_wait_ms
                                - case when p_rate > 0 then ceil(2000 / p_rate)::integer else 0 end) end
 $$;
-revoke all on function public.rate_limit_late_start_ms(public.rate_limit_classes, double precision)
+revoke all on function private.rate_limit_late_start_ms(public.rate_limit_classes, double precision)
   from public, anon, authenticated, service_role;
 
 -- Pauses the key until p_until (at most the class's max_pause_ms from now; an earlier pause never shortens
 -- a later one), and voids every slot reserved but not started yet. Returns the key's pause end.
-create or replace function public.rate_limit_pause(p_class text, p_key text, p_until timestamptz,
+create or replace function private.rate_limit_pause(p_class text, p_key text, p_until timestamptz,
                                                    p_reason text default 'rate_limited')
 returns timestamptz
 language plpgsql
@@ -766,9 +766,9 @@ begin
   return (select k.paused_until from public.rate_limit_keys as k where k.class = p_class and k.key = p_key);
 end
 $$;
-revoke all on function public.rate_limit_pause(text, text, timestamptz, text)
+revoke all on function private.rate_limit_pause(text, text, timestamptz, text)
   from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_pause(text, text, timestamptz, text) to service_role;
+grant execute on function private.rate_limit_pause(text, text, timestamptz, text) to service_role;
 
 -- RDAP hosts: a request unreleased 5 s after its start stops holding the next one: with 1 s between
 -- starts, a caller may then send up to ~3 s late (a starved isolate) without being overtaken.
@@ -784,7 +784,7 @@ update public.rate_limit_classes set in_flight_wait_ms = 5000 where class = 'rda
 -- started more than in_flight_wait_ms ago and still not released stops holding the next one (a crashed
 -- caller's request, or a very slow answer: the in-flight cap still bounds the overlap).
 -- ---------------------------------------------------------------------------------------------------
-create function public.rate_limit_settle(p_token uuid)
+create function private.rate_limit_settle(p_token uuid)
 returns table (start_at timestamptz, retry_ms integer, db_now timestamptz)
 language plpgsql
 security definer
@@ -856,13 +856,13 @@ begin
   return query select v_start, null::integer, v_now;
 end
 $$;
-revoke all on function public.rate_limit_settle(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_settle(uuid) to service_role;
+revoke all on function private.rate_limit_settle(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_settle(uuid) to service_role;
 
 -- Frees a slot (the answer came back, or the request was never sent). A slot that had started records the
 -- key's last end: `p_finished_at` as the caller saw it (on the database's clock), never before the slot's
 -- start nor after now. Unknown tokens are ignored.
-create function public.rate_limit_release_at(p_token uuid, p_finished_at timestamptz)
+create function private.rate_limit_release_at(p_token uuid, p_finished_at timestamptz)
 returns void
 language plpgsql
 security definer
@@ -881,13 +881,13 @@ begin
   end if;
 end
 $$;
-revoke all on function public.rate_limit_release_at(uuid, timestamptz) from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_release_at(uuid, timestamptz) to service_role;
+revoke all on function private.rate_limit_release_at(uuid, timestamptz) from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_release_at(uuid, timestamptz) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- consume_api_request: one atomic upsert on today's counter.
 -- ---------------------------------------------------------------------------------------------------
-create or replace function public.consume_api_request(p_user_id uuid)
+create or replace function private.consume_api_request(p_user_id uuid)
 returns table (allowed boolean, request_limit integer, remaining integer, reset_at timestamptz)
 language plpgsql
 security definer
@@ -914,13 +914,13 @@ begin
   end if;
 
   return query select c.allowed, c.request_limit, c.remaining, c.reset_at
-                 from public.count_api_request(p_user_id, v_limit) as c;
+                 from private.count_api_request(p_user_id, v_limit) as c;
 end
 $$;
-revoke all on function public.consume_api_request(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.consume_api_request(uuid) to service_role;
-revoke all on function public.consume_api_request(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.consume_api_request(uuid) to service_role;
+revoke all on function private.consume_api_request(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.consume_api_request(uuid) to service_role;
+revoke all on function private.consume_api_request(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.consume_api_request(uuid) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- rate_limit_reserve: reserves the next start of (class, key), atomically, in one round trip.
@@ -931,7 +931,7 @@ grant execute on function public.consume_api_request(uuid) to service_role;
 --   refused 'busy' with retry_ms: `concurrency` slots are reserved or in flight; ask again then.
 --   refused 'busy' without retry_ms: the start would be later than p_max_wait_ms from now.
 -- ---------------------------------------------------------------------------------------------------
-create function public.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer default null,
+create function private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer default null,
                                           p_urgent boolean default false)
 returns table (
   granted boolean,
@@ -1029,10 +1029,10 @@ begin
    where k.class = p_class and k.key = p_key;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
-    public.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
+    private.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
     null::integer, v_key.consecutive_failures, v_now;
 end
 $$;
-revoke all on function public.rate_limit_reserve(text, text, integer, boolean)
+revoke all on function private.rate_limit_reserve(text, text, integer, boolean)
   from public, anon, authenticated, service_role;
-grant execute on function public.rate_limit_reserve(text, text, integer, boolean) to service_role;
+grant execute on function private.rate_limit_reserve(text, text, integer, boolean) to service_role;

@@ -15,7 +15,7 @@ comment on column public.notification_settings.telegram_chat_id is
 
 create trigger notification_settings_set_updated_at
   before update on public.notification_settings
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.notification_settings enable row level security;
 
@@ -60,7 +60,7 @@ create index webhook_endpoints_user_id_idx on public.webhook_endpoints (user_id)
 
 create trigger webhook_endpoints_set_updated_at
   before update on public.webhook_endpoints
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.webhook_endpoints enable row level security;
 
@@ -98,7 +98,7 @@ on conflict (id) do nothing;
 
 create trigger webhook_target_policy_set_updated_at
   before update on public.webhook_target_policy
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.webhook_target_policy enable row level security;
 
@@ -108,7 +108,7 @@ grant select, update on table public.webhook_target_policy to service_role;
 
 -- Every write of a webhook URL is checked, whether it comes through the functions below or a plain
 -- insert/update. Non-http(s) URLs are left to the table's own check constraint (23514).
-create function public.check_webhook_endpoint_url()
+create function private.check_webhook_endpoint_url()
 returns trigger
 language plpgsql
 set search_path = ''
@@ -125,13 +125,13 @@ begin
   return new;
 end
 $$;
-revoke all on function public.check_webhook_endpoint_url() from public, anon, authenticated, service_role;
+revoke all on function private.check_webhook_endpoint_url() from public, anon, authenticated, service_role;
 
 create trigger webhook_endpoints_check_url
   before insert or update of url on public.webhook_endpoints
-  for each row execute function public.check_webhook_endpoint_url();
+  for each row execute function private.check_webhook_endpoint_url();
 
-create function public.validated_webhook_url(p_url text)
+create function private.validated_webhook_url(p_url text)
 returns text
 language plpgsql
 stable
@@ -147,7 +147,7 @@ begin
   return v_url;
 end
 $$;
-revoke all on function public.validated_webhook_url(text) from public, anon, authenticated, service_role;
+revoke all on function private.validated_webhook_url(text) from public, anon, authenticated, service_role;
 
 -- Sets or replaces the signing secret (16-256 characters); null removes it. Never readable afterwards.
 create function public.set_webhook_secret(p_id uuid, p_secret text)
@@ -160,7 +160,7 @@ declare
   v_uid uuid := public.current_account_id();
 begin
   update public.webhook_endpoints as w
-     set secret = public.validated_webhook_secret(p_secret)
+     set secret = private.validated_webhook_secret(p_secret)
    where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -212,7 +212,7 @@ grant execute on function public.set_telegram_enabled(boolean) to authenticated;
 -- Test alerts: a `test` event with sample data (example.com) and one delivery, sent by the next poller
 -- run. They ignore the enabled switches (so a channel can be tried before it is switched on). At most 10
 -- per account per 10 minutes. The caller has locked the profile row.
-create function public.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid)
+create function private.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid)
 returns uuid
 language plpgsql
 security definer
@@ -235,7 +235,7 @@ begin
   return v_delivery_id;
 end
 $$;
-revoke all on function public.queue_test_alert(uuid, text, uuid) from public, anon, authenticated, service_role;
+revoke all on function private.queue_test_alert(uuid, text, uuid) from public, anon, authenticated, service_role;
 
 create function public.send_webhook_test(p_id uuid)
 returns uuid
@@ -246,11 +246,11 @@ as $$
 declare
   v_uid uuid := auth.uid();
 begin
-  perform public.require_webhook_plan(v_uid);
+  perform private.require_webhook_plan(v_uid);
   if not exists (select 1 from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid) then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
   end if;
-  return public.queue_test_alert(v_uid, 'webhook', p_id);
+  return private.queue_test_alert(v_uid, 'webhook', p_id);
 end
 $$;
 revoke all on function public.send_webhook_test(uuid) from public, anon, authenticated, service_role;
@@ -271,7 +271,7 @@ begin
   ) then
     raise exception using errcode = 'DW400', message = 'DW400: Save a Telegram chat ID first.';
   end if;
-  return public.queue_test_alert(v_uid, 'telegram', null);
+  return private.queue_test_alert(v_uid, 'telegram', null);
 end
 $$;
 revoke all on function public.send_telegram_test() from public, anon, authenticated, service_role;
@@ -297,7 +297,7 @@ grant select, insert, update, delete on table public.webhook_endpoints to servic
 
 -- At most 10 webhooks per account, for every writer, exact under concurrency: inserts (and moves to
 -- another account) of one account queue on its profile row, and each counts after the previous committed.
-create function public.check_webhook_endpoint_cap()
+create function private.check_webhook_endpoint_cap()
 returns trigger
 language plpgsql
 security definer
@@ -311,11 +311,11 @@ begin
   return new;
 end
 $$;
-revoke all on function public.check_webhook_endpoint_cap() from public, anon, authenticated, service_role;
+revoke all on function private.check_webhook_endpoint_cap() from public, anon, authenticated, service_role;
 
 create trigger webhook_endpoints_cap
   before insert or update of user_id on public.webhook_endpoints
-  for each row execute function public.check_webhook_endpoint_cap();
+  for each row execute function private.check_webhook_endpoint_cap();
 
 -- notification_settings: writes only through set_telegram_chat / set_telegram_enabled (and the chat
 -- proof flow); the row may still be deleted by its owner.
@@ -328,7 +328,7 @@ grant delete on table public.notification_settings to authenticated;
 
 grant select, insert, update, delete on table public.notification_settings to service_role;
 
-create function public.outbound_address_class(p_address inet)
+create function private.outbound_address_class(p_address inet)
 returns text
 language plpgsql
 immutable
@@ -379,8 +379,8 @@ begin
   return 'public';
 end
 $$;
-revoke all on function public.outbound_address_class(inet) from public, anon, authenticated, service_role;
-grant execute on function public.outbound_address_class(inet) to service_role;
+revoke all on function private.outbound_address_class(inet) from public, anon, authenticated, service_role;
+grant execute on function private.outbound_address_class(inet) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- outbound_url_problem: null when the URL may be used, else a sentence saying why not. Host names pass
@@ -388,7 +388,7 @@ grant execute on function public.outbound_address_class(inet) to service_role;
 -- p_allow_private is WEBHOOK_ALLOW_PRIVATE_TARGETS: http and loopback (local use only).
 -- Every step mirrors judgeUrl in url_policy.ts, in the same order with the same wording.
 -- ---------------------------------------------------------------------------------------------------
-create function public.outbound_url_problem(p_url text, p_allow_private boolean)
+create function private.outbound_url_problem(p_url text, p_allow_private boolean)
 returns text
 language plpgsql
 immutable
@@ -487,7 +487,7 @@ begin
     end if;
   end if;
 
-  v_class := public.outbound_address_class(v_inet);
+  v_class := private.outbound_address_class(v_inet);
   if v_class = 'public' or (v_class = 'loopback' and coalesce(p_allow_private, false)) then
     return null;
   end if;
@@ -497,8 +497,8 @@ begin
   return 'URLs must not point at a private, link-local or reserved address.';
 end
 $$;
-revoke all on function public.outbound_url_problem(text, boolean) from public, anon, authenticated, service_role;
-grant execute on function public.outbound_url_problem(text, boolean) to service_role;
+revoke all on function private.outbound_url_problem(text, boolean) from public, anon, authenticated, service_role;
+grant execute on function private.outbound_url_problem(text, boolean) to service_role;
 
 -- The webhook rules are the outbound rules under the stored WEBHOOK_ALLOW_PRIVATE_TARGETS switch.
 create or replace function public.webhook_url_problem(p_url text)
@@ -515,7 +515,7 @@ begin
   if p_url is null then
     return 'The URL must be an absolute https:// URL.';
   end if;
-  return public.outbound_url_problem(p_url, coalesce(v_allow_private, false));
+  return private.outbound_url_problem(p_url, coalesce(v_allow_private, false));
 end
 $$;
 revoke all on function public.webhook_url_problem(text) from public, anon, authenticated, service_role;
@@ -578,7 +578,7 @@ insert into public.telegram_bot_settings (id, bot_username) values (true, null) 
 
 create trigger telegram_bot_settings_set_updated_at
   before update on public.telegram_bot_settings
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 alter table public.telegram_bot_settings enable row level security;
 
@@ -663,7 +663,7 @@ grant execute on function public.create_telegram_link() to authenticated;
 
 -- The bot: links the chat that sent "/start <token>". Returns 'linked', or 'invalid' for a token that is
 -- unknown, expired or already used (one answer for all three). Only private chats (positive IDs).
-create function public.telegram_link_chat(p_token text, p_chat_id text)
+create function private.telegram_link_chat(p_token text, p_chat_id text)
 returns text
 language plpgsql
 security definer
@@ -694,11 +694,11 @@ begin
   return 'linked';
 end
 $$;
-revoke all on function public.telegram_link_chat(text, text) from public, anon, authenticated, service_role;
-grant execute on function public.telegram_link_chat(text, text) to service_role;
+revoke all on function private.telegram_link_chat(text, text) from public, anon, authenticated, service_role;
+grant execute on function private.telegram_link_chat(text, text) to service_role;
 
 -- The bot: "/stop" unlinks the chat. Returns whether a chat was linked.
-create function public.telegram_unlink_chat(p_chat_id text)
+create function private.telegram_unlink_chat(p_chat_id text)
 returns boolean
 language plpgsql
 security definer
@@ -711,12 +711,12 @@ begin
   return found;
 end
 $$;
-revoke all on function public.telegram_unlink_chat(text) from public, anon, authenticated, service_role;
-grant execute on function public.telegram_unlink_chat(text) to service_role;
+revoke all on function private.telegram_unlink_chat(text) from public, anon, authenticated, service_role;
+grant execute on function private.telegram_unlink_chat(text) to service_role;
 
 -- The bot: "/list" for the account linked to the chat: the watched names (A-labels, never text the caller
 -- chose) and their state, at most p_limit (1-50), with the total count. Null when no account is linked.
-create function public.telegram_chat_watchlist(p_chat_id text, p_limit integer)
+create function private.telegram_chat_watchlist(p_chat_id text, p_limit integer)
 returns jsonb
 language plpgsql
 stable
@@ -746,8 +746,8 @@ begin
   );
 end
 $$;
-revoke all on function public.telegram_chat_watchlist(text, integer) from public, anon, authenticated, service_role;
-grant execute on function public.telegram_chat_watchlist(text, integer) to service_role;
+revoke all on function private.telegram_chat_watchlist(text, integer) from public, anon, authenticated, service_role;
+grant execute on function private.telegram_chat_watchlist(text, integer) to service_role;
 
 -- Hand-typed chat IDs are gone: null unlinks; anything else points at the link flow.
 create or replace function public.set_telegram_chat(p_chat_id text)
@@ -784,7 +784,7 @@ comment on column public.webhook_endpoints.previous_secret is
   'The secret before the last rotate_webhook_secret(); it also signs webhook-signature until '
   'previous_secret_expires_at (24 h). Never readable by authenticated.';
 
-create function public.forget_previous_webhook_secret()
+create function private.forget_previous_webhook_secret()
 returns trigger
 language plpgsql
 set search_path = ''
@@ -799,7 +799,7 @@ begin
   return new;
 end
 $$;
-revoke all on function public.forget_previous_webhook_secret() from public, anon, authenticated, service_role;
+revoke all on function private.forget_previous_webhook_secret() from public, anon, authenticated, service_role;
 
 -- Replaces the secret with a new random one and returns it, once ('whsec_' + 64 hex characters).
 create or replace function public.rotate_webhook_secret(p_id uuid)
@@ -842,7 +842,7 @@ grant execute on function public.alert_event_types() to authenticated, service_r
 
 -- A channel's event list as saved: known types, no duplicates, sorted; DW400 when empty or unknown.
 -- Null stays null (the caller keeps the current list or uses the default).
-create function public.validated_alert_event_types(p_event_types text[])
+create function private.validated_alert_event_types(p_event_types text[])
 returns text[]
 language plpgsql
 immutable
@@ -867,8 +867,8 @@ begin
   return array(select distinct t from unnest(p_event_types) as u(t) order by t);
 end
 $$;
-revoke all on function public.validated_alert_event_types(text[]) from public, anon, authenticated, service_role;
-grant execute on function public.validated_alert_event_types(text[]) to service_role;
+revoke all on function private.validated_alert_event_types(text[]) from public, anon, authenticated, service_role;
+grant execute on function private.validated_alert_event_types(text[]) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- webhook_endpoints: kind and event_types
@@ -907,7 +907,7 @@ grant select (telegram_event_types) on table public.notification_settings to aut
 -- webhookKindProblem in url_policy.ts, with the same wording. The hosts are the documented ones even
 -- on a local stack: the sender swaps them for SLACK_WEBHOOK_BASE_URL / DISCORD_WEBHOOK_BASE_URL.
 -- ---------------------------------------------------------------------------------------------------
-create function public.webhook_kind_problem(p_url text, p_kind text)
+create function private.webhook_kind_problem(p_url text, p_kind text)
 returns text
 language plpgsql
 immutable
@@ -942,39 +942,39 @@ begin
   return null;
 end
 $$;
-revoke all on function public.webhook_kind_problem(text, text) from public, anon, authenticated, service_role;
-grant execute on function public.webhook_kind_problem(text, text) to service_role;
+revoke all on function private.webhook_kind_problem(text, text) from public, anon, authenticated, service_role;
+grant execute on function private.webhook_kind_problem(text, text) to service_role;
 
 -- The whole save-time verdict for an endpoint: the outbound judge, then the kind's host rule.
-create function public.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean)
+create function private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean)
 returns text
 language sql
 immutable
 parallel safe
 set search_path = ''
 as $$
-  select coalesce(public.outbound_url_problem(p_url, p_allow_private), public.webhook_kind_problem(p_url, p_kind))
+  select coalesce(private.outbound_url_problem(p_url, p_allow_private), private.webhook_kind_problem(p_url, p_kind))
 $$;
-revoke all on function public.webhook_target_problem(text, text, boolean) from public, anon, authenticated, service_role;
-grant execute on function public.webhook_target_problem(text, text, boolean) to service_role;
+revoke all on function private.webhook_target_problem(text, text, boolean) from public, anon, authenticated, service_role;
+grant execute on function private.webhook_target_problem(text, text, boolean) to service_role;
 
 -- Every write of url or kind is checked (after webhook_endpoints_check_url, by trigger name order).
-create function public.check_webhook_endpoint_kind()
+create function private.check_webhook_endpoint_kind()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_problem text := public.webhook_kind_problem(new.url, new.kind);
+  v_problem text := private.webhook_kind_problem(new.url, new.kind);
 begin
   if v_problem is not null then
     raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem;
   end if;
-  new.event_types := public.validated_alert_event_types(new.event_types);
+  new.event_types := private.validated_alert_event_types(new.event_types);
   return new;
 end
 $$;
-revoke all on function public.check_webhook_endpoint_kind() from public, anon, authenticated, service_role;
+revoke all on function private.check_webhook_endpoint_kind() from public, anon, authenticated, service_role;
 
 -- At most 10 webhooks per account. Returns the new webhook's id. p_kind: generic (default), slack or
 -- discord; p_event_types: default {domain.available}.
@@ -994,7 +994,7 @@ declare
   v_uid uuid := auth.uid();
   v_id uuid;
 begin
-  perform public.require_webhook_plan(v_uid);
+  perform private.require_webhook_plan(v_uid);
   if (select count(*) from public.webhook_endpoints as w where w.user_id = v_uid) >= 10 then
     raise exception using errcode = 'DW400', message = 'DW400: An account can have at most 10 webhooks.';
   end if;
@@ -1005,9 +1005,9 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: The webhook kind must be generic, slack or discord.';
   end if;
   insert into public.webhook_endpoints (user_id, url, description, secret, kind, event_types)
-  values (v_uid, public.validated_webhook_url(p_url), nullif(btrim(p_description), ''),
-          public.validated_webhook_secret(p_secret), coalesce(p_kind, 'generic'),
-          coalesce(public.validated_alert_event_types(p_event_types), '{domain.available}'))
+  values (v_uid, private.validated_webhook_url(p_url), nullif(btrim(p_description), ''),
+          private.validated_webhook_secret(p_secret), coalesce(p_kind, 'generic'),
+          coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}'))
   returning id into v_id;
   return v_id;
 end
@@ -1041,11 +1041,11 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: The webhook kind must be generic, slack or discord.';
   end if;
   update public.webhook_endpoints as w
-     set url = case when p_url is null then w.url else public.validated_webhook_url(p_url) end,
+     set url = case when p_url is null then w.url else private.validated_webhook_url(p_url) end,
          description = case when p_description is null then w.description else nullif(btrim(p_description), '') end,
          enabled = coalesce(p_enabled, w.enabled),
          kind = coalesce(p_kind, w.kind),
-         event_types = coalesce(public.validated_alert_event_types(p_event_types), w.event_types)
+         event_types = coalesce(private.validated_alert_event_types(p_event_types), w.event_types)
    where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -1065,7 +1065,7 @@ set search_path = ''
 as $$
 declare
   v_uid uuid := public.current_account_id();
-  v_types text[] := public.validated_alert_event_types(p_event_types);
+  v_types text[] := private.validated_alert_event_types(p_event_types);
 begin
   if v_types is null then
     raise exception using errcode = 'DW400', message = 'DW400: Choose at least one event type.';
@@ -1078,7 +1078,7 @@ $$;
 revoke all on function public.set_telegram_event_types(text[]) from public, anon, authenticated, service_role;
 grant execute on function public.set_telegram_event_types(text[]) to authenticated;
 
-create or replace function public.require_webhook_plan(p_user_id uuid)
+create or replace function private.require_webhook_plan(p_user_id uuid)
 returns void
 language plpgsql
 security definer
@@ -1099,9 +1099,9 @@ begin
   end if;
 end
 $$;
-revoke all on function public.require_webhook_plan(uuid) from public, anon, authenticated, service_role;
+revoke all on function private.require_webhook_plan(uuid) from public, anon, authenticated, service_role;
 
-create function public.webhook_secret_problem(p_secret text)
+create function private.webhook_secret_problem(p_secret text)
 returns text
 language sql
 immutable
@@ -1121,17 +1121,17 @@ as $$
     when char_length(p_secret) not between 16 and 256 then 'A webhook secret must be 16-256 characters.'
   end
 $$;
-revoke all on function public.webhook_secret_problem(text) from public, anon, authenticated, service_role;
-grant execute on function public.webhook_secret_problem(text) to service_role;
+revoke all on function private.webhook_secret_problem(text) from public, anon, authenticated, service_role;
+grant execute on function private.webhook_secret_problem(text) to service_role;
 
-create or replace function public.validated_webhook_secret(p_secret text)
+create or replace function private.validated_webhook_secret(p_secret text)
 returns text
 language plpgsql
 immutable
 set search_path = ''
 as $$
 declare
-  v_problem text := public.webhook_secret_problem(p_secret);
+  v_problem text := private.webhook_secret_problem(p_secret);
 begin
   if v_problem is not null then
     raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem;
@@ -1139,18 +1139,18 @@ begin
   return p_secret;
 end
 $$;
-revoke all on function public.validated_webhook_secret(text) from public, anon, authenticated, service_role;
-revoke all on function public.validated_webhook_secret(text) from public, anon, authenticated, service_role;
+revoke all on function private.validated_webhook_secret(text) from public, anon, authenticated, service_role;
+revoke all on function private.validated_webhook_secret(text) from public, anon, authenticated, service_role;
 
 -- Every write of a secret is checked, whoever writes it. A check violation (23514), as the length
 -- constraint it replaces raised; the app's functions refuse with DW400 before the row is written.
-create function public.check_webhook_endpoint_secret()
+create function private.check_webhook_endpoint_secret()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
 declare
-  v_problem text := public.webhook_secret_problem(new.secret);
+  v_problem text := private.webhook_secret_problem(new.secret);
 begin
   if v_problem is not null then
     raise exception using errcode = 'check_violation', message = v_problem,
@@ -1159,8 +1159,8 @@ begin
   return new;
 end
 $$;
-revoke all on function public.check_webhook_endpoint_secret() from public, anon, authenticated, service_role;
+revoke all on function private.check_webhook_endpoint_secret() from public, anon, authenticated, service_role;
 
 create trigger webhook_endpoints_check_secret
   before insert or update of secret on public.webhook_endpoints
-  for each row execute function public.check_webhook_endpoint_secret();
+  for each row execute function private.check_webhook_endpoint_secret();

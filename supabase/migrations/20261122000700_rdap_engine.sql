@@ -83,7 +83,7 @@ grant select, insert, update, delete on table public.live_check_cache to service
 --   available: hourly;
 --   unknown (and any failed check): 5 minutes, doubling with each consecutive failure, at most 6 hours.
 -- ---------------------------------------------------------------------------------------------------
-create function public.next_check_delay(status text, expires_at timestamptz, consecutive_failures integer)
+create function private.next_check_delay(status text, expires_at timestamptz, consecutive_failures integer)
 returns interval
 language sql
 stable
@@ -106,8 +106,8 @@ as $$
   end
 $$;
 -- next_check_delay is the poller's schedule (used inside record_domain_check); nobody calls it over the API.
-revoke all on function public.next_check_delay(text, timestamptz, integer) from public, anon, authenticated;
-grant execute on function public.next_check_delay(text, timestamptz, integer) to service_role;
+revoke all on function private.next_check_delay(text, timestamptz, integer) from public, anon, authenticated;
+grant execute on function private.next_check_delay(text, timestamptz, integer) to service_role;
 
 grant select, insert, update, delete on table public.rdap_bootstrap_cache to service_role;
 
@@ -241,7 +241,7 @@ grant select, insert, update, delete on table public.rdap_server_proofs to servi
 --   failed: state failed (no valid proof), asked again after an hour;
 --   inconclusive (timeout, 5xx, 429, host paused): state unchanged, asked again after 5 minutes.
 -- ---------------------------------------------------------------------------------------------------
-create function public.record_rdap_server_proof(
+create function private.record_rdap_server_proof(
   p_server_url text,
   p_suffix text,
   p_claim_id uuid,
@@ -285,9 +285,9 @@ begin
   return found;
 end
 $$;
-revoke all on function public.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
+revoke all on function private.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
   from public, anon, authenticated, service_role;
-grant execute on function public.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
+grant execute on function private.record_rdap_server_proof(text, text, uuid, text, text, integer, text)
   to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -298,7 +298,7 @@ grant execute on function public.record_rdap_server_proof(text, text, uuid, text
 --   proven: a verified proof for this canary name that is still valid.
 --   claimed_elsewhere: another caller holds the claim (the proof may be about to change).
 -- ---------------------------------------------------------------------------------------------------
-create or replace function public.claim_rdap_server_proof(
+create or replace function private.claim_rdap_server_proof(
   p_server_url text,
   p_suffix text,
   p_canary_name text,
@@ -342,9 +342,9 @@ begin
      where p.server_url = p_server_url and p.suffix = p_suffix;
 end
 $$;
-revoke all on function public.claim_rdap_server_proof(text, text, text, integer)
+revoke all on function private.claim_rdap_server_proof(text, text, text, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.claim_rdap_server_proof(text, text, text, integer) to service_role;
+grant execute on function private.claim_rdap_server_proof(text, text, text, integer) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- record_domain_check: writes one check result into the shared state of an existing public.domains row.
@@ -362,7 +362,7 @@ grant execute on function public.claim_rdap_server_proof(text, text, text, integ
 -- A name not in public.domains is ignored (nobody watches it). About state only: alerts hang off status
 -- changes elsewhere.
 -- ---------------------------------------------------------------------------------------------------
-create function public.record_domain_check(
+create function private.record_domain_check(
   p_domain_name text,
   p_status text,
   p_checked_at timestamptz,
@@ -406,7 +406,7 @@ begin
            expires_at = p_expires_at,
            registrar = p_registrar,
            next_check_at = least(d.next_check_at,
-                                 p_checked_at + public.next_check_delay(p_status, p_expires_at, 0))
+                                 p_checked_at + private.next_check_delay(p_status, p_expires_at, 0))
      where d.name = p_domain_name
        and (d.last_checked_at is null or d.last_checked_at <= p_checked_at);
     return;
@@ -436,20 +436,20 @@ begin
            expires_at = p_expires_at,
            registrar = p_registrar,
            consecutive_failures = 0,
-           next_check_at = p_checked_at + public.next_check_delay(p_status, p_expires_at, 0),
+           next_check_at = p_checked_at + private.next_check_delay(p_status, p_expires_at, 0),
            lease_until = null
      where d.name = p_domain_name;
   else
     update public.domains as d
        set last_checked_at = p_checked_at,
            consecutive_failures = v_failures + 1,
-           next_check_at = p_checked_at + public.next_check_delay('unknown', d.expires_at, v_failures + 1),
+           next_check_at = p_checked_at + private.next_check_delay('unknown', d.expires_at, v_failures + 1),
            lease_until = null
      where d.name = p_domain_name;
   end if;
 end
 $$;
-revoke all on function public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)
+revoke all on function private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)
   from public, anon, authenticated, service_role;
-grant execute on function public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)
+grant execute on function private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)
   to service_role;

@@ -116,7 +116,7 @@ grant select on table public.alert_delivery_attempts to authenticated;
 -- Dispatcher: claim due deliveries with what is needed to send them (secrets and chat IDs included:
 -- service_role only), then record each attempt.
 -- ---------------------------------------------------------------------------------------------------
-create function public.claim_alert_deliveries(p_limit integer, p_lease_seconds integer)
+create function private.claim_alert_deliveries(p_limit integer, p_lease_seconds integer)
 returns table (
   delivery_id uuid,
   channel text,
@@ -182,28 +182,28 @@ begin
      order by c.next_attempt_at;
 end
 $$;
-revoke all on function public.claim_alert_deliveries(integer, integer) from public, anon, authenticated, service_role;
-grant execute on function public.claim_alert_deliveries(integer, integer) to service_role;
+revoke all on function private.claim_alert_deliveries(integer, integer) from public, anon, authenticated, service_role;
+grant execute on function private.claim_alert_deliveries(integer, integer) to service_role;
 
-create function public.mark_alert_delivery_delivered(p_delivery_id uuid, p_http_status integer, p_duration_ms integer)
+create function private.mark_alert_delivery_delivered(p_delivery_id uuid, p_http_status integer, p_duration_ms integer)
 returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
-  perform public.record_alert_delivery_attempt(p_delivery_id, 'delivered', p_http_status, null, p_duration_ms);
+  perform private.record_alert_delivery_attempt(p_delivery_id, 'delivered', p_http_status, null, p_duration_ms);
   update public.alert_deliveries as d
      set status = 'delivered', delivered_at = now()
    where d.id = p_delivery_id and d.status = 'pending';
 end
 $$;
-revoke all on function public.mark_alert_delivery_delivered(uuid, integer, integer)
+revoke all on function private.mark_alert_delivery_delivered(uuid, integer, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.mark_alert_delivery_delivered(uuid, integer, integer) to service_role;
+grant execute on function private.mark_alert_delivery_delivered(uuid, integer, integer) to service_role;
 
 -- A failed (or rate-limited) attempt; the delivery stays pending until p_next_attempt_at.
-create function public.schedule_alert_delivery_retry(
+create function private.schedule_alert_delivery_retry(
   p_delivery_id uuid,
   p_outcome text,
   p_http_status integer,
@@ -223,19 +223,19 @@ begin
   if p_next_attempt_at is null then
     raise exception using errcode = 'DW400', message = 'DW400: a retry needs its time.';
   end if;
-  perform public.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
+  perform private.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
   update public.alert_deliveries as d
      set next_attempt_at = p_next_attempt_at
    where d.id = p_delivery_id and d.status = 'pending';
 end
 $$;
-revoke all on function public.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)
+revoke all on function private.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)
   from public, anon, authenticated, service_role;
-grant execute on function public.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)
+grant execute on function private.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)
   to service_role;
 
 -- The last attempt: the delivery is failed for good (and kept for inspection).
-create function public.fail_alert_delivery(
+create function private.fail_alert_delivery(
   p_delivery_id uuid,
   p_outcome text,
   p_http_status integer,
@@ -248,15 +248,15 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform public.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
+  perform private.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
   update public.alert_deliveries as d
      set status = 'failed', failed_at = now()
    where d.id = p_delivery_id and d.status = 'pending';
 end
 $$;
-revoke all on function public.fail_alert_delivery(uuid, text, integer, text, integer)
+revoke all on function private.fail_alert_delivery(uuid, text, integer, text, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.fail_alert_delivery(uuid, text, integer, text, integer) to service_role;
+grant execute on function private.fail_alert_delivery(uuid, text, integer, text, integer) to service_role;
 
 grant select, insert, update, delete on table public.alert_events to service_role;
 
@@ -268,7 +268,7 @@ grant usage, select on sequence public.alert_delivery_attempts_id_seq to service
 
 create trigger alert_events_derive_unicode_name
   before insert or update of domain_name, unicode_name on public.alert_events
-  for each row execute function public.derive_unicode_name();
+  for each row execute function private.derive_unicode_name();
 
 update public.alert_events set unicode_name = null where unicode_name is not null;
 
@@ -347,10 +347,10 @@ grant select on table public.webhook_endpoint_breakers to authenticated, service
 
 create trigger webhook_endpoints_forget_previous_secret
   before update of secret on public.webhook_endpoints
-  for each row execute function public.forget_previous_webhook_secret();
+  for each row execute function private.forget_previous_webhook_secret();
 
 -- Writes one attempt into the history and the delivery's summary columns.
-create or replace function public.record_alert_delivery_attempt(
+create or replace function private.record_alert_delivery_attempt(
   p_delivery_id uuid,
   p_outcome text,
   p_http_status integer,
@@ -383,13 +383,13 @@ begin
    where l.busy_delivery_id = p_delivery_id;
 end
 $$;
-revoke all on function public.record_alert_delivery_attempt(uuid, text, integer, text, integer)
+revoke all on function private.record_alert_delivery_attempt(uuid, text, integer, text, integer)
   from public, anon, authenticated, service_role;
-revoke all on function public.record_alert_delivery_attempt(uuid, text, integer, text, integer)
+revoke all on function private.record_alert_delivery_attempt(uuid, text, integer, text, integer)
   from public, anon, authenticated, service_role;
 
 -- Gives a claimed delivery back without an attempt (Telegram paused, or the run's time is up).
-create or replace function public.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamptz)
+create or replace function private.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamptz)
 returns void
 language plpgsql
 security definer
@@ -407,17 +407,17 @@ begin
    where l.busy_delivery_id = p_delivery_id;
 end
 $$;
-revoke all on function public.defer_alert_delivery(uuid, timestamptz) from public, anon, authenticated, service_role;
-grant execute on function public.defer_alert_delivery(uuid, timestamptz) to service_role;
-revoke all on function public.defer_alert_delivery(uuid, timestamptz) from public, anon, authenticated, service_role;
-grant execute on function public.defer_alert_delivery(uuid, timestamptz) to service_role;
+revoke all on function private.defer_alert_delivery(uuid, timestamptz) from public, anon, authenticated, service_role;
+grant execute on function private.defer_alert_delivery(uuid, timestamptz) to service_role;
+revoke all on function private.defer_alert_delivery(uuid, timestamptz) from public, anon, authenticated, service_role;
+grant execute on function private.defer_alert_delivery(uuid, timestamptz) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- One attempt's result, in one transaction: the attempt row, the delivery's state (delivered; pending
 -- until p_next_attempt_at; or failed when that is null), and the lane's breaker. Only `failed` attempts
 -- count towards the breaker (a refused target, a skipped channel or a Telegram 429 do not).
 -- ---------------------------------------------------------------------------------------------------
-create function public.settle_alert_delivery(
+create function private.settle_alert_delivery(
   p_delivery_id uuid,
   p_outcome text,
   p_http_status integer,
@@ -444,7 +444,7 @@ begin
   end if;
   select d.lane_key into v_lane_key from public.alert_deliveries as d where d.id = p_delivery_id;
 
-  perform public.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
+  perform private.record_alert_delivery_attempt(p_delivery_id, p_outcome, p_http_status, p_error, p_duration_ms);
   if p_outcome = 'delivered' then
     update public.alert_deliveries as d
        set status = 'delivered', delivered_at = now()
@@ -494,9 +494,9 @@ begin
     select l.breaker_state, l.next_probe_at from public.alert_delivery_lanes as l where l.lane_key = v_lane_key;
 end
 $$;
-revoke all on function public.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)
+revoke all on function private.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)
+grant execute on function private.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)
   to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
@@ -530,7 +530,7 @@ grant all on table public.telegram_send_pace to service_role;
 
 grant all on table public.telegram_chat_send_pace to service_role;
 
-create function public.reserve_telegram_send(
+create function private.reserve_telegram_send(
   p_chat_id text,
   p_messages_per_second integer,
   p_chat_interval_ms integer,
@@ -573,12 +573,12 @@ begin
   return query select true, v_at;
 end
 $$;
-revoke all on function public.reserve_telegram_send(text, integer, integer, integer)
+revoke all on function private.reserve_telegram_send(text, integer, integer, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.reserve_telegram_send(text, integer, integer, integer) to service_role;
+grant execute on function private.reserve_telegram_send(text, integer, integer, integer) to service_role;
 
 -- A 429 from Telegram: nobody sends before p_until.
-create function public.pause_telegram_sends(p_until timestamptz)
+create function private.pause_telegram_sends(p_until timestamptz)
 returns void
 language sql
 security definer
@@ -588,8 +588,8 @@ as $$
      set paused_until = greatest(g.paused_until, coalesce(p_until, now()))
    where g.id = 1
 $$;
-revoke all on function public.pause_telegram_sends(timestamptz) from public, anon, authenticated, service_role;
-grant execute on function public.pause_telegram_sends(timestamptz) to service_role;
+revoke all on function private.pause_telegram_sends(timestamptz) from public, anon, authenticated, service_role;
+grant execute on function private.pause_telegram_sends(timestamptz) to service_role;
 
 create table public.alert_delivery_wake (
   id smallint primary key default 1 check (id = 1),
@@ -606,7 +606,7 @@ grant all on table public.alert_delivery_wake to service_role;
 
 create trigger webhook_endpoints_check_url_kind
   before insert or update of url, kind, event_types on public.webhook_endpoints
-  for each row execute function public.check_webhook_endpoint_kind();
+  for each row execute function private.check_webhook_endpoint_kind();
 
 -- ---------------------------------------------------------------------------------------------------
 -- alert_events: the new type and its prediction
@@ -636,7 +636,7 @@ create index alert_events_pending_delete_idx
 -- chat ID and Telegram switched on, and a webhook delivery per enabled endpoint of accounts whose plan has
 -- webhooks. record_domain_check locks the row, so one transition fires this once.
 -- ---------------------------------------------------------------------------------------------------
-create or replace function public.queue_domain_available_alerts()
+create or replace function private.queue_domain_available_alerts()
 returns trigger
 language plpgsql
 security definer
@@ -672,19 +672,19 @@ begin
   return null;
 end
 $$;
-revoke all on function public.queue_domain_available_alerts() from public, anon, authenticated, service_role;
+revoke all on function private.queue_domain_available_alerts() from public, anon, authenticated, service_role;
 
 create trigger domains_queue_available_alerts
   after update of status on public.domains
   for each row
   when (new.status = 'available' and old.status is distinct from 'available')
-  execute function public.queue_domain_available_alerts();
+  execute function private.queue_domain_available_alerts();
 
 -- domain.pending_delete: once per transition into pending_delete, one event per watching account that
 -- has a channel asking for it, and a delivery on each such channel only. record_domain_check locks the
 -- domain row, so one transition fires this once; leaving pending delete and entering it again fires it
 -- again.
-create function public.queue_domain_pending_delete_alerts()
+create function private.queue_domain_pending_delete_alerts()
 returns trigger
 language plpgsql
 security definer
@@ -736,18 +736,18 @@ begin
   return null;
 end
 $$;
-revoke all on function public.queue_domain_pending_delete_alerts() from public, anon, authenticated, service_role;
+revoke all on function private.queue_domain_pending_delete_alerts() from public, anon, authenticated, service_role;
 
 create trigger domains_queue_pending_delete_alerts
   after update of status on public.domains
   for each row
   when (new.status = 'pending_delete' and old.status is distinct from 'pending_delete')
-  execute function public.queue_domain_pending_delete_alerts();
+  execute function private.queue_domain_pending_delete_alerts();
 
 -- The poller (and the live check) add the prediction to the events of the transition recorded at
 -- p_checked_at, in the same transaction as the check, before any delivery can be claimed. Only events
 -- still without one are touched, so a later check never rewrites what was sent.
-create function public.note_drop_prediction(
+create function private.note_drop_prediction(
   p_domain_name text,
   p_checked_at timestamptz,
   p_predicted_drop_at timestamptz,
@@ -771,9 +771,9 @@ begin
      and ev.prediction_basis is null;
 end
 $$;
-revoke all on function public.note_drop_prediction(text, timestamptz, timestamptz, text)
+revoke all on function private.note_drop_prediction(text, timestamptz, timestamptz, text)
   from public, anon, authenticated, service_role;
-grant execute on function public.note_drop_prediction(text, timestamptz, timestamptz, text) to service_role;
+grant execute on function private.note_drop_prediction(text, timestamptz, timestamptz, text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Redelivery bookkeeping, and the log's keyset index
@@ -795,7 +795,7 @@ create index alert_deliveries_webhook_log_idx
 -- A redelivery is one attempt, as GitHub's is: when an attempt made after the last redelivery request
 -- would schedule a retry (settle_alert_delivery moves next_attempt_at of a pending delivery), the delivery
 -- fails for good instead. Deliveries never redelivered are untouched; so is the redelivery's own update.
-create function public.finish_failed_redelivery()
+create function private.finish_failed_redelivery()
 returns trigger
 language plpgsql
 set search_path = ''
@@ -814,19 +814,19 @@ begin
   return new;
 end
 $$;
-revoke all on function public.finish_failed_redelivery() from public, anon, authenticated, service_role;
+revoke all on function private.finish_failed_redelivery() from public, anon, authenticated, service_role;
 
 create trigger alert_deliveries_finish_failed_redelivery
   before update of next_attempt_at on public.alert_deliveries
   for each row
   when (new.redelivered_at is not null)
-  execute function public.finish_failed_redelivery();
+  execute function private.finish_failed_redelivery();
 
 -- ---------------------------------------------------------------------------------------------------
 -- Waking a delivery run: one rule (at most one wake-up per second, never waiting, never failing the
 -- caller), used by the insert trigger (wake_alert_delivery) and by redelivery.
 -- ---------------------------------------------------------------------------------------------------
-create function public.nudge_alert_delivery()
+create function private.nudge_alert_delivery()
 returns void
 language plpgsql
 security definer
@@ -839,35 +839,35 @@ begin
   if found then
     update public.alert_delivery_wake as w set last_wake_at = clock_timestamp() where w.id = 1;
     begin
-      perform public.invoke_alert_delivery();
+      perform private.invoke_alert_delivery();
     exception when others then
       raise warning 'wake_alert_delivery: %', sqlerrm;
     end;
   end if;
 end
 $$;
-revoke all on function public.nudge_alert_delivery() from public, anon, authenticated, service_role;
+revoke all on function private.nudge_alert_delivery() from public, anon, authenticated, service_role;
 
 -- At most one wake-up per second, never waiting for another transaction's (SKIP LOCKED), and never
 -- failing the transaction that wrote the alerts: a missed wake-up only means the next minute's run.
-create or replace function public.wake_alert_delivery()
+create or replace function private.wake_alert_delivery()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
-  perform public.nudge_alert_delivery();
+  perform private.nudge_alert_delivery();
   return null;
 end
 $$;
-revoke all on function public.wake_alert_delivery() from public, anon, authenticated, service_role;
-revoke all on function public.wake_alert_delivery() from public, anon, authenticated, service_role;
+revoke all on function private.wake_alert_delivery() from public, anon, authenticated, service_role;
+revoke all on function private.wake_alert_delivery() from public, anon, authenticated, service_role;
 
 create trigger alert_deliveries_wake_delivery
   after insert on public.alert_deliveries
   for each statement
-  execute function public.wake_alert_delivery();
+  execute function private.wake_alert_delivery();
 
 -- ---------------------------------------------------------------------------------------------------
 -- The log. Cursor: the `next_cursor` of the previous page (opaque to the app).
@@ -914,7 +914,7 @@ begin
   ) then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
   end if;
-  perform public.require_session_request(v_uid, 'webhook-delivery-log', 'delivery log requests');
+  perform private.require_session_request(v_uid, 'webhook-delivery-log', 'delivery log requests');
 
   with page as (
     select d.*
@@ -999,7 +999,7 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
   end if;
   -- Plan check; also locks the profile row, so one account's redeliveries are serialised.
-  perform public.require_webhook_plan(v_uid);
+  perform private.require_webhook_plan(v_uid);
 
   select d.id, d.status, d.created_at, ev.type as event_type, w.enabled
     into v_delivery
@@ -1014,7 +1014,7 @@ begin
     raise exception using errcode = 'DW404', message = 'DW404: No such delivery.';
   end if;
 
-  perform public.require_session_request(v_uid, 'webhook-redelivery', 'redeliveries');
+  perform private.require_session_request(v_uid, 'webhook-redelivery', 'redeliveries');
 
   if v_delivery.status = 'pending' then
     raise exception using errcode = 'DW409',
@@ -1039,7 +1039,7 @@ begin
          redelivered_at = now()
    where d.id = p_delivery_id;
 
-  perform public.nudge_alert_delivery();
+  perform private.nudge_alert_delivery();
 
   return (
     select jsonb_build_object(
@@ -1067,7 +1067,7 @@ grant execute on function public.redeliver_webhook_delivery(uuid) to authenticat
 -- token; returns the first pg_net request id, or null (nothing sent) while a secret is missing or `p_times`
 -- < 1. Security invoker, no grants: only its two callers run it, as their owner (pg_cron's job as postgres;
 -- invoke_alert_delivery() as a security definer).
-create function public.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer)
+create function private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer)
 returns bigint
 language plpgsql
 set search_path = ''
@@ -1095,7 +1095,7 @@ begin
   return v_first;
 end
 $$;
-comment on function public.post_to_edge_function(text, integer, integer) is
+comment on function private.post_to_edge_function(text, integer, integer) is
   'POSTs {} p_times times to <Vault project_url>/functions/v1/<p_path> with the Vault secret poller_secret '
   'as bearer token; the first pg_net request id, or null while a secret is missing. For invoke_rdap_poller() '
   'and invoke_alert_delivery() only (no grants).';
@@ -1104,29 +1104,29 @@ comment on function public.post_to_edge_function(text, integer, integer) is
 -- The delivery invocation: pg_cron every minute, and a wake-up when deliveries are written.
 -- ---------------------------------------------------------------------------------------------------
 -- Returns pg_net's request id, or null (nothing sent) while a Vault secret is missing.
-create or replace function public.invoke_alert_delivery()
+create or replace function private.invoke_alert_delivery()
 returns bigint
 language sql
 security definer
 set search_path = ''
 as $$
-  select public.post_to_edge_function('rdap-poller/deliveries', 120000, 1)
+  select private.post_to_edge_function('rdap-poller/deliveries', 120000, 1)
 $$;
-comment on function public.invoke_alert_delivery() is
+comment on function private.invoke_alert_delivery() is
   'POSTs to <project_url>/functions/v1/rdap-poller/deliveries with the Vault secret poller_secret: one '
   'delivery run. Called by the pg_cron job alert-delivery every minute and by wake_alert_delivery().';
-revoke all on function public.invoke_alert_delivery() from public, anon, authenticated, service_role;
+revoke all on function private.invoke_alert_delivery() from public, anon, authenticated, service_role;
 -- A run that stopped at its time budget or delivery cap with work left hands over to a fresh invocation.
-grant execute on function public.invoke_alert_delivery() to service_role;
+grant execute on function private.invoke_alert_delivery() to service_role;
 
-select cron.schedule('alert-delivery', '* * * * *', $$ select public.invoke_alert_delivery() $$);
+select cron.schedule('alert-delivery', '* * * * *', $$ select private.invoke_alert_delivery() $$);
 
 -- ---------------------------------------------------------------------------------------------------
 -- Fair claim. Lanes are created here on first use. A parallel claim skips lanes and deliveries another
 -- claim holds (SKIP LOCKED) and re-checks them after locking, so one lane never has two in flight and no
 -- delivery is claimed twice.
 -- ---------------------------------------------------------------------------------------------------
-create or replace function public.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer)
+create or replace function private.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer)
 returns table (
   delivery_id uuid,
   channel text,
@@ -1264,9 +1264,9 @@ begin
      order by array_position(v_ids, c.id);
 end
 $$;
-revoke all on function public.claim_fair_alert_deliveries(integer, integer)
+revoke all on function private.claim_fair_alert_deliveries(integer, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.claim_fair_alert_deliveries(integer, integer) to service_role;
-revoke all on function public.claim_fair_alert_deliveries(integer, integer)
+grant execute on function private.claim_fair_alert_deliveries(integer, integer) to service_role;
+revoke all on function private.claim_fair_alert_deliveries(integer, integer)
   from public, anon, authenticated, service_role;
-grant execute on function public.claim_fair_alert_deliveries(integer, integer) to service_role;
+grant execute on function private.claim_fair_alert_deliveries(integer, integer) to service_role;

@@ -3,7 +3,7 @@
 
 -- Releases a claimed name without recording a check (the registry was not asked: its host is paused or
 -- the run's time is up), or pushes a recorded name's next check back (a 429's Retry-After).
-create function public.defer_domain_check(p_domain_name text, p_not_before timestamptz)
+create function private.defer_domain_check(p_domain_name text, p_not_before timestamptz)
 returns void
 language sql
 security definer
@@ -14,8 +14,8 @@ as $$
          lease_until = null
    where d.name = p_domain_name
 $$;
-revoke all on function public.defer_domain_check(text, timestamptz) from public, anon, authenticated, service_role;
-grant execute on function public.defer_domain_check(text, timestamptz) to service_role;
+revoke all on function private.defer_domain_check(text, timestamptz) from public, anon, authenticated, service_role;
+grant execute on function private.defer_domain_check(text, timestamptz) to service_role;
 
 do $$
 begin
@@ -54,7 +54,7 @@ grant select, update on table public.poller_settings to service_role;
 
 -- How many poller invocations this tick should start: ceil(due backlog / checks_per_invocation), at least
 -- 1, at most max_invocations. The backlog counts due, unleased, watched names (counting stops at the cap).
-create function public.poller_invocations_needed()
+create function private.poller_invocations_needed()
 returns integer
 language plpgsql
 stable
@@ -82,10 +82,10 @@ begin
                greatest(1, ceil(v_due::numeric / v_settings.checks_per_invocation)::integer));
 end
 $$;
-revoke all on function public.poller_invocations_needed() from public, anon, authenticated, service_role;
-grant execute on function public.poller_invocations_needed() to service_role;
+revoke all on function private.poller_invocations_needed() from public, anon, authenticated, service_role;
+grant execute on function private.poller_invocations_needed() to service_role;
 
-create or replace function public.claim_due_domains(p_limit integer, p_lease_seconds integer)
+create or replace function private.claim_due_domains(p_limit integer, p_lease_seconds integer)
 returns table (
   domain_name text,
   status text,
@@ -156,36 +156,36 @@ begin
      order by c.status <> 'pending_delete', c.next_check_at, c.name;
 end
 $$;
-revoke all on function public.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
-grant execute on function public.claim_due_domains(integer, integer) to service_role;
-revoke all on function public.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
-grant execute on function public.claim_due_domains(integer, integer) to service_role;
+revoke all on function private.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
+grant execute on function private.claim_due_domains(integer, integer) to service_role;
+revoke all on function private.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
+grant execute on function private.claim_due_domains(integer, integer) to service_role;
 
 -- Returns pg_net's request id, or null (and does nothing) while either Vault secret is missing.
 -- The timeout covers a whole poller run (POLLER_TIME_BUDGET_MS, 25 s by default, plus its last sends).
-create or replace function public.invoke_rdap_poller()
+create or replace function private.invoke_rdap_poller()
 returns bigint
 language sql
 set search_path = ''
 as $$
-  select public.post_to_edge_function('rdap-poller', 60000, public.poller_invocations_needed())
+  select private.post_to_edge_function('rdap-poller', 60000, private.poller_invocations_needed())
 $$;
-comment on function public.invoke_rdap_poller() is
+comment on function private.invoke_rdap_poller() is
   'Called every minute by the pg_cron job rdap-poller: POSTs to <project_url>/functions/v1/rdap-poller with '
   'the Vault secret poller_secret as bearer token. Null (nothing sent) while a secret is missing.';
-revoke all on function public.invoke_rdap_poller() from public, anon, authenticated, service_role;
-comment on function public.invoke_rdap_poller() is
+revoke all on function private.invoke_rdap_poller() from public, anon, authenticated, service_role;
+comment on function private.invoke_rdap_poller() is
   'Called every minute by the pg_cron job rdap-poller: POSTs poller_invocations_needed() times to '
   '<project_url>/functions/v1/rdap-poller with the Vault secret poller_secret as bearer token. Returns the '
   'first pg_net request id; null (nothing sent) while a secret is missing.';
-revoke all on function public.invoke_rdap_poller() from public, anon, authenticated, service_role;
+revoke all on function private.invoke_rdap_poller() from public, anon, authenticated, service_role;
 
-select cron.schedule('rdap-poller', '* * * * *', $$ select public.invoke_rdap_poller() $$);
+select cron.schedule('rdap-poller', '* * * * *', $$ select private.invoke_rdap_poller() $$);
 
 -- The denser schedule of a name in pending delete around its predicted drop (computed by the poller from
 -- the RDAP dates). Applies only to the check recorded at p_checked_at, and only while still pending
 -- delete; the next check stays within 1 minute and 1 day of that check.
-create or replace function public.schedule_pending_delete_check(
+create or replace function private.schedule_pending_delete_check(
   p_domain_name text,
   p_checked_at timestamptz,
   p_next_check_at timestamptz
@@ -202,6 +202,6 @@ as $$
      and d.status = 'pending_delete'
      and d.last_checked_at = p_checked_at
 $$;
-revoke all on function public.schedule_pending_delete_check(text, timestamptz, timestamptz)
+revoke all on function private.schedule_pending_delete_check(text, timestamptz, timestamptz)
   from public, anon, authenticated, service_role;
-grant execute on function public.schedule_pending_delete_check(text, timestamptz, timestamptz) to service_role;
+grant execute on function private.schedule_pending_delete_check(text, timestamptz, timestamptz) to service_role;

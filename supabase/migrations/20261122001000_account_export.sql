@@ -1,7 +1,7 @@
 -- Account export: the document export-account returns (never keys, hashes, webhook URLs or secrets, chat IDs
 -- or invitation tokens).
 
-create or replace function public.export_account(p_user_id uuid)
+create or replace function private.export_account(p_user_id uuid)
 returns jsonb
 language plpgsql
 stable
@@ -111,7 +111,7 @@ begin
   );
 end
 $$;
-revoke all on function public.export_account(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.export_account(uuid) to service_role;
-revoke all on function public.export_account(uuid) from public, anon, authenticated, service_role;
-grant execute on function public.export_account(uuid) to service_role;
+revoke all on function private.export_account(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.export_account(uuid) to service_role;
+revoke all on function private.export_account(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.export_account(uuid) to service_role;

@@ -25,11 +25,11 @@ grant select, update on table public.retention_settings to service_role;
 
 create trigger retention_settings_set_updated_at
   before update on public.retention_settings
-  for each row execute function public.set_updated_at();
+  for each row execute function private.set_updated_at();
 
 -- Deletes everything older than its retention period; returns how many rows each table lost.
 -- Runs as the pg_cron job's owner (postgres), which owns the tables and may delete from cron.job_run_details.
-create function public.purge_expired_rows()
+create function private.purge_expired_rows()
 returns jsonb
 language plpgsql
 set search_path = ''
@@ -82,11 +82,11 @@ begin
   );
 end
 $$;
-comment on function public.purge_expired_rows() is
+comment on function private.purge_expired_rows() is
   'Daily pg_cron job purge-expired-rows: deletes rows older than the periods in public.retention_settings.';
-revoke all on function public.purge_expired_rows() from public, anon, authenticated, service_role;
+revoke all on function private.purge_expired_rows() from public, anon, authenticated, service_role;
 
-select cron.schedule('purge-expired-rows', '17 3 * * *', $$ select public.purge_expired_rows() $$);
+select cron.schedule('purge-expired-rows', '17 3 * * *', $$ select private.purge_expired_rows() $$);
 
 -- ===================================================================================================
 -- 5. Leftover grants the grant probe (tests/database/grant_probe.test.ts) found

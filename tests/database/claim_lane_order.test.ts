@@ -70,7 +70,7 @@ Deno.test({
       const claim = sql.begin(async (tx) => {
         await tx`select set_config('role', 'service_role', true)`;
         return await tx<{ delivery_id: string }[]>`
-          select delivery_id from public.claim_fair_alert_deliveries(1000, 60)`;
+          select delivery_id from private.claim_fair_alert_deliveries(1000, 60)`;
       });
       await new Promise((resolve) => setTimeout(resolve, 300)); // the claim is now waiting for the lane
       releaseOther();
@@ -81,7 +81,7 @@ Deno.test({
       for (const id of claimed.filter((id) => !ids.includes(id))) { // other files' deliveries go back as they were
         await sql.begin(async (tx) => {
           await tx`select set_config('role', 'service_role', true)`;
-          await tx`select public.defer_alert_delivery(${id}, now())`;
+          await tx`select private.defer_alert_delivery(${id}, now())`;
         });
       }
       await sql`delete from public.alert_deliveries where id = any(${ids}::uuid[])`;

@@ -116,7 +116,7 @@ Deno.test({
         Array.from({ length: 1050 }, () =>
           asServiceRole(sql, async (tx) => {
             const [result] = await tx<{ allowed: boolean; request_limit: number; remaining: number }[]>`
-              select * from public.consume_api_request(${userId})`;
+              select * from private.consume_api_request(${userId})`;
             return result;
           })),
       );
@@ -155,7 +155,7 @@ Deno.test({
         Array.from({ length: 20 }, () =>
           asServiceRole(sql, async (tx) => {
             const [result] = await tx<{ allowed: boolean; remaining: number; reset_at: Date }[]>`
-              select * from public.consume_session_request(${userId}, 'export-account')`;
+              select * from private.consume_session_request(${userId}, 'export-account')`;
             return result;
           })),
       );

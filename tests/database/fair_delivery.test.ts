@@ -78,11 +78,11 @@ async function claim(sql: Sql, limit: number, mine: Set<string>): Promise<Claime
     (tx) =>
       tx<
         Claimed[]
-      >`select delivery_id, lane_key, probe from public.claim_fair_alert_deliveries(${limit}, 60)`,
+      >`select delivery_id, lane_key, probe from private.claim_fair_alert_deliveries(${limit}, 60)`,
   );
   const foreign = rows.filter((row) => !mine.has(row.delivery_id));
   for (const row of foreign) {
-    await asService(sql, (tx) => tx`select public.defer_alert_delivery(${row.delivery_id}, now())`);
+    await asService(sql, (tx) => tx`select private.defer_alert_delivery(${row.delivery_id}, now())`);
   }
   return rows.filter((row) => mine.has(row.delivery_id));
 }
@@ -92,7 +92,7 @@ async function settle(sql: Sql, id: string, outcome: "delivered" | "failed", nex
     sql,
     (tx) =>
       tx<{ breaker_state: string; next_probe_at: Date | null }[]>`
-        select * from public.settle_alert_delivery(${id}, ${outcome}, ${outcome === "delivered" ? 200 : 500},
+        select * from private.settle_alert_delivery(${id}, ${outcome}, ${outcome === "delivered" ? 200 : 500},
           ${outcome === "delivered" ? null : "http_500"}, 5, ${next}, ${BREAKER.threshold}, ${BREAKER.base},
           ${BREAKER.max})`,
   );
@@ -263,7 +263,7 @@ Deno.test({
         sql,
         (tx) =>
           tx<{ granted: boolean; send_at: Date }[]>`
-            select * from public.reserve_telegram_send(${chat}, 30, 1000, ${maxWaitMs})`,
+            select * from private.reserve_telegram_send(${chat}, 30, 1000, ${maxWaitMs})`,
       ))[0];
     try {
       await reset();
@@ -280,7 +280,7 @@ Deno.test({
 
       await reset();
       const pausedUntil = new Date(Date.now() + 3_000);
-      await asService(sql, (tx) => tx`select public.pause_telegram_sends(${pausedUntil})`);
+      await asService(sql, (tx) => tx`select private.pause_telegram_sends(${pausedUntil})`);
       const afterPause = await reserve(`${tag}-new`, 0);
       assertEquals(afterPause.granted, false);
       assert(afterPause.send_at.getTime() >= pausedUntil.getTime() - 5, "nobody sends before retry_after");

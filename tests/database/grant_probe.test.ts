@@ -383,7 +383,7 @@ async function protectedState(tx: Tx, w: World): Promise<Record<string, string>>
       (select count(*) <= 1000 from public.watchlist_entries t
         where t.user_id = ${w.attacker} and t.deleted_at is null)::text as attacker_within_quota,
       (select count(*) = 0 from public.watchlist_entries t
-        where t.unicode_name is distinct from public.domain_unicode_name(t.domain_name))::text as derived_unicode`;
+        where t.unicode_name is distinct from private.domain_unicode_name(t.domain_name))::text as derived_unicode`;
   return row;
 }
 
@@ -569,11 +569,11 @@ Deno.test({
         }
         // Limits and windows the caller should not choose, and the old signatures.
         statements.push(
-          `select * from public.consume_session_request('export-account', 1000, '1 second')`,
-          `select * from public.consume_session_request('${w.attacker}', 'export-account')`,
-          `select public.export_account('${w.attacker}')`,
-          `select public.export_account()`,
-          `select public.reserve_invite_mail('${w.attacker}', null)`,
+          `select * from private.consume_session_request('export-account', 1000, '1 second')`,
+          `select * from private.consume_session_request('${w.attacker}', 'export-account')`,
+          `select private.export_account('${w.attacker}')`,
+          `select private.export_account()`,
+          `select private.reserve_invite_mail('${w.attacker}', null)`,
           `update public.session_action_limits set max_requests = 1000`,
           `delete from public.session_request_log`,
           `update public.invite_mail_limits set project_per_hour = 100000`,
@@ -642,6 +642,36 @@ Deno.test({
       });
       assertEquals(result.succeeded, [], "anon statements that succeeded");
       assertEquals(result.changed, [], "anon changed protected state");
+    } finally {
+      await sql.end();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "grant probe: public holds only functions authenticated may call; private is closed to anon and authenticated",
+  ...options,
+  fn: async () => {
+    const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {}, idle_timeout: 5 });
+    try {
+      const internal = await sql<{ name: string }[]>`
+        select p.oid::regprocedure::text as name
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+         where n.nspname = 'public' and not has_function_privilege('authenticated', p.oid, 'execute')
+         order by 1`;
+      assertEquals(
+        internal.map((row) => row.name),
+        [],
+        "functions in public that authenticated cannot execute",
+      );
+      const [access] = await sql<{ anon: boolean; authenticated: boolean; service_role: boolean }[]>`
+        select has_schema_privilege('anon', 'private', 'usage') as anon,
+               has_schema_privilege('authenticated', 'private', 'usage') as authenticated,
+               has_schema_privilege('service_role', 'private', 'usage') as service_role`;
+      assertEquals(access, { anon: false, authenticated: false, service_role: true });
+      const exposed = await exposedSchemas();
+      assert(!exposed.includes("private"), "PostgREST must not expose private");
     } finally {
       await sql.end();
     }

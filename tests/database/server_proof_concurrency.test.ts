@@ -70,7 +70,7 @@ Deno.test({
         Array.from({ length: 40 }, () =>
           serviceRunner(sql)((tx) =>
             tx<{ claim_id: string | null }[]>`
-              select claim_id from public.claim_rdap_server_proof(${server}, 'zz', 'nic.zz', 60)`
+              select claim_id from private.claim_rdap_server_proof(${server}, 'zz', 'nic.zz', 60)`
           )),
       );
       assertEquals(rows.filter(([row]) => row.claim_id !== null).length, 1);

@@ -1,6 +1,6 @@
 /**
  * One rule in two places: the database derives the unicode form of a stored A-label
- * (`public.domain_unicode_name`, IDNA ToUnicode over RFC 3492 Punycode) and the API's name normaliser uses
+ * (`private.domain_unicode_name`, IDNA ToUnicode over RFC 3492 Punycode) and the API's name normaliser uses
  * the WHATWG/Node `domainToUnicode`. For every name the API can store they agree; for A-labels only a direct
  * caller could craft (not valid IDNA, or decoding to controls, spaces or punctuation look-alikes) the
  * database shows no unicode form at all. Needs SUPABASE_DB_URL; fails without it.
@@ -52,14 +52,14 @@ Deno.test({
         const normalized = normalizeDomainName(typed);
         assert(normalized.ok, typed);
         const [{ derived }] = await sql<{ derived: string | null }[]>`
-          select public.domain_unicode_name(${normalized.domainName}) as derived`;
+          select private.domain_unicode_name(${normalized.domainName}) as derived`;
         const unicode = domainToUnicode(normalized.domainName);
         assertEquals(derived, unicode === normalized.domainName ? null : unicode, typed);
         assertEquals(derived, normalized.unicodeName, typed);
       }
       for (const aLabel of craftedALabels) {
         const [{ derived }] = await sql<{ derived: string | null }[]>`
-          select public.domain_unicode_name(${aLabel}) as derived`;
+          select private.domain_unicode_name(${aLabel}) as derived`;
         assertEquals(derived, null, aLabel);
       }
     } finally {

@@ -268,7 +268,7 @@ Deno.test("fair delivery end to end", options, async (t) => {
       const [job] = await sql<{ schedule: string; command: string }[]>`
         select schedule, command from cron.job where jobname = 'alert-delivery'`;
       assertEquals(job.schedule, "* * * * *");
-      assertEquals(job.command.trim(), "select public.invoke_alert_delivery()");
+      assertEquals(job.command.trim(), "select private.invoke_alert_delivery()");
 
       const owner = await account();
       const hook = await createWebhook(sql, owner, receiver.endpoint("woken"));

@@ -2,7 +2,7 @@
  * The poller and the alerts end to end: the real gateway and database, with local fakes of an RDAP
  * registry, a DNS server, the Telegram Bot API and webhook receivers. The poller is invoked through the
  * gateway with its bearer secret, and through the real SQL path (pg_cron's command
- * `public.invoke_rdap_poller()` reading Vault, then the local pg_net stand-in).
+ * `private.invoke_rdap_poller()` reading Vault, then the local pg_net stand-in).
  *
  * Names live under the made-up TLD `polltest`, which only this file's fake registry serves. Steps share
  * one stack; each uses its own accounts and names and counts only what is its own.
@@ -263,7 +263,7 @@ Deno.test("poller and alerts end to end", options, async (t) => {
         select schedule, command from cron.job where jobname = 'rdap-poller'`;
       assertEquals(job.schedule, "* * * * *");
       await removePollerVaultSecrets(sql);
-      const [none] = await sql<{ id: number | null }[]>`select public.invoke_rdap_poller() as id`;
+      const [none] = await sql<{ id: number | null }[]>`select private.invoke_rdap_poller() as id`;
       assertEquals(none.id, null, "without the Vault secrets the job does nothing");
 
       const account = await world.account("pro");
@@ -634,7 +634,7 @@ async function crashBetweenStepsScenario(world: World): Promise<void> {
   await sql`update public.domains set status = 'pending_delete' where name = ${name}`;
 
   // A poller recorded the drop (state and outbox in one transaction) and died before sending anything.
-  await sql`select public.record_domain_check(${name}, 'available', now(), null, null, true, 'poller')`;
+  await sql`select private.record_domain_check(${name}, 'available', now(), null, null, true, 'poller')`;
   const [queued] = await deliveriesOf(sql, ivan);
   assertEquals([queued.channel, queued.status, queued.attempt_count], ["telegram", "pending", 0]);
   await runPoller(stack);
@@ -643,7 +643,7 @@ async function crashBetweenStepsScenario(world: World): Promise<void> {
 
   // A dispatcher claimed a delivery and died before sending it: the lease keeps it until it ends.
   await asAccount(sql, ivan, (tx) => tx`select public.send_telegram_test()`);
-  await sql`select * from public.claim_alert_deliveries(50, 2)`;
+  await sql`select * from private.claim_alert_deliveries(50, 2)`;
   await runPoller(stack);
   assertEquals(telegram.delivered(chat(20)).length, 1, "still leased to the dead dispatcher");
   await new Promise((resolve) => setTimeout(resolve, 2_100));

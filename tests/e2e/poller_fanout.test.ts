@@ -49,7 +49,7 @@ Deno.test(
 
       const [{ needed }] = await sql<
         { needed: number }[]
-      >`select public.poller_invocations_needed() as needed`;
+      >`select private.poller_invocations_needed() as needed`;
       assertEquals(needed, 3);
       const [{ before }] = await sql<{ before: number }[]>`
       select coalesce(max(id), 0)::int as before from net.http_request_queue`;

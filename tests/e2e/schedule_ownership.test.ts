@@ -38,8 +38,8 @@ Deno.test("live checks by another account never move the poller's aimed drop che
       select now() - interval '1 minute' as checked_at, now() + interval '57 seconds' as aimed`;
     await stack.sql.begin(async (tx) => {
       await tx`select set_config('role', 'service_role', true)`;
-      await tx`select public.record_domain_check(${name}, 'pending_delete', ${checked_at}, null, null, true, 'poller')`;
-      await tx`select public.schedule_pending_delete_check(${name}, ${checked_at}, ${aimed})`;
+      await tx`select private.record_domain_check(${name}, 'pending_delete', ${checked_at}, null, null, true, 'poller')`;
+      await tx`select private.schedule_pending_delete_check(${name}, ${checked_at}, ${aimed})`;
     });
     const state = async () => {
       const [row] = await stack.sql<{ status: string; next_check_at: Date; consecutive_failures: number }[]>`

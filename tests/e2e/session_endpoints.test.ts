@@ -505,10 +505,10 @@ Deno.test("account session endpoints end to end", options, async (t) => {
              and has_function_privilege('authenticated', f.oid, 'EXECUTE')`;
         const attempts = [
           ...functions.map((row) => row.call),
-          `select * from public.consume_session_request('export-account', 1000, '1 second')`,
-          `select * from public.consume_session_request('send-org-invite', 1000, '1 second')`,
-          `select * from public.consume_session_request('${user.user_id}', 'export-account')`,
-          `select public.export_account('${user.user_id}')`,
+          `select * from private.consume_session_request('export-account', 1000, '1 second')`,
+          `select * from private.consume_session_request('send-org-invite', 1000, '1 second')`,
+          `select * from private.consume_session_request('${user.user_id}', 'export-account')`,
+          `select private.export_account('${user.user_id}')`,
           `delete from public.session_request_log`,
           `update public.session_request_log set requested_at = now() - interval '1 day'`,
           `update public.session_action_limits set max_requests = 1000`,

@@ -5,7 +5,7 @@
  * `schedule_pending_delete_check`, whose clamp (5 s to 1 day) must never change a delay the poller
  * computes, and falls back to `next_check_delay('pending_delete', …)` until (or unless) the poller's follow-up
  * arrives, which must equal the poller's delay when no drop can be predicted. One table of cases runs through
- * both sides. (`next_check_delay` for the other statuses exists only in SQL: rdap_engine.test.sql.)
+ * both sides. (`next_check_delay` for the other statuses exists only in SQL: 15_rdap_engine.test.sql.)
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { pendingDeleteCheckDelayMs } from "../../supabase/functions/_shared/poller/drop_schedule.ts";
@@ -56,7 +56,7 @@ Deno.test({
     try {
       await sql.begin(async (tx) => {
         const [fallback] = await tx<{ ms: number }[]>`
-          select extract(epoch from public.next_check_delay('pending_delete', null, 0)) * 1000 as ms`;
+          select extract(epoch from private.next_check_delay('pending_delete', null, 0)) * 1000 as ms`;
         assertEquals(Number(fallback.ms), pendingDeleteCheckDelayMs(null, checkedAt), "no prediction");
 
         for (const [name, dropIn] of CASES) {
@@ -66,7 +66,7 @@ Deno.test({
           await tx`insert into public.domains (name, status, last_checked_at)
                    values (${domain}, 'pending_delete', ${checkedAt})`;
           await tx`select set_config('role', 'service_role', true)`;
-          await tx`select public.schedule_pending_delete_check(${domain}, ${checkedAt}, ${next})`;
+          await tx`select private.schedule_pending_delete_check(${domain}, ${checkedAt}, ${next})`;
           await tx`reset role`;
           const [row] = await tx<{ next_check_at: Date }[]>`
             select next_check_at from public.domains where name = ${domain}`;

@@ -1,6 +1,6 @@
 /**
  * One table of hostile URL forms through both judges: the edge functions' `judgeUrl` and the database's
- * `public.outbound_url_problem` (which `create_webhook_endpoint` uses). Verdicts and wording must agree in
+ * `private.outbound_url_problem` (which `create_webhook_endpoint` uses). Verdicts and wording must agree in
  * both modes (WEBHOOK_ALLOW_PRIVATE_TARGETS off and on), and each verdict is the expected one.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
@@ -147,7 +147,7 @@ Deno.test("the URL judge in TypeScript and in SQL give the same verdict on every
       for (const [allowPrivate, expected] of [[false, strict], [true, local]] as const) {
         const ts = judgeUrl(url, allowPrivate);
         const [row] = await sql<{ problem: string | null }[]>`
-          select public.outbound_url_problem(${url}, ${allowPrivate}) as problem`;
+          select private.outbound_url_problem(${url}, ${allowPrivate}) as problem`;
         const tsProblem = ts.ok ? null : ts.problem;
         const label = `${JSON.stringify(url)} (private targets ${allowPrivate ? "allowed" : "refused"})`;
         if (tsProblem !== row.problem) mismatches.push(`${label}: TS ${tsProblem} / SQL ${row.problem}`);
@@ -224,7 +224,7 @@ Deno.test("the webhook kind rule in TypeScript and in SQL give the same verdict 
       for (const allowPrivate of [false, true]) {
         const tsProblem = webhookTargetProblem(url, kind, allowPrivate);
         const [row] = await sql<{ problem: string | null }[]>`
-          select public.webhook_target_problem(${url}, ${kind}, ${allowPrivate}) as problem`;
+          select private.webhook_target_problem(${url}, ${kind}, ${allowPrivate}) as problem`;
         const label = `${JSON.stringify(url)} as ${kind} (private targets ${
           allowPrivate ? "allowed" : "refused"
         })`;

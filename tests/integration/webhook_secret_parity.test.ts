@@ -1,6 +1,6 @@
 /**
  * One table of webhook secrets through both copies of the rule: the edge functions' `webhookSecretProblem`
- * and the database's `public.webhook_secret_problem` (which the app's functions and the table's trigger
+ * and the database's `private.webhook_secret_problem` (which the app's functions and the table's trigger
  * use). Verdicts and wording must agree, and each verdict is the expected one: a `whsec_` secret is the
  * base64 of 24-64 bytes; any other secret is 16-256 characters (code points).
  */
@@ -43,7 +43,7 @@ Deno.test("the webhook secret rule in TypeScript and in SQL give the same verdic
       const ts = webhookSecretProblem(secret);
       const [row] = await sql<
         { problem: string | null }[]
-      >`select public.webhook_secret_problem(${secret}) as problem`;
+      >`select private.webhook_secret_problem(${secret}) as problem`;
       if (ts !== row.problem) mismatches.push(`${label}: TS ${ts} / SQL ${row.problem}`);
       if ((ts === null) !== allowed) mismatches.push(`${label}: expected ${allowed ? "allowed" : "refused"}`);
     }

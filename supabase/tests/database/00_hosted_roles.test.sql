@@ -1,13 +1,6 @@
 -- The database is set up as hosted Supabase is today (supabase/local/bootstrap.sql): the tests, like the
 -- migrations, run as `postgres`, which is not a superuser, and nothing in public is granted by default.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(8);
 

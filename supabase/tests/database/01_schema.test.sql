@@ -1,12 +1,5 @@
 -- Structure and security hygiene that must hold for the whole public schema.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(62);
 
@@ -89,36 +82,36 @@ select ok(not has_column_privilege('authenticated', 'public.profiles', 'plan_id'
   'authenticated cannot change profiles.plan_id');
 
 -- The function contract -----------------------------------------------------------------------------
-select has_function('public', 'authenticate_api_key', array['text']);
-select has_function('public', 'consume_api_request', array['uuid']);
+select has_function('private', 'authenticate_api_key', array['text']);
+select has_function('private', 'consume_api_request', array['uuid']);
 select has_function('public', 'add_watchlist_domains', array['text[]']);
 select has_function('public', 'list_watchlist', array['integer', 'integer', 'text']);
 select has_function('public', 'remove_watchlist_domain', array['text']);
 select has_function('public', 'create_api_key', array['text']);
 select has_function('public', 'revoke_api_key', array['uuid']);
-select has_function('public', 'consume_session_request', array['uuid', 'text']);
-select has_function('public', 'export_account', array['uuid']);
+select has_function('private', 'consume_session_request', array['uuid', 'text']);
+select has_function('private', 'export_account', array['uuid']);
 select has_function('public', 'invitation_for_sending', array['uuid']);
-select has_function('public', 'mark_invitation_emailed', array['uuid', 'uuid']);
+select has_function('private', 'mark_invitation_emailed', array['uuid', 'uuid']);
 select has_function('public', 'accept_invitation', array['text']);
 select has_function('public', 'has_org_role', array['uuid', 'text[]']);
 
-select is_definer('public', 'authenticate_api_key', array['text']);
-select is_definer('public', 'consume_api_request', array['uuid']);
+select is_definer('private', 'authenticate_api_key', array['text']);
+select is_definer('private', 'consume_api_request', array['uuid']);
 select is_definer('public', 'add_watchlist_domains', array['text[]']);
 select is_definer('public', 'create_api_key', array['text']);
-select is_definer('public', 'consume_session_request', array['uuid', 'text']);
-select is_definer('public', 'export_account', array['uuid']);
+select is_definer('private', 'consume_session_request', array['uuid', 'text']);
+select is_definer('private', 'export_account', array['uuid']);
 select is_definer('public', 'accept_invitation', array['text']);
 select is_definer('public', 'list_watchlist', array['integer', 'integer', 'text']);
 
-select ok(not has_function_privilege('authenticated', 'public.authenticate_api_key(text)', 'EXECUTE'),
+select ok(not has_function_privilege('authenticated', 'private.authenticate_api_key(text)', 'EXECUTE'),
   'authenticated cannot execute authenticate_api_key');
-select ok(not has_function_privilege('authenticated', 'public.consume_api_request(uuid)', 'EXECUTE'),
+select ok(not has_function_privilege('authenticated', 'private.consume_api_request(uuid)', 'EXECUTE'),
   'authenticated cannot execute consume_api_request');
-select ok(has_function_privilege('service_role', 'public.authenticate_api_key(text)', 'EXECUTE'),
+select ok(has_function_privilege('service_role', 'private.authenticate_api_key(text)', 'EXECUTE'),
   'service_role can execute authenticate_api_key');
-select ok(has_function_privilege('service_role', 'public.consume_api_request(uuid)', 'EXECUTE'),
+select ok(has_function_privilege('service_role', 'private.consume_api_request(uuid)', 'EXECUTE'),
   'service_role can execute consume_api_request');
 select ok(has_function_privilege('authenticated', 'public.add_watchlist_domains(text[])', 'EXECUTE'),
   'authenticated can execute add_watchlist_domains');

@@ -1,12 +1,5 @@
 -- API keys: creation (Pro and higher), the hidden hash, revocation and authenticate_api_key.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(29);
 
@@ -48,7 +41,7 @@ select throws_ok($$ insert into public.api_keys (user_id, name, prefix, key_hash
 select throws_ok($$ update public.api_keys set revoked_at = null $$, '42501', null,
   'a user cannot update keys directly');
 select throws_ok($$ delete from public.api_keys $$, '42501', null, 'a user cannot delete keys directly');
-select throws_ok(format('select * from public.authenticate_api_key(%L)', 'x'), '42501', null,
+select throws_ok(format('select * from private.authenticate_api_key(%L)', 'x'), '42501', null,
   'authenticated cannot call authenticate_api_key');
 
 select tests.clear_authentication();
@@ -59,12 +52,12 @@ select is((select revoked_at from public.api_keys where id = :'bob_key_id'), nul
 -- authenticate_api_key as service_role ---------------------------------------------------------------
 select encode(sha256(convert_to(:'alice_key', 'UTF8')), 'hex') as alice_hash \gset
 select tests.authenticate_as_service_role();
-select results_eq(format('select * from public.authenticate_api_key(%L)', :'alice_hash'),
+select results_eq(format('select * from private.authenticate_api_key(%L)', :'alice_hash'),
   format($$ values ('ok'::text, %L::uuid, 'pro'::text, 1000) $$, :'alice'),
   'a valid key of a Pro account is ok, with the plan and its daily limit');
-select results_eq($$ select * from public.authenticate_api_key(repeat('0', 64)) $$,
+select results_eq($$ select * from private.authenticate_api_key(repeat('0', 64)) $$,
   $$ values ('unauthorized'::text, null::uuid, null::text, null::integer) $$, 'an unknown key is unauthorized');
-select results_eq($$ select * from public.authenticate_api_key(null) $$,
+select results_eq($$ select * from private.authenticate_api_key(null) $$,
   $$ values ('unauthorized'::text, null::uuid, null::text, null::integer) $$, 'no key is unauthorized');
 
 select tests.clear_authentication();
@@ -72,17 +65,17 @@ select is((select last_used_at from public.api_keys where id = :'alice_key_id'),
 
 -- last_used_at is written at most once a minute
 update public.api_keys set last_used_at = now() - interval '30 seconds' where id = :'alice_key_id';
-select * from public.authenticate_api_key(:'alice_hash') \gset ignored_
+select * from private.authenticate_api_key(:'alice_hash') \gset ignored_
 select is((select last_used_at from public.api_keys where id = :'alice_key_id'), now() - interval '30 seconds',
   'last_used_at is not rewritten within a minute');
 update public.api_keys set last_used_at = now() - interval '2 minutes' where id = :'alice_key_id';
-select * from public.authenticate_api_key(:'alice_hash') \gset ignored_
+select * from private.authenticate_api_key(:'alice_hash') \gset ignored_
 select is((select last_used_at from public.api_keys where id = :'alice_key_id'), now(),
   'last_used_at is rewritten after a minute');
 
 -- Plan without API access ----------------------------------------------------------------------------
 update public.profiles set plan_id = 'free' where id = :'alice';
-select results_eq(format('select outcome, user_id, plan_id from public.authenticate_api_key(%L)', :'alice_hash'),
+select results_eq(format('select outcome, user_id, plan_id from private.authenticate_api_key(%L)', :'alice_hash'),
   format($$ values ('upgrade_required'::text, %L::uuid, 'free'::text) $$, :'alice'),
   'a key of an account without API access is upgrade_required');
 update public.profiles set plan_id = 'pro' where id = :'alice';
@@ -92,7 +85,7 @@ select tests.authenticate_as('alice@test.local');
 select is(public.revoke_api_key(:'alice_key_id'), true, 'a user revokes their own key');
 select is(public.revoke_api_key(:'alice_key_id'), false, 'a revoked key cannot be revoked again');
 select tests.authenticate_as_service_role();
-select is((select outcome from public.authenticate_api_key(:'alice_hash')), 'unauthorized',
+select is((select outcome from private.authenticate_api_key(:'alice_hash')), 'unauthorized',
   'a revoked key is unauthorized');
 
 -- anon ----------------------------------------------------------------------------------------------

@@ -1,12 +1,5 @@
 -- Watchlist: add_watchlist_domains quota rules, list_watchlist paging, remove_watchlist_domain, RLS.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(53);
 

@@ -13,7 +13,7 @@ export type AccountExport = Record<string, unknown> & { format_version: number; 
 export function exportAccount(userId: string): Promise<AccountExport> {
   return inDatabase(async () => {
     const [row] = await asService(
-      (tx) => tx<{ document: AccountExport }[]>`select public.export_account(${userId}) as document`,
+      (tx) => tx<{ document: AccountExport }[]>`select private.export_account(${userId}) as document`,
     );
     // jsonb keeps its own key order; put the document's version and date first for people reading it.
     const { format_version, exported_at, ...sections } = row.document;

@@ -105,12 +105,12 @@ export function databaseDeliveryQueue(
       run(async (tx) => {
         const rows = await tx<
           ClaimRow[]
-        >`select * from public.claim_fair_alert_deliveries(${limit}, ${leaseSeconds})`;
+        >`select * from private.claim_fair_alert_deliveries(${limit}, ${leaseSeconds})`;
         return rows.map(toClaimedDelivery);
       }),
     settle: (id, attempt, nextAttemptAt) =>
       run(async (tx) => {
-        await tx`select * from public.settle_alert_delivery(
+        await tx`select * from private.settle_alert_delivery(
           ${id}, ${attempt.outcome}, ${attempt.httpStatus}, ${attempt.error}, ${
           Math.round(attempt.durationMs)
         },
@@ -118,11 +118,11 @@ export function databaseDeliveryQueue(
       }),
     defer: (id, notBefore) =>
       run(async (tx) => {
-        await tx`select public.defer_alert_delivery(${id}, ${notBefore})`;
+        await tx`select private.defer_alert_delivery(${id}, ${notBefore})`;
       }),
     handOver: () =>
       run(async (tx) => {
-        await tx`select public.invoke_alert_delivery()`;
+        await tx`select private.invoke_alert_delivery()`;
       }),
   };
 }
@@ -135,13 +135,13 @@ export function databaseTelegramPace(
     reserve: (chatId) =>
       run(async (tx) => {
         const [row] = await tx<{ granted: boolean; send_at: Date }[]>`
-          select granted, send_at from public.reserve_telegram_send(
+          select granted, send_at from private.reserve_telegram_send(
             ${chatId}, ${settings.messagesPerSecond}, ${settings.chatIntervalMs}, ${settings.maxWaitMs})`;
         return { granted: row.granted, sendAt: row.send_at };
       }),
     pause: (until) =>
       run(async (tx) => {
-        await tx`select public.pause_telegram_sends(${until})`;
+        await tx`select private.pause_telegram_sends(${until})`;
       }),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The rule for a webhook's signing secret (docs/webhooks.md "Secrets"): a `whsec_` secret is `whsec_` and the
  * base64 of 24-64 bytes, the Standard Webhooks key size; any other secret is 16-256 characters. The database
- * holds the same rule (`public.webhook_secret_problem`, for every write, direct table writes included);
+ * holds the same rule (`private.webhook_secret_problem`, for every write, direct table writes included);
  * tests/integration/webhook_secret_parity.test.ts runs one table of cases through both.
  */
 

@@ -44,7 +44,7 @@ function keyHashOf(apiKey: string | null | undefined): string {
 /** The statement that checks the key (and counts the request when `count`); no parameters (db/literals.ts). */
 function authorizationStatement(keyHash: string, count: boolean, extraColumns = ""): string {
   return `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at${extraColumns}
-     from public.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(count)}) as a`;
+     from private.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(count)}) as a`;
 }
 
 /** The request's account and allowance, or 401/403 (unknown or revoked key; plan without API access). */

@@ -71,7 +71,7 @@ export async function recordDomainCheck(
   source: CheckSource,
 ): Promise<void> {
   await tx`
-    select public.record_domain_check(
+    select private.record_domain_check(
       ${result.domain_name},
       ${result.status},
       ${result.checked_at},
@@ -84,7 +84,7 @@ export async function recordDomainCheck(
     // A transition into pending delete raised `domain.pending_delete` events just now: they carry the
     // predicted drop (only events still without one are touched).
     const prediction = dropPrediction(result.rdap);
-    await tx`select public.note_drop_prediction(
+    await tx`select private.note_drop_prediction(
       ${result.domain_name}, ${result.checked_at}, ${prediction.at}, ${prediction.basis})`;
   }
 }

@@ -119,7 +119,7 @@ export function databaseServerProofStore(run: TransactionRunner = asService): Se
     claim: (key, leaseSeconds) =>
       run(async (tx) => {
         const rows = await tx<{ claim_id: string | null; proven: boolean; claimed_elsewhere: boolean }[]>`
-          select * from public.claim_rdap_server_proof(
+          select * from private.claim_rdap_server_proof(
             ${key.server}, ${key.suffix}, ${key.canaryName}, ${leaseSeconds})`;
         const row = rows[0];
         return {
@@ -130,7 +130,7 @@ export function databaseServerProofStore(run: TransactionRunner = asService): Se
       }),
     record: (key, claimId, outcome, httpStatus, detail) =>
       run(async (tx) => {
-        await tx`select public.record_rdap_server_proof(
+        await tx`select private.record_rdap_server_proof(
           ${key.server}, ${key.suffix}, ${claimId}, ${key.canaryName}, ${outcome}, ${httpStatus}, ${detail})`;
       }),
   };

@@ -38,7 +38,7 @@ export function toAllowance(row: AllowanceRow): DailyAllowance {
 /** Counts one request of an already authenticated account against its daily limit (one statement). */
 export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
   const [row] = await database()<AllowanceRow[]>`
-    select allowed, request_limit, remaining, reset_at from public.consume_api_request(${account.userId})`;
+    select allowed, request_limit, remaining, reset_at from private.consume_api_request(${account.userId})`;
   return toAllowance(row);
 }
 

@@ -46,7 +46,7 @@ function invitationForSending(userId: string, invitationId: string): Promise<Sen
 function reserveInviteMail(userId: string, invitationId: string): Promise<boolean> {
   return inDatabase(async () => {
     const [row] = await asService((tx) =>
-      tx<{ reserved: boolean }[]>`select public.reserve_invite_mail(${userId}, ${invitationId}) as reserved`
+      tx<{ reserved: boolean }[]>`select private.reserve_invite_mail(${userId}, ${invitationId}) as reserved`
     );
     return row.reserved;
   });
@@ -54,13 +54,13 @@ function reserveInviteMail(userId: string, invitationId: string): Promise<boolea
 
 function releaseInviteMail(userId: string, invitationId: string): Promise<void> {
   return inDatabase(async () => {
-    await asService((tx) => tx`select public.release_invite_mail(${userId}, ${invitationId})`);
+    await asService((tx) => tx`select private.release_invite_mail(${userId}, ${invitationId})`);
   });
 }
 
 function markInvitationEmailed(userId: string, invitationId: string): Promise<void> {
   return inDatabase(async () => {
-    await asService((tx) => tx`select public.mark_invitation_emailed(${userId}, ${invitationId})`);
+    await asService((tx) => tx`select private.mark_invitation_emailed(${userId}, ${invitationId})`);
   });
 }
 

@@ -5,7 +5,7 @@
  *    exactly as written (ASCII host of letters, digits, dots and hyphens; no userinfo, percent-encoding,
  *    backslash, control character, trailing dot or `xn--` label; IPv4 only as a plain dotted quad), use
  *    https, and name a host that is not this machine, a single label or a private/metadata name, nor an IP
- *    literal outside the public ranges. The database's `public.outbound_url_problem` applies the same
+ *    literal outside the public ranges. The database's `private.outbound_url_problem` applies the same
  *    rules when a webhook is saved; a parity test runs one table of hostile forms through both.
  * 2. `checkOutboundUrl` (resolver injected): the judge, then every A and AAAA address a host name
  *    resolves to right now must be public. The request then connects to one of those addresses
@@ -415,7 +415,7 @@ const DISCORD_PATH =
   /^\/api\/(v[0-9]{1,2}\/)?webhooks\/[0-9]{1,25}\/[A-Za-z0-9_-]{1,200}(\?[A-Za-z0-9_=&-]*)?$/;
 
 /**
- * Null when the URL fits the endpoint's kind, else why not (the database's `public.webhook_kind_problem`,
+ * Null when the URL fits the endpoint's kind, else why not (the database's `private.webhook_kind_problem`,
  * word for word). Meant for a URL the judge accepted: `slack` must be `https://hooks.slack.com/services/…`,
  * `discord` `https://discord.com/api/webhooks/<id>/<token>` (or discordapp.com). The documented hosts are
  * required even locally; the sender swaps them for SLACK_WEBHOOK_BASE_URL / DISCORD_WEBHOOK_BASE_URL.

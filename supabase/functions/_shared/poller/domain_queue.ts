@@ -54,7 +54,7 @@ export function databaseDomainQueue(
   return {
     claim: (limit, leaseSeconds) =>
       statement(async (tx) => {
-        const rows = await tx<ClaimRow[]>`select * from public.claim_due_domains(${limit}, ${leaseSeconds})`;
+        const rows = await tx<ClaimRow[]>`select * from private.claim_due_domains(${limit}, ${leaseSeconds})`;
         return rows.map((row) => ({
           name: row.domain_name,
           status: row.status,
@@ -67,16 +67,16 @@ export function databaseDomainQueue(
       run(async (tx) => {
         await recordDomainCheck(tx, result, "poller");
         if (followUp.pendingDeleteNextCheckAt) {
-          await tx`select public.schedule_pending_delete_check(
+          await tx`select private.schedule_pending_delete_check(
             ${result.domain_name}, ${result.checked_at}, ${followUp.pendingDeleteNextCheckAt})`;
         }
         if (followUp.notBefore) {
-          await tx`select public.defer_domain_check(${result.domain_name}, ${followUp.notBefore})`;
+          await tx`select private.defer_domain_check(${result.domain_name}, ${followUp.notBefore})`;
         }
       }),
     recordDelegated: (domain, checkedAt) =>
       statement(async (tx) => {
-        await tx`select public.record_domain_check(
+        await tx`select private.record_domain_check(
           ${domain.name}, 'registered', ${checkedAt}, ${domain.expiresAt}, ${domain.registrar}, true, 'poller')`;
       }),
     recordDelegatedBatch: (domains, checkedAt) =>
@@ -84,14 +84,14 @@ export function databaseDomainQueue(
         const names = domains.map((domain) => domain.name);
         const expiries = domains.map((domain) => domain.expiresAt?.toISOString() ?? null);
         const registrars = domains.map((domain) => domain.registrar);
-        await tx`select public.record_domain_check(
+        await tx`select private.record_domain_check(
                    t.name, 'registered', ${checkedAt}, t.expires_at, t.registrar, true, 'poller')
                  from unnest(${names}::text[], ${expiries}::timestamptz[], ${registrars}::text[])
                    as t(name, expires_at, registrar)`;
       }),
     defer: (name, notBefore) =>
       statement(async (tx) => {
-        await tx`select public.defer_domain_check(${name}, ${notBefore})`;
+        await tx`select private.defer_domain_check(${name}, ${notBefore})`;
       }),
   };
 }

@@ -116,7 +116,7 @@ export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitSt
     async acquire(limitClass, key, maxWaitMs) {
       const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
       const [row] = await sql()<AcquireRow[]>`
-        select * from public.rate_limit_acquire(${limitClass}, ${key}, ${wait}::integer)`;
+        select * from private.rate_limit_acquire(${limitClass}, ${key}, ${wait}::integer)`;
       if (row.granted) {
         return {
           granted: true,
@@ -130,7 +130,7 @@ export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitSt
     async reserve(limitClass, key, maxWaitMs, urgent = false) {
       const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
       const [row] = await sql()<ReserveRow[]>`
-        select * from public.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer, ${urgent})`;
+        select * from private.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer, ${urgent})`;
       if (!row.granted) return refusal(row);
       return {
         granted: true,
@@ -143,27 +143,29 @@ export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitSt
     },
     async settle(token) {
       const [row] = await sql()<{ start_at: Date | null; retry_ms: number | null; db_now: Date }[]>`
-        select * from public.rate_limit_settle(${token}::uuid)`;
+        select * from private.rate_limit_settle(${token}::uuid)`;
       return { startAt: row.start_at?.getTime() ?? null, retryMs: row.retry_ms, dbNow: row.db_now.getTime() };
     },
     async releaseAt(token, finishedAt) {
-      await sql()`select public.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)})`;
+      await sql()`select private.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)})`;
     },
     async confirm(token) {
-      const [row] = await sql()<{ gate: number }[]>`select public.rate_limit_confirm(${token}::uuid) as gate`;
+      const [row] = await sql()<
+        { gate: number }[]
+      >`select private.rate_limit_confirm(${token}::uuid) as gate`;
       return row.gate;
     },
     async release(token) {
-      await sql()`select public.rate_limit_release(${token}::uuid)`;
+      await sql()`select private.rate_limit_release(${token}::uuid)`;
     },
     async pause(limitClass, key, untilMs, reason) {
       const [row] = await sql()<{ until: Date | null }[]>`
-        select public.rate_limit_pause(${limitClass}, ${key}, ${new Date(untilMs)}, ${reason}) as until`;
+        select private.rate_limit_pause(${limitClass}, ${key}, ${new Date(untilMs)}, ${reason}) as until`;
       return row.until?.getTime() ?? null;
     },
     async report(limitClass, key, succeeded) {
       const [row] = await sql()<{ until: Date | null }[]>`
-        select public.rate_limit_report(${limitClass}, ${key}, ${succeeded}) as until`;
+        select private.rate_limit_report(${limitClass}, ${key}, ${succeeded}) as until`;
       return row.until?.getTime() ?? null;
     },
   };

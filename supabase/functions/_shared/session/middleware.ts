@@ -77,7 +77,7 @@ async function consumeSessionRequest(userId: string, action: string): Promise<Se
     asService((tx) =>
       tx<SessionAllowanceRow[]>`
         select allowed, remaining, reset_at, request_limit, window_seconds
-          from public.consume_session_request(${userId}, ${action})`
+          from private.consume_session_request(${userId}, ${action})`
     )
   ).catch((error) => {
     // A still-valid token of an account that has been deleted: its log row has no profile to point to.

@@ -17,20 +17,20 @@ export function databaseBotStore(run: TransactionRunner = asService): BotStore {
       run(async (tx) => {
         const [row] = await tx<
           { outcome: string }[]
-        >`select public.telegram_link_chat(${token}, ${chatId}) as outcome`;
+        >`select private.telegram_link_chat(${token}, ${chatId}) as outcome`;
         return row.outcome === "linked" ? "linked" : "invalid";
       }),
     unlinkChat: (chatId) =>
       run(async (tx) => {
         const [row] = await tx<
           { unlinked: boolean }[]
-        >`select public.telegram_unlink_chat(${chatId}) as unlinked`;
+        >`select private.telegram_unlink_chat(${chatId}) as unlinked`;
         return row.unlinked;
       }),
     watchlist: (chatId, limit) =>
       run(async (tx) => {
         const [row] = await tx<{ list: { count: number; names: WatchedName[] } | null }[]>`
-          select public.telegram_chat_watchlist(${chatId}, ${limit}) as list`;
+          select private.telegram_chat_watchlist(${chatId}, ${limit}) as list`;
         return row.list;
       }),
   };

@@ -1,19 +1,12 @@
--- Fair delivery and Standard Webhooks rotation (migration 20261123001900): privileges, the owner's view of
+-- Fair delivery and Standard Webhooks rotation (migration `20261122000800_alerts.sql`): privileges, the owner's view of
 -- breakers, the pg_cron job, the wake-up trigger, and rotation's previous secret.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(18);
 
 select results_eq(
   $$ select schedule, btrim(command), active from cron.job where jobname = 'alert-delivery' $$,
-  $$ values ('* * * * *'::text, 'select public.invoke_alert_delivery()'::text, true) $$,
+  $$ values ('* * * * *'::text, 'select private.invoke_alert_delivery()'::text, true) $$,
   'pg_cron starts a delivery run every minute'
 );
 
@@ -23,12 +16,12 @@ select ok(
   p || ': service_role only'
 )
 from unnest(array[
-  'public.claim_fair_alert_deliveries(integer, integer)',
-  'public.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)',
-  'public.reserve_telegram_send(text, integer, integer, integer)',
-  'public.pause_telegram_sends(timestamptz)',
-  'public.invoke_alert_delivery()',
-  'public.defer_alert_delivery(uuid, timestamptz)'
+  'private.claim_fair_alert_deliveries(integer, integer)',
+  'private.settle_alert_delivery(uuid, text, integer, text, integer, timestamptz, integer, integer, integer)',
+  'private.reserve_telegram_send(text, integer, integer, integer)',
+  'private.pause_telegram_sends(timestamptz)',
+  'private.invoke_alert_delivery()',
+  'private.defer_alert_delivery(uuid, timestamptz)'
 ]) as p;
 
 select ok(

@@ -1,13 +1,6 @@
 -- Issue 18: rules that hold for every writer. Webhook cap and secret length in the table, derived unicode
 -- names, invitations of former admins, the inviter check in accept_invitation, invite-mail caps.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(40);
 
@@ -53,19 +46,19 @@ select throws_ok($$ update public.notification_settings set telegram_chat_id = '
 
 -- Unicode names are derived from the A-label ------------------------------------------------------------
 select tests.authenticate_as_service_role();
-select is(public.domain_unicode_name('xn--bcher-kva.test'), 'bücher.test', 'ToUnicode of a German IDN');
-select is(public.domain_unicode_name('xn--mnchen-3ya.xn--p1ai'), 'münchen.рф', 'every IDN label is decoded');
-select is(public.domain_unicode_name('xn--fiqs8s.xn--fiqz9s'), '中国.中國', 'CJK labels');
-select is(public.domain_unicode_name('example.com'), null, 'an ASCII name has no unicode form');
-select is(public.domain_unicode_name('xn--abc.test'), null, 'a label that does not decode gives null');
-select is(public.domain_unicode_name('xn--click-here-.test'), null,
+select is(private.domain_unicode_name('xn--bcher-kva.test'), 'bücher.test', 'ToUnicode of a German IDN');
+select is(private.domain_unicode_name('xn--mnchen-3ya.xn--p1ai'), 'münchen.рф', 'every IDN label is decoded');
+select is(private.domain_unicode_name('xn--fiqs8s.xn--fiqz9s'), '中国.中國', 'CJK labels');
+select is(private.domain_unicode_name('example.com'), null, 'an ASCII name has no unicode form');
+select is(private.domain_unicode_name('xn--abc.test'), null, 'a label that does not decode gives null');
+select is(private.domain_unicode_name('xn--click-here-.test'), null,
   'a label that decodes to ASCII only gives null');
-select is(public.domain_unicode_name('xn--ls8h.test'), '💩.test', 'a symbol outside the BMP decodes');
+select is(private.domain_unicode_name('xn--ls8h.test'), '💩.test', 'a symbol outside the BMP decodes');
 -- U+202E (right-to-left override) and U+2044 (fraction slash) must never be shown.
-select is(public.domain_unicode_name('xn--a-qin.test'), null, 'a label with a bidi control gives null');
-select is(public.domain_unicode_name('xn--evilcompaypal-966g.test'), null, 'a label with a slash look-alike gives null');
-select is(public.domain_unicode_name('xn--qi7ciaj2b.test'), null, 'full-width letters (which IDNA maps away) give null');
-select is(public.domain_unicode_name('xn--ab-cja2992a.test'), null, 'a zero-width space gives null');
+select is(private.domain_unicode_name('xn--a-qin.test'), null, 'a label with a bidi control gives null');
+select is(private.domain_unicode_name('xn--evilcompaypal-966g.test'), null, 'a label with a slash look-alike gives null');
+select is(private.domain_unicode_name('xn--qi7ciaj2b.test'), null, 'full-width letters (which IDNA maps away) give null');
+select is(private.domain_unicode_name('xn--ab-cja2992a.test'), null, 'a zero-width space gives null');
 
 select tests.authenticate_as('wendy@test.local');
 select throws_ok($$ select * from public.add_watchlist_domains(array['xn--bcher-kva.test'], array['<a href="https://phish.example">x</a>']) $$,
@@ -78,8 +71,8 @@ select tests.authenticate_as_service_role();
 update public.watchlist_entries set unicode_name = 'https://phish.example/login' where user_id = :'wendy';
 select results_eq(format('select unicode_name from public.watchlist_entries where user_id = %L', :'wendy'),
   array['bücher.test'], 'even a direct write cannot store another unicode form');
-select public.record_domain_check('xn--bcher-kva.test', 'registered', now() - interval '2 minutes', null, null, true, 'poller');
-select public.record_domain_check('xn--bcher-kva.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
+select private.record_domain_check('xn--bcher-kva.test', 'registered', now() - interval '2 minutes', null, null, true, 'poller');
+select private.record_domain_check('xn--bcher-kva.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
 select results_eq(format('select unicode_name from public.alert_events where user_id = %L', :'wendy'),
   array['bücher.test'], 'the alert carries the derived form');
 insert into public.alert_events (user_id, type, domain_name, unicode_name, previous_status, status, checked_at)
@@ -134,22 +127,22 @@ select is(public.accept_invitation(:'owen_token'), :'org'::uuid, 'a current owne
 
 -- Invite-mail caps ---------------------------------------------------------------------------------------
 select tests.authenticate_as('owen@test.local');
-select throws_ok(format('select public.reserve_invite_mail(%L, %L)', :'owen', :'owen_inv'), '42501', null,
+select throws_ok(format('select private.reserve_invite_mail(%L, %L)', :'owen', :'owen_inv'), '42501', null,
   'a user cannot reserve invite mail');
 select tests.authenticate_as_service_role();
 delete from public.invite_mail_log;
 update public.invite_mail_limits set per_account_per_day = 2, project_per_hour = 9;
-select results_eq(format('select public.reserve_invite_mail(%L, %L) from generate_series(1, 3)', :'owen', :'owen_inv'),
+select results_eq(format('select private.reserve_invite_mail(%L, %L) from generate_series(1, 3)', :'owen', :'owen_inv'),
   array[true, true, false], 'the per-account daily cap');
 -- Mail of accounts since deleted still counts project-wide.
 insert into public.invite_mail_log (user_id) select null from generate_series(1, 6);
-select results_eq(format('select public.reserve_invite_mail(%L, %L) from generate_series(1, 2)', :'wendy', null),
+select results_eq(format('select private.reserve_invite_mail(%L, %L) from generate_series(1, 2)', :'wendy', null),
   array[true, false], 'the project-wide hourly cap');
-select public.release_invite_mail(:'wendy', null);
+select private.release_invite_mail(:'wendy', null);
 select is((select count(*)::integer from public.invite_mail_log), 8, 'a release gives one reservation back');
 update public.invite_mail_log set sent_at = now() - interval '2 hours';
-select is(public.reserve_invite_mail(:'wendy', null), true, 'the hourly window rolls');
-select is(public.reserve_invite_mail(:'owen', null), false, 'the daily window has not rolled');
+select is(private.reserve_invite_mail(:'wendy', null), true, 'the hourly window rolls');
+select is(private.reserve_invite_mail(:'owen', null), false, 'the daily window has not rolled');
 
 select tests.clear_authentication();
 select * from tests.finish();

@@ -1,13 +1,6 @@
 -- Alerts: the outbox written with a transition into available, the poller's claim/record functions,
 -- the app's webhook and Telegram functions, RLS and privileges.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(99);
 
@@ -41,13 +34,13 @@ select is((select allow_private_targets from public.webhook_target_policy), fals
 -- Privileges on functions ----------------------------------------------------------------------------
 select is_empty(
   $$ select f from unnest(array[
-       'public.claim_due_domains(integer, integer)', 'public.defer_domain_check(text, timestamptz)',
-       'public.schedule_pending_delete_check(text, timestamptz, timestamptz)',
-       'public.claim_alert_deliveries(integer, integer)',
-       'public.mark_alert_delivery_delivered(uuid, integer, integer)',
-       'public.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)',
-       'public.fail_alert_delivery(uuid, text, integer, text, integer)',
-       'public.defer_alert_delivery(uuid, timestamptz)'
+       'private.claim_due_domains(integer, integer)', 'private.defer_domain_check(text, timestamptz)',
+       'private.schedule_pending_delete_check(text, timestamptz, timestamptz)',
+       'private.claim_alert_deliveries(integer, integer)',
+       'private.mark_alert_delivery_delivered(uuid, integer, integer)',
+       'private.schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamptz)',
+       'private.fail_alert_delivery(uuid, text, integer, text, integer)',
+       'private.defer_alert_delivery(uuid, timestamptz)'
      ]) as f
      where has_function_privilege('authenticated', f, 'EXECUTE') or not has_function_privilege('service_role', f, 'EXECUTE') $$,
   'the poller functions are for service_role only'
@@ -64,8 +57,8 @@ select is_empty(
   'the app functions are for authenticated only'
 );
 select ok(
-  not has_function_privilege('authenticated', 'public.queue_test_alert(uuid, text, uuid)', 'EXECUTE')
-  and not has_function_privilege('authenticated', 'public.queue_domain_available_alerts()', 'EXECUTE'),
+  not has_function_privilege('authenticated', 'private.queue_test_alert(uuid, text, uuid)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'private.queue_domain_available_alerts()', 'EXECUTE'),
   'internal helpers are not callable by accounts'
 );
 
@@ -84,9 +77,9 @@ select matches((public.create_telegram_link())->>'url', '^https://t\.me/TestWatc
   'the app gets a one-time deep link to the bot');
 select split_part((public.create_telegram_link())->>'url', 'start=', 2) as alice_token \gset
 select tests.authenticate_as_service_role();
-select is(public.telegram_link_chat(:'alice_token', '-1001234567890'), 'invalid', 'a group chat is never linked');
-select is(public.telegram_link_chat(:'alice_token', '123456789'), 'linked', 'the private chat that opened the link is');
-select is(public.telegram_link_chat(:'alice_token', '123456789'), 'invalid', 'a link works once');
+select is(private.telegram_link_chat(:'alice_token', '-1001234567890'), 'invalid', 'a group chat is never linked');
+select is(private.telegram_link_chat(:'alice_token', '123456789'), 'linked', 'the private chat that opened the link is');
+select is(private.telegram_link_chat(:'alice_token', '123456789'), 'invalid', 'a link works once');
 select tests.authenticate_as('alice@test.local');
 select results_eq($$ select telegram_configured, telegram_enabled from public.notification_settings $$,
   $$ values (true, true) $$, 'the app sees that Telegram is configured');
@@ -176,11 +169,11 @@ select added from public.add_watchlist_domains(array['drop.test']) \gset ignored
 
 -- The outbox ---------------------------------------------------------------------------------------------
 select tests.authenticate_as_service_role();
-select public.record_domain_check('drop.test', 'pending_delete', now() - interval '2 minutes', null, null, true, 'poller');
+select private.record_domain_check('drop.test', 'pending_delete', now() - interval '2 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 0,
   'pending delete alerts nobody');
 
-select public.record_domain_check('drop.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
+select private.record_domain_check('drop.test', 'available', now() - interval '1 minute', null, null, true, 'poller');
 select results_eq(
   $$ select user_id, type, domain_name, previous_status, status from public.alert_events
       where domain_name = 'drop.test' order by user_id $$,
@@ -207,18 +200,18 @@ select ok((select count(*) from public.alert_deliveries d join public.alert_even
 select is((select count(*)::integer from public.alert_deliveries d join public.alert_events e on e.id = d.event_id
             where e.user_id in (:'bob', :'dave')), 0, 'Telegram switched off, or no channel: events only');
 
-select public.record_domain_check('drop.test', 'available', now() - interval '30 seconds', null, null, true, 'poller');
+select private.record_domain_check('drop.test', 'available', now() - interval '30 seconds', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 4,
   'still available: no new alert');
-select public.record_domain_check('drop.test', 'unknown', now() - interval '20 seconds', null, null, false, 'poller');
+select private.record_domain_check('drop.test', 'unknown', now() - interval '20 seconds', null, null, false, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'drop.test'), 4,
   'a failed check changes nothing');
-select public.record_domain_check('drop.test', 'registered', now() - interval '10 seconds', null, null, true, 'poller');
-select public.record_domain_check('drop.test', 'available', now(), null, null, true, 'poller');
+select private.record_domain_check('drop.test', 'registered', now() - interval '10 seconds', null, null, true, 'poller');
+select private.record_domain_check('drop.test', 'available', now(), null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'drop.test' and previous_status = 'registered'), 4,
   'dropping again later is a new transition with new events');
-select public.record_domain_check('other.test', 'available', now(), null, null, true, 'poller');
+select private.record_domain_check('other.test', 'available', now(), null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'other.test'), 1,
   'unknown → available (the first check finds it free) alerts too');
 
@@ -237,41 +230,41 @@ select tests.authenticate_as_service_role();
 delete from public.alert_deliveries where status = 'pending' and user_id <> :'alice';
 select results_eq(
   $$ select channel, webhook_url, webhook_secret, webhook_enabled, telegram_chat_id, event_type, domain_name
-       from public.claim_alert_deliveries(10, 60) order by channel, event_created_at $$,
+       from private.claim_alert_deliveries(10, 60) order by channel, event_created_at $$,
   $$ values ('telegram'::text, null::text, null::text, null::boolean, '1001'::text, 'domain.available'::text, 'drop.test'::text),
             ('telegram', null, null, null, '1001', 'domain.available', 'drop.test'),
             ('webhook', 'https://hooks.example.com/alice2', 'a-secret-of-my-own-choosing', true, null, 'domain.available', 'drop.test'),
             ('webhook', 'https://hooks.example.com/alice2', 'a-secret-of-my-own-choosing', true, null, 'domain.available', 'drop.test') $$,
   'claims return what sending needs, secrets included (service_role only)'
 );
-select is_empty($$ select * from public.claim_alert_deliveries(10, 60) $$, 'claimed deliveries are leased');
+select is_empty($$ select * from private.claim_alert_deliveries(10, 60) $$, 'claimed deliveries are leased');
 
 select id as d_tg from public.alert_deliveries where user_id = :'alice' and channel = 'telegram' order by created_at limit 1 \gset
 select id as d_wh from public.alert_deliveries where user_id = :'alice' and channel = 'webhook' order by created_at limit 1 \gset
-select public.schedule_alert_delivery_retry(:'d_wh', 'failed', 500, 'http_500', 120, now() + interval '1 minute');
+select private.schedule_alert_delivery_retry(:'d_wh', 'failed', 500, 'http_500', 120, now() + interval '1 minute');
 select results_eq(format($$ select status, attempt_count, failure_count, last_http_status, last_error, lease_until
                              from public.alert_deliveries where id = %L $$, :'d_wh'),
   $$ values ('pending'::text, 1, 1, 500, 'http_500'::text, null::timestamptz) $$,
   'a failed attempt is counted and rescheduled, lease released');
-select public.schedule_alert_delivery_retry(:'d_tg', 'rate_limited', 429, 'telegram_429', 30, now() + interval '30 seconds');
+select private.schedule_alert_delivery_retry(:'d_tg', 'rate_limited', 429, 'telegram_429', 30, now() + interval '30 seconds');
 select results_eq(format($$ select attempt_count, failure_count from public.alert_deliveries where id = %L $$, :'d_tg'),
   $$ values (1, 0) $$, 'a rate limit is an attempt but not a failure');
-select throws_ok(format($$ select public.schedule_alert_delivery_retry(%L, 'delivered', 200, null, 1, now()) $$, :'d_tg'),
+select throws_ok(format($$ select private.schedule_alert_delivery_retry(%L, 'delivered', 200, null, 1, now()) $$, :'d_tg'),
   'DW400', null, 'only failures are retried');
-select public.mark_alert_delivery_delivered(:'d_wh', 204, 80);
+select private.mark_alert_delivery_delivered(:'d_wh', 204, 80);
 select results_eq(format($$ select status, attempt_count, delivered_at is not null from public.alert_deliveries where id = %L $$, :'d_wh'),
   $$ values ('delivered'::text, 2, true) $$, 'delivered');
-select public.fail_alert_delivery(:'d_tg', 'failed', 403, 'telegram_403: blocked', 50);
+select private.fail_alert_delivery(:'d_tg', 'failed', 403, 'telegram_403: blocked', 50);
 select results_eq(format($$ select status, failed_at is not null from public.alert_deliveries where id = %L $$, :'d_tg'),
   $$ values ('failed'::text, true) $$, 'failed for good, kept for inspection');
 select results_eq(format($$ select outcome, http_status from public.alert_delivery_attempts
                              where delivery_id in (%L, %L) order by id $$, :'d_wh', :'d_tg'),
   $$ values ('failed'::text, 500), ('rate_limited', 429), ('delivered', 204), ('failed', 403) $$,
   'every attempt is in the history');
-select public.mark_alert_delivery_delivered(:'d_tg', 200, 10);
+select private.mark_alert_delivery_delivered(:'d_tg', 200, 10);
 select is((select status from public.alert_deliveries where id = :'d_tg'), 'failed', 'a final status does not change');
 select id as d_other from public.alert_deliveries where status = 'pending' and user_id = :'alice' limit 1 \gset
-select public.defer_alert_delivery(:'d_other', now() + interval '10 minutes');
+select private.defer_alert_delivery(:'d_other', now() + interval '10 minutes');
 select results_eq(format($$ select attempt_count, lease_until, next_attempt_at > now() + interval '9 minutes'
                              from public.alert_deliveries where id = %L $$, :'d_other'),
   $$ values (0, null::timestamptz, true) $$, 'deferring gives a delivery back without an attempt');
@@ -279,7 +272,7 @@ select results_eq(format($$ select attempt_count, lease_until, next_attempt_at >
 select tests.authenticate_as('alice@test.local');
 select results_eq($$ select count(*)::integer from public.alert_delivery_attempts $$, $$ values (5) $$,
   'the owner reads the attempt history');
-select throws_ok($$ select * from public.claim_alert_deliveries(1, 60) $$, '42501', null,
+select throws_ok($$ select * from private.claim_alert_deliveries(1, 60) $$, '42501', null,
   'an account cannot claim deliveries');
 
 -- Webhook deleted: history stays, pending deliveries lose their target ---------------------------------
@@ -317,32 +310,32 @@ insert into public.domains (name, next_check_at) values ('nobody-watches.test', 
 update public.domains set next_check_at = now() - interval '10 minutes' where name = 'drop.test';
 update public.domains set next_check_at = now() - interval '20 minutes' where name = 'other.test';
 select tests.authenticate_as_service_role();
-select results_eq($$ select domain_name, status from public.claim_due_domains(10, 60) $$,
+select results_eq($$ select domain_name, status from private.claim_due_domains(10, 60) $$,
   $$ values ('other.test'::text, 'available'::text), ('drop.test', 'available') $$,
   'due names with a watcher are claimed, most overdue first; unwatched names never');
-select is_empty($$ select * from public.claim_due_domains(10, 60) $$, 'a leased name is not claimed again');
-select throws_ok($$ select * from public.claim_due_domains(0, 60) $$, 'DW400', null, 'limit is checked');
-select throws_ok($$ select * from public.claim_due_domains(1, 0) $$, 'DW400', null, 'lease is checked');
-select public.defer_domain_check('drop.test', now() + interval '2 minutes');
+select is_empty($$ select * from private.claim_due_domains(10, 60) $$, 'a leased name is not claimed again');
+select throws_ok($$ select * from private.claim_due_domains(0, 60) $$, 'DW400', null, 'limit is checked');
+select throws_ok($$ select * from private.claim_due_domains(1, 0) $$, 'DW400', null, 'lease is checked');
+select private.defer_domain_check('drop.test', now() + interval '2 minutes');
 select results_eq($$ select lease_until, next_check_at > now() + interval '1 minute' from public.domains where name = 'drop.test' $$,
   $$ values (null::timestamptz, true) $$, 'deferring releases the lease and sets the next check');
 select tests.clear_authentication();
 update public.domains set lease_until = now() - interval '1 second' where name = 'other.test';
 select tests.authenticate_as_service_role();
-select results_eq($$ select domain_name from public.claim_due_domains(10, 60) $$, $$ values ('other.test'::text) $$,
+select results_eq($$ select domain_name from private.claim_due_domains(10, 60) $$, $$ values ('other.test'::text) $$,
   'an expired lease (a crashed poller) gives the name back');
 
-select public.record_domain_check('drop.test', 'pending_delete', now(), null, null, true, 'poller');
-select public.schedule_pending_delete_check('drop.test', now(), now() + interval '1 second');
+select private.record_domain_check('drop.test', 'pending_delete', now(), null, null, true, 'poller');
+select private.schedule_pending_delete_check('drop.test', now(), now() + interval '1 second');
 select is((select next_check_at from public.domains where name = 'drop.test'), now() + interval '5 seconds',
   'the pending-delete schedule is at least 5 s (the check aimed just after a predicted drop)');
-select public.schedule_pending_delete_check('drop.test', now(), now() + interval '30 minutes');
+select private.schedule_pending_delete_check('drop.test', now(), now() + interval '30 minutes');
 select is((select next_check_at from public.domains where name = 'drop.test'), now() + interval '30 minutes',
   'and follows the poller''s prediction');
-select public.schedule_pending_delete_check('drop.test', now() - interval '1 hour', now() + interval '9 minutes');
+select private.schedule_pending_delete_check('drop.test', now() - interval '1 hour', now() + interval '9 minutes');
 select is((select next_check_at from public.domains where name = 'drop.test'), now() + interval '30 minutes',
   'a stale check does not move it');
-select public.schedule_pending_delete_check('other.test', now(), now() + interval '9 minutes');
+select private.schedule_pending_delete_check('other.test', now(), now() + interval '9 minutes');
 select isnt((select next_check_at from public.domains where name = 'other.test'), now() + interval '9 minutes',
   'only names in pending delete');
 

@@ -1,25 +1,18 @@
--- Housekeeping: the purge-expired-rows job is scheduled, and public.purge_expired_rows() deletes exactly
+-- Housekeeping: the purge-expired-rows job is scheduled, and private.purge_expired_rows() deletes exactly
 -- what is older than its retention period (public.retention_settings), never a pending delivery's event.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(17);
 
 select results_eq(
   $$ select schedule, btrim(command), active from cron.job where jobname = 'purge-expired-rows' $$,
-  $$ values ('17 3 * * *'::text, 'select public.purge_expired_rows()'::text, true) $$,
+  $$ values ('17 3 * * *'::text, 'select private.purge_expired_rows()'::text, true) $$,
   'pg_cron purges expired rows every day at 03:17 UTC'
 );
 select ok(
-  not has_function_privilege('authenticated', 'public.purge_expired_rows()', 'EXECUTE')
-  and not has_function_privilege('anon', 'public.purge_expired_rows()', 'EXECUTE')
-  and not has_function_privilege('service_role', 'public.purge_expired_rows()', 'EXECUTE'),
+  not has_function_privilege('authenticated', 'private.purge_expired_rows()', 'EXECUTE')
+  and not has_function_privilege('anon', 'private.purge_expired_rows()', 'EXECUTE')
+  and not has_function_privilege('service_role', 'private.purge_expired_rows()', 'EXECUTE'),
   'only the job''s owner runs the purge'
 );
 select results_eq(
@@ -65,7 +58,7 @@ values (1, -1, 1, 'postgres', 'postgres', 'select 1', 'succeeded', '1 row', now(
        (1, -2, 1, 'postgres', 'postgres', 'select 1', 'succeeded', '1 row', now() - interval '6 days',
         now() - interval '6 days');
 
-select ok((public.purge_expired_rows() ->> 'alert_events')::int >= 1, 'the purge reports what it deleted');
+select ok((private.purge_expired_rows() ->> 'alert_events')::int >= 1, 'the purge reports what it deleted');
 
 select is((select count(*)::int from public.alert_events where id = 'evt_old_final'), 0,
   'an old event whose deliveries are final is deleted');
@@ -92,7 +85,7 @@ select is((select array_agg(runid order by runid) from cron.job_run_details wher
   'pg_cron run details older than 7 days are deleted');
 
 update public.retention_settings set alert_events_days = 250;
-select public.purge_expired_rows() as ignored \gset
+select private.purge_expired_rows() as ignored \gset
 select is((select count(*)::int from public.alert_events where id = 'evt_recent'), 0,
   'a shorter period takes effect at the next run');
 select throws_ok($$ update public.retention_settings set request_counters_days = 1 $$, '23514', null,

@@ -1,13 +1,6 @@
--- Delivery log and redelivery (migration 20261124000200): grants, owner rules (another account sees
+-- Delivery log and redelivery (migration `20261122000800_alerts.sql`): grants, owner rules (another account sees
 -- "not found"), paging, what is never returned, the refusals, one attempt per redelivery, rate limits.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(49);
 
@@ -28,9 +21,9 @@ select ok(
   p || ': internal (no role executes it)'
 )
 from unnest(array[
-  'public.require_session_request(uuid, text, text)',
-  'public.nudge_alert_delivery()',
-  'public.finish_failed_redelivery()'
+  'private.require_session_request(uuid, text, text)',
+  'private.nudge_alert_delivery()',
+  'private.finish_failed_redelivery()'
 ]) as p;
 
 select results_eq(
@@ -186,9 +179,9 @@ select is(
 select tests.clear_authentication();
 update public.alert_deliveries set lease_until = now() + interval '1 minute'
  where id in ('00000000-0000-0000-0000-00000000d001', '00000000-0000-0000-0000-00000000d003');
-select public.settle_alert_delivery('00000000-0000-0000-0000-00000000d001', 'failed', 500, 'http_500', 40,
+select private.settle_alert_delivery('00000000-0000-0000-0000-00000000d001', 'failed', 500, 'http_500', 40,
                                     now() + interval '1 minute', 5, 60, 3600);
-select public.settle_alert_delivery('00000000-0000-0000-0000-00000000d003', 'failed', 500, 'http_500', 40,
+select private.settle_alert_delivery('00000000-0000-0000-0000-00000000d003', 'failed', 500, 'http_500', 40,
                                     now() + interval '1 minute', 5, 60, 3600);
 select results_eq(
   $$ select id::text, status, failed_at is not null, attempt_count from public.alert_deliveries
@@ -197,7 +190,7 @@ select results_eq(
             ('00000000-0000-0000-0000-00000000d003', 'pending', false, 1) $$,
   'a failed redelivery is final; an ordinary failure is retried'
 );
-select public.settle_alert_delivery('00000000-0000-0000-0000-00000000d002', 'delivered', 200, null, 12, null, 5, 60, 3600);
+select private.settle_alert_delivery('00000000-0000-0000-0000-00000000d002', 'delivered', 200, null, 12, null, 5, 60, 3600);
 select is((select status from public.alert_deliveries where id = '00000000-0000-0000-0000-00000000d002'),
   'delivered', 'a successful redelivery is delivered');
 
@@ -275,7 +268,7 @@ select throws_ok($$ select public.list_webhook_deliveries('00000000-0000-0000-00
 -- Users cannot touch the limits or the counters.
 select throws_ok($$ update public.session_action_limits set max_requests = 1000 $$, '42501', null,
   'the limits are not the account''s to change');
-select throws_ok($$ select public.require_session_request(tests.user_id('log-owner@test.local'), 'webhook-redelivery', 'x') $$,
+select throws_ok($$ select private.require_session_request(tests.user_id('log-owner@test.local'), 'webhook-redelivery', 'x') $$,
   '42501', null, 'the rate-limit helper is internal');
 select throws_ok($$ update public.alert_deliveries set status = 'pending' $$, '42501', null,
   'deliveries are not writable by users');

@@ -1,11 +1,5 @@
 -- The RDAP engine: service_role-only tables, next_check_delay and record_domain_check.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
+\ir _setup.psql
 
 select plan(54);
 
@@ -85,44 +79,44 @@ select throws_ok($$ select * from public.rdap_bootstrap_cache $$, '42501', null,
 reset role;
 
 -- record_domain_check: who may call it ---------------------------------------------------------------
-select is_definer('public', 'record_domain_check',
+select is_definer('private', 'record_domain_check',
   array['text', 'text', 'timestamp with time zone', 'timestamp with time zone', 'text', 'boolean', 'text'],
   'record_domain_check is security definer');
 select is_empty(
   $$ select r from unnest(array['public', 'anon', 'authenticated']) as r
       where r <> 'public' and has_function_privilege(r,
-        'public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute') $$,
+        'private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute') $$,
   'anon and authenticated cannot execute record_domain_check'
 );
 select ok(has_function_privilege('service_role',
-  'public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute'),
+  'private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute'),
   'service_role can execute record_domain_check');
 set local role authenticated;
 select throws_ok(
-  $$ select public.record_domain_check('a.test', 'available', now(), null, null, true, 'poller') $$,
+  $$ select private.record_domain_check('a.test', 'available', now(), null, null, true, 'poller') $$,
   '42501', null, 'authenticated is refused at run time too'
 );
 reset role;
 
 -- next_check_delay ------------------------------------------------------------------------------------
-select is(public.next_check_delay('pending_delete', null, 0), interval '5 minutes', 'pending_delete: 5 minutes');
-select is(public.next_check_delay('available', null, 0), interval '1 hour', 'available: hourly');
-select is(public.next_check_delay('registered', now() + interval '3 days', 0), interval '1 hour',
+select is(private.next_check_delay('pending_delete', null, 0), interval '5 minutes', 'pending_delete: 5 minutes');
+select is(private.next_check_delay('available', null, 0), interval '1 hour', 'available: hourly');
+select is(private.next_check_delay('registered', now() + interval '3 days', 0), interval '1 hour',
   'registered, expiring within 7 days: hourly');
-select is(public.next_check_delay('registered', now() - interval '2 days', 0), interval '1 hour',
+select is(private.next_check_delay('registered', now() - interval '2 days', 0), interval '1 hour',
   'registered, past expiry: hourly');
-select is(public.next_check_delay('registered', now() + interval '30 days', 0), interval '1 day',
+select is(private.next_check_delay('registered', now() + interval '30 days', 0), interval '1 day',
   'registered, expiring within 45 days: daily');
-select is(public.next_check_delay('registered', now() + interval '200 days', 0), interval '7 days',
+select is(private.next_check_delay('registered', now() + interval '200 days', 0), interval '7 days',
   'registered, expiring later: weekly');
-select is(public.next_check_delay('registered', null, 0), interval '7 days', 'registered, no expiry known: weekly');
-select is(public.next_check_delay('unknown', null, 0), interval '5 minutes', 'unknown, no failure yet: 5 minutes');
-select is(public.next_check_delay('unknown', null, 1), interval '5 minutes', 'unknown, 1 failure: 5 minutes');
-select is(public.next_check_delay('unknown', null, 2), interval '10 minutes', 'unknown, 2 failures: 10 minutes');
-select is(public.next_check_delay('unknown', null, 4), interval '40 minutes', 'unknown, 4 failures: 40 minutes');
-select is(public.next_check_delay('unknown', null, 7), interval '320 minutes', 'unknown, 7 failures: 5 h 20 min');
-select is(public.next_check_delay('unknown', null, 8), interval '6 hours', 'unknown, 8 failures: capped at 6 hours');
-select is(public.next_check_delay('unknown', null, 10000), interval '6 hours', 'unknown, many failures: 6 hours');
+select is(private.next_check_delay('registered', null, 0), interval '7 days', 'registered, no expiry known: weekly');
+select is(private.next_check_delay('unknown', null, 0), interval '5 minutes', 'unknown, no failure yet: 5 minutes');
+select is(private.next_check_delay('unknown', null, 1), interval '5 minutes', 'unknown, 1 failure: 5 minutes');
+select is(private.next_check_delay('unknown', null, 2), interval '10 minutes', 'unknown, 2 failures: 10 minutes');
+select is(private.next_check_delay('unknown', null, 4), interval '40 minutes', 'unknown, 4 failures: 40 minutes');
+select is(private.next_check_delay('unknown', null, 7), interval '320 minutes', 'unknown, 7 failures: 5 h 20 min');
+select is(private.next_check_delay('unknown', null, 8), interval '6 hours', 'unknown, 8 failures: capped at 6 hours');
+select is(private.next_check_delay('unknown', null, 10000), interval '6 hours', 'unknown, many failures: 6 hours');
 
 -- record_domain_check: what it writes ----------------------------------------------------------------
 insert into public.domains (name, lease_until) values ('rdap-engine.test', now() + interval '5 minutes');
@@ -133,7 +127,7 @@ select now() - interval '60 minutes' as t0, now() - interval '50 minutes' as t1,
        now() + interval '200 days' as expiry \gset
 
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'registered', :'t0', :'expiry', 'Example Registrar', true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'registered', :'t0', :'expiry', 'Example Registrar', true, 'poller');
 reset role;
 select results_eq(
   $$ select status, status_changed_at, last_checked_at, expires_at, registrar, consecutive_failures, lease_until
@@ -146,7 +140,7 @@ select is((select next_check_at from public.domains where name = 'rdap-engine.te
   :'t0'::timestamptz + interval '7 days', 'registered far from expiry: next check in a week');
 
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'registered', :'t1', :'expiry', 'Example Registrar', true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'registered', :'t1', :'expiry', 'Example Registrar', true, 'poller');
 reset role;
 select is((select status_changed_at from public.domains where name = 'rdap-engine.test'), :'t0'::timestamptz,
   'status_changed_at stays when the status does not change');
@@ -155,7 +149,7 @@ select is((select last_checked_at from public.domains where name = 'rdap-engine.
 
 update public.domains set lease_until = now() + interval '5 minutes' where name = 'rdap-engine.test';
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'unknown', :'t2', null, null, false, 'poller');
+select private.record_domain_check('rdap-engine.test', 'unknown', :'t2', null, null, false, 'poller');
 reset role;
 select results_eq(
   $$ select status, expires_at, registrar, consecutive_failures, lease_until, last_checked_at
@@ -168,7 +162,7 @@ select is((select next_check_at from public.domains where name = 'rdap-engine.te
   :'t2'::timestamptz + interval '5 minutes', 'first failure: retry in 5 minutes');
 
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'unknown', :'t3', null, null, false, 'poller');
+select private.record_domain_check('rdap-engine.test', 'unknown', :'t3', null, null, false, 'poller');
 reset role;
 select is((select consecutive_failures from public.domains where name = 'rdap-engine.test'), 2,
   'a second failure counts 2');
@@ -177,7 +171,7 @@ select is((select next_check_at from public.domains where name = 'rdap-engine.te
 
 update public.domains set lease_until = now() + interval '5 minutes' where name = 'rdap-engine.test';
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'available', :'t1', null, null, true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'available', :'t1', null, null, true, 'poller');
 reset role;
 select results_eq(
   $$ select status, consecutive_failures, lease_until from public.domains where name = 'rdap-engine.test' $$,
@@ -186,7 +180,7 @@ select results_eq(
 );
 
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'available', :'t4', null, null, true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'available', :'t4', null, null, true, 'poller');
 reset role;
 select results_eq(
   $$ select status, status_changed_at, expires_at, registrar, consecutive_failures
@@ -198,7 +192,7 @@ select is((select next_check_at from public.domains where name = 'rdap-engine.te
   :'t4'::timestamptz + interval '1 hour', 'available: next check in an hour');
 
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'pending_delete', :'t5', now() - interval '40 days',
+select private.record_domain_check('rdap-engine.test', 'pending_delete', :'t5', now() - interval '40 days',
   'Example Registrar', true, 'poller');
 reset role;
 select is((select next_check_at from public.domains where name = 'rdap-engine.test'),
@@ -208,12 +202,12 @@ select is((select status_changed_at from public.domains where name = 'rdap-engin
 
 -- Expiry close: hourly; expiry within 45 days: daily.
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'registered', now(), now() + interval '2 days', null, true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'registered', now(), now() + interval '2 days', null, true, 'poller');
 reset role;
 select is((select next_check_at from public.domains where name = 'rdap-engine.test'),
   now() + interval '1 hour', 'registered, expiring in 2 days: next check in an hour');
 set local role service_role;
-select public.record_domain_check('rdap-engine.test', 'registered', now(), now() + interval '20 days', null, true, 'poller');
+select private.record_domain_check('rdap-engine.test', 'registered', now(), now() + interval '20 days', null, true, 'poller');
 reset role;
 select is((select next_check_at from public.domains where name = 'rdap-engine.test'),
   now() + interval '1 day', 'registered, expiring in 20 days: next check tomorrow');
@@ -221,7 +215,7 @@ select is((select next_check_at from public.domains where name = 'rdap-engine.te
 -- Names nobody watches, and bad input ----------------------------------------------------------------
 set local role service_role;
 select lives_ok(
-  $$ select public.record_domain_check('not-watched.test', 'available', now(), null, null, true, 'poller') $$,
+  $$ select private.record_domain_check('not-watched.test', 'available', now(), null, null, true, 'poller') $$,
   'a name not in public.domains is accepted'
 );
 reset role;
@@ -229,11 +223,11 @@ select is_empty($$ select 1 from public.domains where name = 'not-watched.test' 
   'and no row is created for it');
 set local role service_role;
 select throws_ok(
-  $$ select public.record_domain_check('rdap-engine.test', 'gone', now(), null, null, true, 'poller') $$,
+  $$ select private.record_domain_check('rdap-engine.test', 'gone', now(), null, null, true, 'poller') $$,
   'DW400', null, 'an invalid status is refused'
 );
 select throws_ok(
-  $$ select public.record_domain_check('rdap-engine.test', 'registered', null, null, null, true, 'poller') $$,
+  $$ select private.record_domain_check('rdap-engine.test', 'registered', null, null, null, true, 'poller') $$,
   'DW400', null, 'a missing checked_at is refused'
 );
 reset role;

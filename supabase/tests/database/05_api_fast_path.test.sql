@@ -1,12 +1,5 @@
 -- authorize_api_request (key + daily count in one statement) and list_watchlist as a definer function.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(16);
 
@@ -30,34 +23,34 @@ select encode(sha256(convert_to(:'tia_key', 'UTF8')), 'hex') as tia_hash,
        encode(sha256(convert_to('fay-key', 'UTF8')), 'hex') as fay_hash \gset
 
 select tests.authenticate_as_service_role();
-select results_eq(format('select * from public.authorize_api_request(%L)', :'tia_hash'),
+select results_eq(format('select * from private.authorize_api_request(%L)', :'tia_hash'),
   format($$ values ('ok'::text, %L::uuid, 'tiny'::text, true, 2, 1, %L::timestamptz) $$, :'tia', :'next_midnight'),
   'a valid key is ok and the request is counted');
-select results_eq(format('select allowed, remaining from public.authorize_api_request(%L, false)', :'tia_hash'),
+select results_eq(format('select allowed, remaining from private.authorize_api_request(%L, false)', :'tia_hash'),
   $$ values (true, 1) $$, 'without counting, the allowance is reported as it stands');
-select results_eq(format('select allowed, remaining from public.authorize_api_request(%L, true)', :'tia_hash'),
+select results_eq(format('select allowed, remaining from private.authorize_api_request(%L, true)', :'tia_hash'),
   $$ values (true, 0) $$, 'the request that reaches the limit is allowed');
-select results_eq(format('select outcome, allowed, remaining from public.authorize_api_request(%L)', :'tia_hash'),
+select results_eq(format('select outcome, allowed, remaining from private.authorize_api_request(%L)', :'tia_hash'),
   $$ values ('ok'::text, false, 0) $$, 'one over the limit is refused');
 select is((select request_count from public.api_request_counters where user_id = :'tia'), 2,
   'refused requests are not counted');
-select results_eq(format('select outcome, allowed, request_limit from public.authorize_api_request(%L)', :'eve_hash'),
+select results_eq(format('select outcome, allowed, request_limit from private.authorize_api_request(%L)', :'eve_hash'),
   $$ values ('ok'::text, true, null::integer) $$, 'an unlimited plan is allowed');
 select is_empty(format('select 1 from public.api_request_counters where user_id = %L', :'eve'),
   'and not counted');
-select results_eq(format('select outcome, user_id, allowed from public.authorize_api_request(%L)', :'fay_hash'),
+select results_eq(format('select outcome, user_id, allowed from private.authorize_api_request(%L)', :'fay_hash'),
   format($$ values ('upgrade_required'::text, %L::uuid, false) $$, :'fay'), 'a Free key is upgrade_required');
 select is_empty(format('select 1 from public.api_request_counters where user_id = %L', :'fay'),
   'and not counted');
-select results_eq($$ select outcome, user_id from public.authorize_api_request(repeat('0', 64)) $$,
+select results_eq($$ select outcome, user_id from private.authorize_api_request(repeat('0', 64)) $$,
   $$ values ('unauthorized'::text, null::uuid) $$, 'an unknown key is unauthorized');
-select results_eq($$ select outcome from public.authorize_api_request(null) $$,
+select results_eq($$ select outcome from private.authorize_api_request(null) $$,
   $$ values ('unauthorized'::text) $$, 'no key is unauthorized');
-select results_eq(format('select outcome, allowed, remaining from public.authorize_api_request(%L)', :'tia_hash'),
+select results_eq(format('select outcome, allowed, remaining from private.authorize_api_request(%L)', :'tia_hash'),
   $$ values ('ok'::text, false, 0) $$, 'the counter commits without waiting for its flush: visible as usual');
 
 select tests.authenticate_as('tia@test.local');
-select throws_ok(format('select * from public.authorize_api_request(%L)', :'tia_hash'), '42501', null,
+select throws_ok(format('select * from private.authorize_api_request(%L)', :'tia_hash'), '42501', null,
   'authenticated cannot call authorize_api_request');
 
 -- list_watchlist shows only the caller's active entries, whichever paging style.

@@ -1,12 +1,5 @@
 -- Organisations, members, invitations: RLS, the hidden token, and the invitation functions.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(52);
 
@@ -56,7 +49,7 @@ select results_eq(format('select organization_name, email, role, token is not nu
   $$ values ('Acme'::text, 'IVY@Test.local'::text, 'member'::text, true) $$,
   'an admin gets a pending invitation for sending, with its token');
 select tests.authenticate_as_service_role();
-select lives_ok(format('select public.mark_invitation_emailed(%L, %L)', tests.user_id('adam@test.local'), :'ivy_inv'),
+select lives_ok(format('select private.mark_invitation_emailed(%L, %L)', tests.user_id('adam@test.local'), :'ivy_inv'),
   'send-org-invite marks it emailed for an admin');
 select isnt((select emailed_at from public.invitations where id = :'ivy_inv'), null, 'emailed_at is set');
 select tests.authenticate_as('adam@test.local');
@@ -75,7 +68,7 @@ select throws_ok(format($$ insert into public.invitations (organization_id, emai
 select is_empty($$ select id from public.invitations $$, 'a member does not read the invitations');
 select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW403', null,
   'a member of the organisation cannot get an invitation for sending (DW403)');
-select throws_ok(format('select public.mark_invitation_emailed(%L, %L)', auth.uid(), :'ivy_inv'), '42501', null,
+select throws_ok(format('select private.mark_invitation_emailed(%L, %L)', auth.uid(), :'ivy_inv'), '42501', null,
   'a member cannot call mark_invitation_emailed');
 select results_eq($$ select name from public.organizations $$, array['Acme'], 'a member reads the organisation');
 select is((select count(*)::integer from public.organization_members), 3, 'a member reads the members');
@@ -97,7 +90,7 @@ select throws_ok(format('select public.accept_invitation(%L)', :'ivy_token'), 'D
 select throws_ok(format('select * from public.invitation_for_sending(%L)', :'ivy_inv'), 'DW404', null,
   'an outsider cannot get an invitation for sending');
 select tests.authenticate_as_service_role();
-select throws_ok(format('select public.mark_invitation_emailed(%L, %L)', tests.user_id('otto@test.local'), :'ivy_inv'),
+select throws_ok(format('select private.mark_invitation_emailed(%L, %L)', tests.user_id('otto@test.local'), :'ivy_inv'),
   'DW404', null, 'an outsider''s invitation cannot be marked emailed');
 select tests.authenticate_as('otto@test.local');
 delete from public.organizations where id = :'org';

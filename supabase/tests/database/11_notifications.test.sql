@@ -1,13 +1,6 @@
 -- Alert channels: a Telegram chat only through the bot's link flow (never typed by hand), write-only webhook
 -- secret, masked webhook URL, webhooks on Pro and higher, RLS.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(30);
 

@@ -1,13 +1,6 @@
 -- Strong Standard Webhooks keys on every write path: a whsec_ secret is whsec_ and the base64 of 24-64
 -- bytes; other secrets are 16-256 characters. The app's functions, direct table writes and the rotation.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(12);
 

@@ -1,12 +1,5 @@
 -- Issue 10: the shipped RDAP server list and the canary proofs (claim exactly once per renewal).
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(34);
 
@@ -75,23 +68,23 @@ select ok(has_table_privilege('service_role', 'public.rdap_server_proofs', 'sele
   'service_role (operators) can read the proofs');
 select is_empty(
   $$ select r || ' ' || f from unnest(array['public', 'anon', 'authenticated']) as r,
-       unnest(array['public.claim_rdap_server_proof(text, text, text, integer)',
-                    'public.record_rdap_server_proof(text, text, uuid, text, text, integer, text)']) as f
+       unnest(array['private.claim_rdap_server_proof(text, text, text, integer)',
+                    'private.record_rdap_server_proof(text, text, uuid, text, text, integer, text)']) as f
       where r <> 'public' and has_function_privilege(r, f, 'execute') $$,
   'anon and authenticated cannot execute the proof functions'
 );
-select ok(has_function_privilege('service_role', 'public.claim_rdap_server_proof(text, text, text, integer)',
+select ok(has_function_privilege('service_role', 'private.claim_rdap_server_proof(text, text, text, integer)',
   'execute'), 'service_role can claim');
 
 -- Claims ------------------------------------------------------------------------------------------
 select tests.authenticate_as_service_role();
 create temporary table first_claim on commit drop as
-  select * from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
+  select * from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
 select isnt((select claim_id from first_claim), null, 'first use: the first caller gets the claim');
 select is((select proven from first_claim), false, 'and the server is not proven yet');
 select results_eq(
   $$ select claim_id is null, proven, claimed_elsewhere
-       from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
+       from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
   $$ values (true, false, true) $$,
   'a second caller gets no claim and sees the renewal under way'
 );
@@ -100,27 +93,27 @@ insert into public.rdap_server_proofs (server_url, suffix, canary_name, claim_id
 select 'https://r.test/', 'zy', 'nic.zy', gen_random_uuid(), now() + interval '1 minute',
        pg_postmaster_start_time() - interval '1 second';
 create temporary table restarted_claim on commit drop as
-  select * from public.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60);
+  select * from private.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60);
 select isnt((select claim_id from restarted_claim), null,
   'a claim from before the database restarted is void: the next caller asks the canary');
 select results_eq(
   $$ select claim_id is null, claimed_elsewhere
-       from public.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60) $$,
+       from private.claim_rdap_server_proof('https://r.test/', 'zy', 'nic.zy', 60) $$,
   $$ values (true, true) $$,
   'while the new claim holds'
 );
 select is(
-  public.record_rdap_server_proof('https://r.test/', 'zz', gen_random_uuid(), 'nic.zz', 'verified', 200, 'x'),
+  private.record_rdap_server_proof('https://r.test/', 'zz', gen_random_uuid(), 'nic.zz', 'verified', 200, 'x'),
   false, 'a stranger''s claim id records nothing'
 );
 select is(
-  public.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from first_claim), 'nic.zz',
+  private.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from first_claim), 'nic.zz',
     'verified', 200, 'canary answered 200'),
   true, 'the claimer records the canary''s answer'
 );
 select results_eq(
   $$ select claim_id is null, proven, claimed_elsewhere
-       from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
+       from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
   $$ values (true, true, false) $$,
   'verified: proven, and nothing to renew for a day'
 );
@@ -131,12 +124,12 @@ select results_eq(
   'the proof is visible to operators with its validity'
 );
 select results_eq(
-  $$ select claim_id is null, proven from public.claim_rdap_server_proof('https://r.test/', 'yy', 'nic.yy', 60) $$,
+  $$ select claim_id is null, proven from private.claim_rdap_server_proof('https://r.test/', 'yy', 'nic.yy', 60) $$,
   $$ values (false, false) $$,
   'proofs are per suffix: another suffix on the same server starts unproven'
 );
 select results_eq(
-  $$ select claim_id is null, proven from public.claim_rdap_server_proof('https://r.test/', 'zz', 'reg.zz', 60) $$,
+  $$ select claim_id is null, proven from private.claim_rdap_server_proof('https://r.test/', 'zz', 'reg.zz', 60) $$,
   $$ values (false, false) $$,
   'a changed canary name is not proven and is asked at once'
 );
@@ -148,10 +141,10 @@ update public.rdap_server_proofs set renew_after = now() - interval '1 second', 
  where server_url = 'https://r.test/' and suffix = 'zz';
 select tests.authenticate_as_service_role();
 create temporary table renewal on commit drop as
-  select * from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
+  select * from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
 select results_eq($$ select claim_id is null, proven from renewal $$, $$ values (false, true) $$,
   'renewal due: one caller claims it while the old proof still counts');
-select ok(public.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from renewal), 'nic.zz',
+select ok(private.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from renewal), 'nic.zz',
   'inconclusive', null, 'timeout'), 'the renewer records an inconclusive canary');
 select results_eq(
   $$ select state, renew_after <= now() + interval '5 minutes' from public.rdap_server_proofs
@@ -164,20 +157,20 @@ update public.rdap_server_proofs set renew_after = now() - interval '1 second'
  where server_url = 'https://r.test/' and suffix = 'zz';
 select tests.authenticate_as_service_role();
 create temporary table second_renewal on commit drop as
-  select * from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
-select ok(public.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from second_renewal),
+  select * from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60);
+select ok(private.record_rdap_server_proof('https://r.test/', 'zz', (select claim_id from second_renewal),
   'nic.zz', 'failed', 404, 'canary answered 404'), 'the renewer records a failed canary');
 select results_eq(
-  $$ select claim_id is null, proven from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
+  $$ select claim_id is null, proven from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 60) $$,
   $$ values (true, false) $$,
   'a failed canary: not proven, and not asked again for an hour'
 );
 select throws_ok(
-  $$ select * from public.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 0) $$,
+  $$ select * from private.claim_rdap_server_proof('https://r.test/', 'zz', 'nic.zz', 0) $$,
   'DW400', null, 'a lease outside 1-3600 s is refused'
 );
 select throws_ok(
-  $$ select public.record_rdap_server_proof('https://r.test/', 'zz', gen_random_uuid(), 'nic.zz', 'maybe', null, null) $$,
+  $$ select private.record_rdap_server_proof('https://r.test/', 'zz', gen_random_uuid(), 'nic.zz', 'maybe', null, null) $$,
   'DW400', null, 'an unknown outcome is refused'
 );
 reset role;

@@ -1,14 +1,7 @@
 -- Issue 15: Slack and Discord endpoint kinds (their documented hosts only, on every write path), event
 -- opt-in per endpoint and per Telegram chat, and domain.pending_delete raised once per transition into
 -- pending delete, only on the channels that asked for it, with the poller's drop prediction.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(31);
 
@@ -26,9 +19,9 @@ select ok(
   'the app creates and updates endpoints with kind and events, and sets the Telegram opt-in'
 );
 select ok(
-  not has_function_privilege('authenticated', 'public.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE')
-  and not has_function_privilege('authenticated', 'public.queue_domain_pending_delete_alerts()', 'EXECUTE')
-  and has_function_privilege('service_role', 'public.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE'),
+  not has_function_privilege('authenticated', 'private.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'private.queue_domain_pending_delete_alerts()', 'EXECUTE')
+  and has_function_privilege('service_role', 'private.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE'),
   'the prediction and the outbox trigger are the service''s'
 );
 select ok(
@@ -136,9 +129,9 @@ select tests.authenticate_as('kdave@test.local');
 select added from public.add_watchlist_domains(array['kinds-drop.test']) \gset ignored_
 
 select tests.authenticate_as_service_role();
-select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '10 minutes', null, null, true, 'poller');
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '9 minutes', null, null, true, 'poller');
-select public.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '3 days',
+select private.record_domain_check('kinds-drop.test', 'registered', now() - interval '10 minutes', null, null, true, 'poller');
+select private.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '9 minutes', null, null, true, 'poller');
+select private.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '3 days',
   'pending_delete_period');
 select results_eq(
   $$ select user_id, previous_status, status, prediction_basis, predicted_drop_at = now() + interval '3 days'
@@ -156,24 +149,24 @@ select results_eq(
             order by 1, 2 $$, :'alice', :'discord_hook', :'bob'),
   'deliveries go only to the channels that asked for it'
 );
-select public.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '9 days',
+select private.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '9 days',
   'redemption_period');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and prediction_basis = 'redemption_period'), 0,
   'a prediction once noted is not rewritten');
 
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '8 minutes', null, null, true, 'poller');
+select private.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '8 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and type = 'domain.pending_delete'), 2,
   'another check in pending delete raises nothing');
 
-select public.record_domain_check('kinds-drop.test', 'registered', now() - interval '7 minutes', null, null, true, 'poller');
-select public.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '6 minutes', null, null, true, 'poller');
+select private.record_domain_check('kinds-drop.test', 'registered', now() - interval '7 minutes', null, null, true, 'poller');
+select private.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '6 minutes', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and type = 'domain.pending_delete'), 4,
   'leaving pending delete and entering it again raises it again');
 
-select public.record_domain_check('kinds-drop.test', 'available', now() - interval '5 minutes', null, null, true, 'poller');
+select private.record_domain_check('kinds-drop.test', 'available', now() - interval '5 minutes', null, null, true, 'poller');
 select results_eq(
   $$ select d.user_id, d.channel, d.webhook_endpoint_id
        from public.alert_deliveries d join public.alert_events e on e.id = d.event_id
@@ -194,7 +187,7 @@ select is((select count(*)::integer from public.alert_events where domain_name =
 select results_eq(
   $$ select c.webhook_kind, c.prediction_basis is not distinct from e.prediction_basis,
             c.predicted_drop_at is not distinct from e.predicted_drop_at
-       from public.claim_fair_alert_deliveries(1000, 60) as c
+       from private.claim_fair_alert_deliveries(1000, 60) as c
        join public.alert_events as e on e.id = c.event_id
       where c.webhook_endpoint_id = $$ || quote_literal(:'discord_hook') || $$::uuid $$,
   $$ values ('discord'::text, true, true) $$,

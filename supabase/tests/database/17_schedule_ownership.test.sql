@@ -1,22 +1,15 @@
 -- Schedule ownership: the poller plans a watched name's checks; a live check (any account, any name) may
 -- record a decided result and bring the next check earlier, never postpone or move it, never count a
 -- failure, and an undecided live result leaves the shared state as it was (record_domain_check p_source).
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(26);
 
 -- The signature -----------------------------------------------------------------------------------------
-select has_function('public', 'record_domain_check',
+select has_function('private', 'record_domain_check',
   array['text', 'text', 'timestamp with time zone', 'timestamp with time zone', 'text', 'boolean', 'text'],
   'record_domain_check takes the source of the check');
-select hasnt_function('public', 'record_domain_check',
+select hasnt_function('private', 'record_domain_check',
   array['text', 'text', 'timestamp with time zone', 'timestamp with time zone', 'text', 'boolean'],
   'the signature without a source is gone');
 
@@ -32,14 +25,14 @@ select now() - interval '60 seconds' as t_poll, now() + interval '57 seconds' as
 -- The poller's check found it in pending delete, with the drop predicted 56 s from now: the next check is
 -- aimed a second after it.
 select tests.authenticate_as_service_role();
-select public.record_domain_check('aimed.test', 'pending_delete', :'t_poll', now() - interval '35 days',
+select private.record_domain_check('aimed.test', 'pending_delete', :'t_poll', now() - interval '35 days',
   'Example Registrar', true, 'poller');
-select public.schedule_pending_delete_check('aimed.test', :'t_poll', :'aimed');
+select private.schedule_pending_delete_check('aimed.test', :'t_poll', :'aimed');
 select is((select next_check_at from public.domains where name = 'aimed.test'), :'aimed'::timestamptz,
   'the poller aimed its next check just after the predicted drop');
 
 -- Another account's decided live check ------------------------------------------------------------------
-select public.record_domain_check('aimed.test', 'pending_delete', now() - interval '50 seconds',
+select private.record_domain_check('aimed.test', 'pending_delete', now() - interval '50 seconds',
   now() - interval '35 days', 'Example Registrar', true, 'live');
 select results_eq(
   $$ select next_check_at, consecutive_failures, last_checked_at, status_changed_at from public.domains
@@ -49,7 +42,7 @@ select results_eq(
 );
 
 -- Eight undecided live checks (host busy, registry paused, timeouts) ---------------------------------
-select public.record_domain_check('aimed.test', 'unknown', now() - interval '45 seconds' + i * interval '1 second',
+select private.record_domain_check('aimed.test', 'unknown', now() - interval '45 seconds' + i * interval '1 second',
   null, null, false, 'live')
   from generate_series(0, 7) as i;
 select results_eq(
@@ -59,14 +52,14 @@ select results_eq(
                     now() - interval '35 days', 'Example Registrar'::text) $$, :'aimed'),
   'eight unknown live checks leave the state as it was: the aimed check stays, failures stay 0'
 );
-select public.record_domain_check('aimed.test', 'unknown', now() - interval '35 seconds', null, null, true, 'live');
+select private.record_domain_check('aimed.test', 'unknown', now() - interval '35 seconds', null, null, true, 'live');
 select is((select last_checked_at from public.domains where name = 'aimed.test'), now() - interval '50 seconds',
   'an unknown status is undecided even when called a success');
 select is((select count(*)::integer from public.alert_events where domain_name = 'aimed.test'), 0,
   'no alert so far');
 
 -- A decided available from a live check raises the alert, once -----------------------------------------
-select public.record_domain_check('aimed.test', 'available', now() - interval '30 seconds', null, null, true, 'live');
+select private.record_domain_check('aimed.test', 'available', now() - interval '30 seconds', null, null, true, 'live');
 select results_eq(
   $$ select status, status_changed_at, next_check_at, consecutive_failures from public.domains
       where name = 'aimed.test' $$,
@@ -78,56 +71,56 @@ select results_eq(
   format($$ values (%L::uuid, 'domain.available'::text, 'pending_delete'::text, 'available'::text) $$, :'watcher'),
   'it raises domain.available for the watcher'
 );
-select public.record_domain_check('aimed.test', 'available', now() - interval '20 seconds', null, null, true, 'live');
-select public.record_domain_check('aimed.test', 'unknown', now() - interval '10 seconds', null, null, false, 'live');
-select public.record_domain_check('aimed.test', 'available', now() - interval '5 seconds', null, null, true, 'live');
+select private.record_domain_check('aimed.test', 'available', now() - interval '20 seconds', null, null, true, 'live');
+select private.record_domain_check('aimed.test', 'unknown', now() - interval '10 seconds', null, null, false, 'live');
+select private.record_domain_check('aimed.test', 'available', now() - interval '5 seconds', null, null, true, 'live');
 select is((select count(*)::integer from public.alert_events where domain_name = 'aimed.test'), 1,
   'more live checks of the same result raise nothing more: exactly one alert');
 -- The poller's own check at the aimed time confirms it: still one alert.
-select public.record_domain_check('aimed.test', 'available', :'aimed', null, null, true, 'poller');
+select private.record_domain_check('aimed.test', 'available', :'aimed', null, null, true, 'poller');
 select is((select count(*)::integer from public.alert_events where domain_name = 'aimed.test'), 1,
   'the poller confirming it raises nothing more either');
 select is((select next_check_at from public.domains where name = 'aimed.test'),
   :'aimed'::timestamptz + interval '1 hour', 'and the poller plans the next check again');
 
 -- Earlier, never later ----------------------------------------------------------------------------------
-select public.record_domain_check('far.test', 'registered', now() - interval '1 hour', now() + interval '1 year',
+select private.record_domain_check('far.test', 'registered', now() - interval '1 hour', now() + interval '1 year',
   null, true, 'poller');
 select is((select next_check_at from public.domains where name = 'far.test'),
   now() - interval '1 hour' + interval '7 days', 'registered far from expiry: the poller looks in a week');
-select public.record_domain_check('far.test', 'registered', now() - interval '5 minutes', now() + interval '1 year',
+select private.record_domain_check('far.test', 'registered', now() - interval '5 minutes', now() + interval '1 year',
   null, true, 'live');
 select is((select next_check_at from public.domains where name = 'far.test'),
   now() - interval '1 hour' + interval '7 days', 'a live check with the same result keeps the week');
-select public.record_domain_check('far.test', 'pending_delete', now() - interval '4 minutes',
+select private.record_domain_check('far.test', 'pending_delete', now() - interval '4 minutes',
   now() - interval '31 days', null, true, 'live');
 select results_eq(
   $$ select status, next_check_at from public.domains where name = 'far.test' $$,
   $$ values ('pending_delete'::text, now() - interval '4 minutes' + interval '5 minutes') $$,
   'a live check that finds it in pending delete brings the next check earlier'
 );
-select public.record_domain_check('far.test', 'registered', now() - interval '3 minutes', now() + interval '1 year',
+select private.record_domain_check('far.test', 'registered', now() - interval '3 minutes', now() + interval '1 year',
   null, true, 'live');
 select results_eq(
   $$ select status, next_check_at from public.domains where name = 'far.test' $$,
   $$ values ('registered'::text, now() - interval '4 minutes' + interval '5 minutes') $$,
   'a live registered records the status but does not put the check back a week'
 );
-select public.record_domain_check('far.test', 'available', now() - interval '10 minutes', null, null, true, 'live');
+select private.record_domain_check('far.test', 'available', now() - interval '10 minutes', null, null, true, 'live');
 select is((select status from public.domains where name = 'far.test'), 'registered',
   'a live result older than the last check changes nothing');
 
 -- Failures and backoff are the poller's -----------------------------------------------------------------
-select public.record_domain_check('backoff.test', 'unknown', now() - interval '20 minutes', null, null, false,
+select private.record_domain_check('backoff.test', 'unknown', now() - interval '20 minutes', null, null, false,
   'poller');
-select public.record_domain_check('backoff.test', 'unknown', now() - interval '15 minutes', null, null, false,
+select private.record_domain_check('backoff.test', 'unknown', now() - interval '15 minutes', null, null, false,
   'poller');
 select results_eq(
   $$ select consecutive_failures, next_check_at from public.domains where name = 'backoff.test' $$,
   $$ values (2, now() - interval '15 minutes' + interval '10 minutes') $$,
   'the poller''s failures back off'
 );
-select public.record_domain_check('backoff.test', 'unknown', now() - interval '10 minutes' + i * interval '30 seconds',
+select private.record_domain_check('backoff.test', 'unknown', now() - interval '10 minutes' + i * interval '30 seconds',
   null, null, false, 'live')
   from generate_series(0, 7) as i;
 select results_eq(
@@ -135,7 +128,7 @@ select results_eq(
   $$ values (2, now() - interval '15 minutes' + interval '10 minutes') $$,
   'live unknowns neither count nor back off'
 );
-select public.record_domain_check('backoff.test', 'registered', now() - interval '1 minute', now() + interval '1 year',
+select private.record_domain_check('backoff.test', 'registered', now() - interval '1 minute', now() + interval '1 year',
   null, true, 'live');
 select results_eq(
   $$ select status, consecutive_failures, next_check_at from public.domains where name = 'backoff.test' $$,
@@ -145,23 +138,23 @@ select results_eq(
 
 -- The poller's lease is the poller's ----------------------------------------------------------------------
 update public.domains set lease_until = now() + interval '2 minutes' where name = 'leased.test';
-select public.record_domain_check('leased.test', 'registered', now(), now() + interval '1 year', null, true, 'live');
+select private.record_domain_check('leased.test', 'registered', now(), now() + interval '1 year', null, true, 'live');
 select results_eq(
   $$ select status, lease_until from public.domains where name = 'leased.test' $$,
   $$ values ('registered'::text, now() + interval '2 minutes') $$,
   'a live check while the poller holds the name keeps the lease'
 );
-select public.record_domain_check('leased.test', 'registered', now(), now() + interval '1 year', null, true, 'poller');
+select private.record_domain_check('leased.test', 'registered', now(), now() + interval '1 year', null, true, 'poller');
 select is((select lease_until from public.domains where name = 'leased.test'), null,
   'the poller''s result clears it');
 
 -- The source is required ------------------------------------------------------------------------------
 select throws_ok(
-  $$ select public.record_domain_check('source.test', 'registered', now(), null, null, true, 'cron') $$,
+  $$ select private.record_domain_check('source.test', 'registered', now(), null, null, true, 'cron') $$,
   'DW400', null, 'an unknown source is refused'
 );
 select throws_ok(
-  $$ select public.record_domain_check('source.test', 'registered', now(), null, null, true, null) $$,
+  $$ select private.record_domain_check('source.test', 'registered', now(), null, null, true, null) $$,
   'DW400', null, 'a missing source is refused'
 );
 select is((select status from public.domains where name = 'source.test'), 'unknown', 'and nothing is written');
@@ -170,9 +163,9 @@ select is((select status from public.domains where name = 'source.test'), 'unkno
 select tests.clear_authentication();
 select ok(
   not has_function_privilege('authenticated',
-    'public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute')
+    'private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute')
   and has_function_privilege('service_role',
-    'public.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute'),
+    'private.record_domain_check(text, text, timestamptz, timestamptz, text, boolean, text)', 'execute'),
   'service_role only'
 );
 

@@ -1,12 +1,5 @@
 -- export_account: the document's shape, and that no secret ever appears in it.
-\set QUIET 1
-\pset format unaligned
-\pset tuples_only true
-\pset pager off
-begin;
-create extension if not exists pgtap with schema extensions;
-set search_path = public, extensions;
-\ir _helpers.sql
+\ir _setup.psql
 
 select plan(26);
 
@@ -37,7 +30,7 @@ select token as invite_token from public.invitations where organization_id = :'o
 select key_hash from public.api_keys where user_id = :'alice' \gset
 
 select tests.authenticate_as_service_role();
-create temporary table export_doc on commit drop as select public.export_account(:'alice') as doc;
+create temporary table export_doc on commit drop as select private.export_account(:'alice') as doc;
 
 select is((select doc -> 'format_version' from export_doc), '1'::jsonb, 'format_version is 1');
 select ok((select (doc ->> 'exported_at')::timestamptz = now() from export_doc), 'exported_at is the export time');
@@ -86,15 +79,15 @@ select unalike((select doc::text from export_doc), '%' || :'key_prefix' || '%', 
 select unalike((select doc::text from export_doc), '%export test key%', 'no API key name');
 select unalike((select doc::text from export_doc), '%bob-only.test%', 'nothing of another account');
 
-select is((select jsonb_array_length(public.export_account(:'bob') -> 'invitations_sent')), 0,
+select is((select jsonb_array_length(private.export_account(:'bob') -> 'invitations_sent')), 0,
   'another account exports only its own data');
 
-select throws_ok($$ select public.export_account(null) $$, 'DW401', null, 'export_account needs an account');
+select throws_ok($$ select private.export_account(null) $$, 'DW401', null, 'export_account needs an account');
 select tests.authenticate_as('alice@test.local');
-select throws_ok(format('select public.export_account(%L)', :'alice'), '42501', null,
+select throws_ok(format('select private.export_account(%L)', :'alice'), '42501', null,
   'a user cannot build an export outside the rate-limited endpoint');
 select tests.authenticate_as_anon();
-select throws_ok(format('select public.export_account(%L)', :'alice'), '42501', null, 'anon cannot export');
+select throws_ok(format('select private.export_account(%L)', :'alice'), '42501', null, 'anon cannot export');
 
 select tests.clear_authentication();
 select * from tests.finish();
