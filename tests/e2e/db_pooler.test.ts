@@ -203,12 +203,12 @@ Deno.test(
       await plain.end({ timeout: 1 }).catch(() => {});
       assert(refused !== "", "a plain connection to the pooler must be refused");
       // And PgBouncer reached PostgreSQL over TLS (server_tls_sslmode = require): its server connections are
-    // the only TLS sessions here (this test's own connection is plain).
-    const [upstream] = await stack.sql<{ tls: string }[]>`
+      // the only TLS sessions here (this test's own connection is plain).
+      const [upstream] = await stack.sql<{ tls: string }[]>`
       select count(*)::text as tls from pg_stat_ssl where ssl and pid <> pg_backend_pid()`;
-    assert(Number(upstream.tls) >= 1, "the pooler's server connections use TLS");
+      assert(Number(upstream.tls) >= 1, "the pooler's server connections use TLS");
 
-    // Nothing the requests set outlived their transactions on the pooled server connections.
+      // Nothing the requests set outlived their transactions on the pooled server connections.
       const probe = postgres.connect(pooler.url, { max: 1, sslRootCert: pooler.caCertificate });
       try {
         for (let i = 0; i < 4; i++) {
