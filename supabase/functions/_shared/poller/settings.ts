@@ -22,9 +22,16 @@ export interface PollerSettings {
   hostQueue: number;
 }
 
+/**
+ * The longest POLLER_TIME_BUDGET_MS honoured: below hosted edge-runtime's wall-clock limit of 150 s per
+ * invocation (Free plan; 400 s on paid plans), with 10 s left for the run's last checks and its answer.
+ * A larger value is cut to this.
+ */
+export const pollerTimeBudgetCapMs = 140_000;
+
 export function pollerSettings(): PollerSettings {
   return {
-    timeBudgetMs: intEnv("POLLER_TIME_BUDGET_MS", 25_000, 1_000, 300_000),
+    timeBudgetMs: Math.min(intEnv("POLLER_TIME_BUDGET_MS", 25_000, 1_000, 86_400_000), pollerTimeBudgetCapMs),
     leaseSeconds: intEnv("POLLER_LEASE_SECONDS", 120, 1, 3_600),
     batchSize: intEnv("POLLER_BATCH_SIZE", 5, 1, 100),
     concurrency: intEnv("POLLER_CONCURRENCY", 4, 1, 32),
