@@ -10,6 +10,8 @@
  *   deno task admin telegram-webhook [--url <public URL of the telegram-bot function>]
  *   deno task admin poll-now
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
+ *   deno task admin preflight --db-url <url> [--functions-url <https://<ref>.supabase.co/functions/v1>]
+ *     (a target database ready to run? one line per check; exit 1 when something is missing)
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
@@ -18,6 +20,7 @@ import { stackStateFile } from "./local/paths.ts";
 import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "./local/secrets.ts";
 import { setTelegramBotUsername } from "./local/vault.ts";
 import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
+import { findings, inspect, report } from "./local/preflight.ts";
 
 interface StackState {
   supabaseUrl: string;
@@ -54,7 +57,7 @@ function fail(message: string): never {
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers";
+  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>]";
 
 /**
  * Registers the telegram-bot function as the bot's webhook (setWebhook with secret_token), then stores
@@ -114,6 +117,21 @@ async function registerTelegramWebhook(
   return { webhook_url: webhookUrl, bot_username: username };
 }
 
+/** Checks a target database (and its functions) and prints what is missing; exit 1 when anything is. */
+async function preflight(databaseUrl: string | undefined, functionsUrl: string | undefined): Promise<void> {
+  if (!databaseUrl) {
+    fail("--db-url <connection string> is required (hosted: the pooler's, port 6543 or 5432)");
+  }
+  const sql = postgres.connect(databaseUrl, { max: 1, onnotice: () => {}, connectTimeoutMs: 10_000 });
+  try {
+    const found = findings(await inspect(sql, functionsUrl));
+    console.log(report(found));
+    if (found.some((finding) => !finding.ok)) Deno.exitCode = 1;
+  } finally {
+    await sql.end({ timeout: 2 });
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...rest] = Deno.args;
   const options = {
@@ -123,6 +141,8 @@ async function main(): Promise<void> {
     secret: { type: "string" },
     kind: { type: "string" },
     events: { type: "string" },
+    "db-url": { type: "string" },
+    "functions-url": { type: "string" },
   } as const;
   let values: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof options; strict: true }>
@@ -133,8 +153,9 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = command !== "poll-now" && command !== "telegram-webhook" && command !== "rdap-servers";
+  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight"].includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
+  if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
 
   const state = await stackState();
   const sql = postgres.connect(state.databaseUrl, { max: 1, onnotice: () => {} });

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
   for (const file of applied) console.log(`  applied ${file}`);
 
   const supabaseUrl = `http://127.0.0.1:${gatewayPort}`;
-  const environment = await applyFunctionEnvironment({ supabaseUrl, databaseUrl: cluster.url });
+  // The functions connect over TLS (sslmode=require, the local CA trusted), as on hosted.
+  const environment = await applyFunctionEnvironment({
+    supabaseUrl,
+    databaseUrl: cluster.tlsUrl,
+    sslRootCertFile: cluster.caFile,
+  });
   const gateway = await startGateway({ port: gatewayPort });
   const netWorker = await startNetWorker(cluster.url);
 

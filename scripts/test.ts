@@ -1,8 +1,9 @@
 /**
  * `deno task test`: everything, on a fresh machine too. Format, lint and type checks on this Deno (the
  * tools' Deno, 2.9); a type check of the functions and tests on Deno 2.1.4, the Deno of hosted Edge
- * Functions; then a throwaway PostgreSQL cluster on a free port (installed when missing) with bootstrap
- * (as superuser), migrations and seed (as the non-superuser `postgres`); pgTAP; then every Deno test
+ * Functions; then a throwaway PostgreSQL cluster on a free port (installed when missing, TLS on) with bootstrap
+ * (as superuser), the migrations applied by the real supabase CLI (`supabase db push --db-url`, over TLS)
+ * and the seed (as the non-superuser `postgres`); pgTAP; then every Deno test
  * (unit, integration, database, end to end) on Deno 2.1.4 against that database. Cleans up and ends with
  * one line `total: N passed, N failed, N skipped` (skipped: Deno tests marked `ignore` and pgTAP `# SKIP`
  * lines; a test may skip itself only for something outside the repository, see docs/testing.md).
@@ -163,6 +164,8 @@ async function main(): Promise<void> {
     if (only.length === 0 || onlyDeno.length > 0) {
       await denoTests(hostedDeno, {
         SUPABASE_DB_URL: cluster.url,
+        // The cluster speaks TLS too; tests that connect with sslmode=require trust its local CA.
+        DB_SSL_ROOT_CERT: await Deno.readTextFile(cluster.caFile),
         AUTH_JWT_SECRET: Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret,
       });
     }

@@ -4394,7 +4394,7 @@ COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unl
 
 CREATE TABLE public.poller_settings (
     id boolean DEFAULT true NOT NULL,
-    checks_per_invocation integer DEFAULT 1000 NOT NULL,
+    checks_per_invocation integer DEFAULT 400 NOT NULL,
     max_invocations integer DEFAULT 8 NOT NULL,
     CONSTRAINT poller_settings_checks_per_invocation_check CHECK (((checks_per_invocation >= 1) AND (checks_per_invocation <= 100000))),
     CONSTRAINT poller_settings_id_check CHECK (id),

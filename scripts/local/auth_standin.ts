@@ -67,7 +67,8 @@ function userObject(row: AuthUserRow): Record<string, unknown> {
 }
 
 function isServiceRole(request: Request): boolean {
-  const key = serviceKeyFrom(Deno.env.get("SUPABASE_SERVICE_ROLE_KEY"), Deno.env.get("SUPABASE_SECRET_KEYS"));
+  const key = serviceKeyFrom(Deno.env.get("SUPABASE_SECRET_KEYS"), Deno.env.get("SUPABASE_SERVICE_ROLE_KEY"))
+    ?.key;
   if (!key) return false;
   return request.headers.get("authorization") === `Bearer ${key}` || request.headers.get("apikey") === key;
 }

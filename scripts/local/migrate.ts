@@ -1,12 +1,13 @@
 /**
  * Brings a local database to the state a Supabase project would have: the local-only bootstrap (what
- * Supabase itself provides, run as the superuser `supabase_admin`), then every migration not yet applied,
- * in file-name order, recorded in `supabase_migrations.schema_migrations` as the supabase CLI does, then
- * `supabase/seed.sql` once. Migrations and seed run as `postgres`, which is not a superuser: as on
- * Supabase, where `supabase db push` connects as `postgres`.
+ * Supabase itself provides, run as the superuser `supabase_admin`), then every pending migration with the
+ * real supabase CLI's `supabase db push --db-url` over TLS, exactly as a deploy applies them to hosted
+ * (its own statement splitter, each file in one implicit transaction, its history table
+ * `supabase_migrations.schema_migrations`), then `supabase/seed.sql` once (local only). The CLI connects as
+ * `postgres`, which is not a superuser: as on Supabase.
  */
-import { join } from "node:path";
 import { bootstrapSql, migrationsDir, seedSql } from "./paths.ts";
+import { pushMigrations } from "./supabase_cli.ts";
 import { type Cluster, psql, superuser } from "./postgres.ts";
 
 export async function migrationFiles(): Promise<string[]> {
@@ -30,42 +31,25 @@ async function requireSupabaseAdmin(cluster: Cluster): Promise<void> {
   }
 }
 
-async function appliedVersions(cluster: Cluster): Promise<Set<string>> {
+/** The seed's row in the CLI's table of applied seed files (the same table `db push --include-seed` keeps). */
+async function seedOnce(cluster: Cluster): Promise<void> {
   await psql(cluster, {
     sql: `create schema if not exists supabase_migrations;
-          create table if not exists supabase_migrations.schema_migrations (
-            version text primary key, name text, statements text[]);
-          create table if not exists supabase_migrations.seed_files (path text primary key, hash text);`,
+          create table if not exists supabase_migrations.seed_files (path text not null primary key, hash text);`,
   });
-  const out = await psql(cluster, {
-    sql: "copy (select version from supabase_migrations.schema_migrations) to stdout",
-  });
-  return new Set(out.split("\n").filter(Boolean));
-}
-
-/** Applies bootstrap, pending migrations and (once) the seed. Returns the migrations it applied. */
-export async function migrate(cluster: Cluster): Promise<string[]> {
-  await requireSupabaseAdmin(cluster);
-  await psql(cluster, { file: bootstrapSql }, { asSuperuser: true });
-  const applied = await appliedVersions(cluster);
-  const newlyApplied: string[] = [];
-  for (const file of await migrationFiles()) {
-    const [version, ...rest] = file.replace(/\.sql$/, "").split("_");
-    if (applied.has(version)) continue;
-    const name = rest.join("_").replaceAll("'", "''");
-    await psql(cluster, { file: join(migrationsDir, file) });
-    await psql(cluster, {
-      sql:
-        `insert into supabase_migrations.schema_migrations (version, name) values ('${version}', '${name}')`,
-    });
-    newlyApplied.push(file);
-  }
   const seeded = await psql(cluster, {
     sql: "copy (select count(*) from supabase_migrations.seed_files where path = 'seed.sql') to stdout",
   });
-  if (seeded.trim() === "0") {
-    await psql(cluster, { file: seedSql });
-    await psql(cluster, { sql: "insert into supabase_migrations.seed_files (path) values ('seed.sql')" });
-  }
-  return newlyApplied;
+  if (seeded.trim() !== "0") return;
+  await psql(cluster, { file: seedSql });
+  await psql(cluster, { sql: "insert into supabase_migrations.seed_files (path) values ('seed.sql')" });
+}
+
+/** Applies bootstrap, pending migrations (supabase CLI) and (once) the seed. Returns the migrations applied. */
+export async function migrate(cluster: Cluster): Promise<string[]> {
+  await requireSupabaseAdmin(cluster);
+  await psql(cluster, { file: bootstrapSql }, { asSuperuser: true });
+  const applied = await pushMigrations(cluster.tlsUrl);
+  await seedOnce(cluster);
+  return applied;
 }

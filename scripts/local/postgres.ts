@@ -5,10 +5,16 @@
  * role (NOSUPERUSER, BYPASSRLS, member of anon, authenticated and service_role) that applies the
  * migrations and that SUPABASE_DB_URL connects as. Used by `deno task start` (a persistent
  * cluster in .local/) and `deno task test` (a throwaway cluster on a free port).
+ *
+ * TLS is on, as on hosted: a local certificate authority (`<base>/tls/ca.crt`, made once with openssl) signs
+ * the server's certificate for 127.0.0.1 and localhost. `tlsUrl` says `sslmode=require`; on Deno 2.1 the
+ * certificate is then verified as well (edge-runtime's node:tls always verifies), so a client gives
+ * `caFile` as DB_SSL_ROOT_CERT.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "./run.ts";
+import { issueServerCertificate, makeCertificateAuthority } from "./tls.ts";
 
 const pgBin = "/usr/lib/postgresql/15/bin";
 const requiredFiles = [
@@ -30,6 +36,10 @@ export interface Cluster {
   socketDir: string;
   /** As `postgres` (not a superuser), like SUPABASE_DB_URL on Supabase. */
   url: string;
+  /** As `postgres` over TLS (`sslmode=require`): what the supabase CLI and the local stack use. */
+  tlsUrl: string;
+  /** The local certificate authority that signed the server's certificate (PEM). */
+  caFile: string;
   /** As the superuser `supabase_admin`: only for the local bootstrap. */
   adminUrl: string;
 }
@@ -56,11 +66,14 @@ function asPostgres(args: string[]): Promise<string> {
 }
 
 export function clusterAt(baseDir: string, port: number): Cluster {
+  const url = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
   return {
     dataDir: join(baseDir, "data"),
     socketDir: join(baseDir, "run"),
     port,
-    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url,
+    tlsUrl: `${url}?sslmode=require`,
+    caFile: join(baseDir, "tls", "ca.crt"),
     adminUrl: `postgresql://${superuser}@127.0.0.1:${port}/postgres`,
   };
 }
@@ -108,7 +121,28 @@ export async function isRunning(cluster: Cluster): Promise<boolean> {
   }
 }
 
+/** The file names the server's certificate and key get in the data folder (PostgreSQL's defaults). */
+const serverCertificate = "server.crt";
+const serverKey = "server.key";
+
+/**
+ * Makes the local certificate authority and a server certificate it signs (127.0.0.1, localhost), and turns
+ * TLS on, once per cluster (clusters made before TLS get it at their next start). Plain connections stay
+ * allowed, as on hosted, where TLS is what the clients ask for.
+ */
+export async function ensureTls(cluster: Cluster): Promise<void> {
+  const certFile = join(cluster.dataDir, serverCertificate);
+  if (!existsSync(join(cluster.dataDir, "PG_VERSION"))) return;
+  if (existsSync(certFile) && existsSync(cluster.caFile)) return;
+  const authority = await makeCertificateAuthority(join(cluster.caFile, ".."));
+  await issueServerCertificate(authority, { certFile, keyFile: join(cluster.dataDir, serverKey) });
+  await Deno.writeTextFile(join(cluster.dataDir, "postgresql.conf"), "\nssl = on\n", { append: true });
+  await run("chown", ["-R", "postgres:postgres", join(cluster.dataDir, "..")]);
+  if (await isRunning(cluster)) await asPostgres([join(pgBin, "pg_ctl"), "-D", cluster.dataDir, "reload"]);
+}
+
 export async function startCluster(cluster: Cluster): Promise<void> {
+  await ensureTls(cluster);
   if (await isRunning(cluster)) return;
   await run("chown", ["-R", "postgres:postgres", join(cluster.dataDir, "..")]);
   await asPostgres([

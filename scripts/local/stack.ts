@@ -23,10 +23,12 @@ export async function prepareDatabase(cluster: Cluster): Promise<{ created: bool
 
 /**
  * Sets, where the shell has not already set them, the variables Supabase provides to functions and the
- * local defaults of the project's own settings. Returns the values in force.
+ * local defaults of the project's own settings. Returns the values in force. Locally all five functions
+ * share one process, so it gets the connections of several isolates (DB_POOL_SIZE 3 plus the limiter's 2;
+ * hosted, each isolate has 1 plus 1). `sslRootCertFile` (the local CA) becomes DB_SSL_ROOT_CERT.
  */
 export async function applyFunctionEnvironment(
-  options: { supabaseUrl: string; databaseUrl: string },
+  options: { supabaseUrl: string; databaseUrl: string; sslRootCertFile?: string },
 ): Promise<Record<string, string>> {
   const secret = Deno.env.get("AUTH_JWT_SECRET") || localJwtSecret;
   const keys = await localApiKeys(secret);
@@ -40,6 +42,11 @@ export async function applyFunctionEnvironment(
     TELEGRAM_WEBHOOK_SECRET: localTelegramWebhookSecret,
     TELEGRAM_BOT_USERNAME: localTelegramBotUsername,
     APP_URL: "http://localhost:3000",
+    DB_POOL_SIZE: "3",
+    DB_LIMITER_POOL_SIZE: "2",
+    ...(options.sslRootCertFile
+      ? { DB_SSL_ROOT_CERT: await Deno.readTextFile(options.sslRootCertFile) }
+      : {}),
   };
   for (const [name, value] of Object.entries(defaults)) {
     if (!Deno.env.get(name)) Deno.env.set(name, value);

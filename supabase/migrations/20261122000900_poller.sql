@@ -35,8 +35,10 @@ create extension if not exists pg_cron;
 -- ===================================================================================================
 create table public.poller_settings (
   id boolean primary key default true check (id),
-  -- Names one invocation checks at most: keep equal to the function's POLLER_MAX_CHECKS_PER_RUN.
-  checks_per_invocation integer not null default 1000 check (checks_per_invocation between 1 and 100000),
+  -- Names one invocation checks at most: keep equal to the function's POLLER_MAX_CHECKS_PER_RUN. Set from
+  -- the CPU a check costs with real TLS (docs/runtime.md, "CPU per poller run"): about 2.5 ms in a fresh
+  -- isolate, so 400 checks keep one run near 1 s, half of edge-runtime's 2 s CPU limit per isolate.
+  checks_per_invocation integer not null default 400 check (checks_per_invocation between 1 and 100000),
   -- Invocations one tick starts at most (the fan-out cap).
   max_invocations integer not null default 8 check (max_invocations between 1 and 100)
 );

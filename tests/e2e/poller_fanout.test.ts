@@ -80,7 +80,7 @@ Deno.test(
       >`select status from public.domains where name = any(${names})`;
       assertEquals(rows.map((row) => row.status), names.map(() => "registered"));
     } finally {
-      await sql`update public.poller_settings set checks_per_invocation = 1000, max_invocations = 8`;
+      await sql`update public.poller_settings set checks_per_invocation = 400, max_invocations = 8`;
       await removePollerVaultSecrets(sql);
       await stack.close();
       await rdap.close();

@@ -51,6 +51,8 @@ type Behaviour =
 
 export interface FakeDnsOptions {
   port?: number;
+  /** Serve DNS over HTTPS with this certificate and key (PEM); the client must trust its authority. */
+  tls?: { cert: string; key: string };
   delegated?: Record<string, string[]>;
   timeout?: string[];
 }
@@ -168,28 +170,31 @@ export async function startFakeDns(options: FakeDnsOptions = {}): Promise<FakeDn
     }
   })().catch(() => {});
 
-  const doh = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
-    if (new URL(request.url).pathname !== "/dns-query") return new Response("not here", { status: 404 });
-    if (request.method !== "POST" || request.headers.get("content-type") !== "application/dns-message") {
-      return new Response("bad request", { status: 400 });
-    }
-    const reply = answer(new Uint8Array(await request.arrayBuffer()), "doh");
-    if (reply === null) {
-      return new Promise<Response>((resolve) => {
-        const release = () => {
-          hanging.delete(release);
-          resolve(new Response("", { status: 504 }));
-        };
-        hanging.add(release);
-      });
-    }
-    return new Response(new Uint8Array(reply), { headers: { "content-type": "application/dns-message" } });
-  });
+  const doh = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {}, ...options.tls },
+    async (request) => {
+      if (new URL(request.url).pathname !== "/dns-query") return new Response("not here", { status: 404 });
+      if (request.method !== "POST" || request.headers.get("content-type") !== "application/dns-message") {
+        return new Response("bad request", { status: 400 });
+      }
+      const reply = answer(new Uint8Array(await request.arrayBuffer()), "doh");
+      if (reply === null) {
+        return new Promise<Response>((resolve) => {
+          const release = () => {
+            hanging.delete(release);
+            resolve(new Response("", { status: 504 }));
+          };
+          hanging.add(release);
+        });
+      }
+      return new Response(new Uint8Array(reply), { headers: { "content-type": "application/dns-message" } });
+    },
+  );
 
   return {
     address: `127.0.0.1:${port}`,
     port,
-    dohUrl: `http://127.0.0.1:${doh.addr.port}/dns-query`,
+    dohUrl: `${options.tls ? "https" : "http"}://127.0.0.1:${doh.addr.port}/dns-query`,
     setDelegated: (name, nameservers) => table.set(key(name), { kind: "delegated", nameservers }),
     setTimeout: (name) => table.set(key(name), { kind: "timeout" }),
     setServerFailure: (name) => table.set(key(name), { kind: "rcode", rcode: RCODE.SERVFAIL }),

@@ -50,6 +50,8 @@ export interface BootstrapDocument {
 
 export interface FakeRdapOptions {
   port?: number;
+  /** Serve HTTPS with this certificate and key (PEM); the client must trust its authority. */
+  tls?: { cert: string; key: string };
   tlds?: string[];
   publication?: string;
 }
@@ -119,7 +121,7 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
   };
 
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {}, ...options.tls },
     (request) => {
       const path = new URL(request.url).pathname;
       requests.push({ path, at: Date.now(), accept: request.headers.get("accept") });
@@ -136,7 +138,7 @@ export function startFakeRdap(options: FakeRdapOptions = {}): Promise<FakeRdap> 
       );
     },
   );
-  baseUrl = `http://127.0.0.1:${server.addr.port}/`;
+  baseUrl = `${options.tls ? "https" : "http"}://127.0.0.1:${server.addr.port}/`;
 
   return Promise.resolve({
     url: baseUrl,

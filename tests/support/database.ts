@@ -8,3 +8,17 @@ export function databaseUrl(): string {
   if (!url) throw new Error("SUPABASE_DB_URL is not set: run the suite with `deno task test`");
   return url;
 }
+
+/** The local certificate authority that signed the test cluster's certificate (PEM; `deno task test` sets it). */
+export function databaseCaCertificate(): string {
+  const pem = Deno.env.get("DB_SSL_ROOT_CERT");
+  if (!pem) throw new Error("DB_SSL_ROOT_CERT is not set: run the suite with `deno task test`");
+  return pem;
+}
+
+/** SUPABASE_DB_URL asking for TLS (`sslmode=require`), as a hosted connection string does. */
+export function tlsDatabaseUrl(): string {
+  const url = new URL(databaseUrl());
+  url.searchParams.set("sslmode", "require");
+  return url.toString();
+}

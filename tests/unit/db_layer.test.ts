@@ -84,13 +84,16 @@ Deno.test("sslmode is read as libpq reads it and removed from the URL node-postg
   });
   assertEquals(connectionTarget(`${base}?sslmode=verify-full`).ssl, { rejectUnauthorized: true });
   assertEquals(connectionTarget(`${base}?sslmode=disable`).ssl, false);
+  const pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+  assertEquals(connectionTarget(`${base}?sslmode=require`, pem).ssl, { rejectUnauthorized: false, ca: pem });
+  assertEquals(connectionTarget(base, pem).ssl, false, "no TLS asked for: the certificate changes nothing");
   assertEquals(
     connectionTarget(`${base}?sslmode=require&application_name=x`).connectionString,
     `${base}?application_name=x`,
   );
 });
 
-Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have bounded defaults", () => {
+Deno.test("connection settings: DB_POOLER_URL wins, 2 connections per isolate in all, bounded timeouts", () => {
   const names = [
     "DB_POOLER_URL",
     "SUPABASE_DB_URL",
@@ -99,6 +102,7 @@ Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have boun
     "DB_CONNECT_TIMEOUT_MS",
     "DB_STATEMENT_TIMEOUT_MS",
     "DB_IDLE_TIMEOUT_MS",
+    "DB_SSL_ROOT_CERT",
   ];
   const saved = Object.fromEntries(names.map((name) => [name, Deno.env.get(name)]));
   try {
@@ -106,8 +110,9 @@ Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have boun
     Deno.env.set("SUPABASE_DB_URL", "postgresql://direct/postgres");
     assertEquals(databaseSettings(), {
       url: "postgresql://direct/postgres",
-      poolSize: 3,
-      limiterPoolSize: 2,
+      poolSize: 1,
+      limiterPoolSize: 1,
+      sslRootCert: undefined,
       connectTimeoutMs: 3_000,
       statementTimeoutMs: 5_000,
       idleTimeoutMs: 10_000,
@@ -119,7 +124,7 @@ Deno.test("connection settings: DB_POOLER_URL wins, sizes and timeouts have boun
     const settings = databaseSettings();
     assertEquals(settings.url, "postgresql://pooler:6543/postgres");
     assertEquals(settings.poolSize, 8);
-    assertEquals(settings.limiterPoolSize, 2, "out of bounds: the default");
+    assertEquals(settings.limiterPoolSize, 1, "out of bounds: the default");
     assertEquals(settings.statementTimeoutMs, 5_000);
   } finally {
     for (const [name, value] of Object.entries(saved)) {

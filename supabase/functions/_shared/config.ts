@@ -28,8 +28,8 @@ export function intEnv(name: string, fallback: number, min: number, max: number)
 export const config = {
   supabaseUrl: () => env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
   databaseUrl: () => env("SUPABASE_DB_URL"),
-  /** SUPABASE_SERVICE_ROLE_KEY, else the `default` key of SUPABASE_SECRET_KEYS (see service_key.ts). */
-  serviceRoleKey: () => serviceKeyFrom(env("SUPABASE_SERVICE_ROLE_KEY"), env("SUPABASE_SECRET_KEYS")),
+  /** The `default` key of SUPABASE_SECRET_KEYS, else the legacy SUPABASE_SERVICE_ROLE_KEY (service_key.ts). */
+  serviceKey: () => serviceKeyFrom(env("SUPABASE_SECRET_KEYS"), env("SUPABASE_SERVICE_ROLE_KEY")),
   /** IANA RDAP bootstrap for DNS (RFC 9224). */
   rdapBootstrapUrl: () => env("RDAP_BOOTSTRAP_URL") ?? "https://data.iana.org/rdap/dns.json",
   /** `host:port` of a resolver for NS look-ups over UDP/TCP; wins over `DNS_DOH_URL` when set. */

@@ -23,6 +23,7 @@ function openPool(max: number, applicationName: string): Sql {
     connectTimeoutMs: settings.connectTimeoutMs,
     statementTimeoutMs: settings.statementTimeoutMs,
     applicationName,
+    sslRootCert: settings.sslRootCert,
   });
 }
 

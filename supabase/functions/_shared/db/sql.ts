@@ -77,6 +77,8 @@ export interface ConnectOptions {
   statementTimeoutMs?: number;
   /** `application_name` shown in `pg_stat_activity`. */
   applicationName?: string;
+  /** PEM certificate(s) trusted for a TLS connection besides the runtime's roots (`DB_SSL_ROOT_CERT`). */
+  sslRootCert?: string;
   /** Accepted for compatibility with postgres.js options; notices are always ignored. */
   onnotice?: unknown;
   /** Accepted for compatibility; statements are never prepared by name. */
@@ -183,7 +185,7 @@ function transactionOn(client: PgClient, counter = { savepoints: 0 }): Transacti
 
 /** Opens a pool to `url` (a `postgresql://` URL; `sslmode` read as libpq reads it). */
 export function connect(url: string, options: ConnectOptions = {}): Sql {
-  const target = connectionTarget(url);
+  const target = connectionTarget(url, options.sslRootCert);
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const clientConfig = {
     connectionString: target.connectionString,

@@ -1,6 +1,6 @@
 /**
- * The calls send-org-invite makes to Supabase Auth's admin API, through supabase-js with the service-role
- * key (or the new secret key): first `generateLink({ type: "invite" })` (`POST
+ * The calls send-org-invite makes to Supabase Auth's admin API, through supabase-js with the project's
+ * secret key (SUPABASE_SECRET_KEYS, else the legacy service-role key; service_key.ts): first `generateLink({ type: "invite" })` (`POST
  * <AUTH_BASE_URL>/auth/v1/admin/generate_link`, which sends nothing) to learn which redirect Auth would
  * really use, then `inviteUserByEmail` (`POST .../invite`), which sends the email.
  *
@@ -14,6 +14,7 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { config } from "../config.ts";
 import { errorForLog } from "../log_text.ts";
+import { serviceKeyNotice } from "../service_key.ts";
 
 export type AuthInviteResult = "sent" | "existing_account" | "redirect_not_allowed" | "failed";
 
@@ -25,6 +26,15 @@ export interface AuthInviteRequest {
 
 /** How long one call to Auth may take before it counts as a failed send. */
 export const authTimeoutMs = 10_000;
+
+let announced = false;
+
+/** Logs, once per isolate (at the function's start), which secret key it uses: the name, never the key. */
+export function announceServiceKey(): void {
+  if (announced) return;
+  announced = true;
+  console.log(serviceKeyNotice(config.serviceKey()));
+}
 
 let cached: { url: string; key: string; client: SupabaseClient } | undefined;
 
@@ -50,15 +60,15 @@ function withoutQuery(url: string): string {
  * `redirect_not_allowed` when Auth would not send the invitee to `redirectTo` (nothing is sent then).
  */
 export async function inviteUserByEmail(request: AuthInviteRequest): Promise<AuthInviteResult> {
-  const serviceRoleKey = config.serviceRoleKey();
-  if (!serviceRoleKey) {
+  const serviceKey = config.serviceKey();
+  if (!serviceKey) {
     console.error(
-      "[send-org-invite] neither SUPABASE_SERVICE_ROLE_KEY nor SUPABASE_SECRET_KEYS is set; cannot call Supabase Auth",
+      "[send-org-invite] neither SUPABASE_SECRET_KEYS nor SUPABASE_SERVICE_ROLE_KEY is set; cannot call Supabase Auth",
     );
     return "failed";
   }
   try {
-    const admin = adminClient(config.authBaseUrl(), serviceRoleKey).auth.admin;
+    const admin = adminClient(config.authBaseUrl(), serviceKey.key).auth.admin;
     const link = await admin.generateLink({
       type: "invite",
       email: request.email,

@@ -1,0 +1,123 @@
+/**
+ * `deno task admin preflight --db-url <url>` against the test cluster (over TLS, as against a hosted
+ * pooler): a complete target passes every check; an incomplete one is told exactly what is missing.
+ */
+import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { repoRoot } from "../../scripts/local/paths.ts";
+import { freePort } from "../../scripts/local/postgres.ts";
+import { migrationFiles } from "../../scripts/local/migrate.ts";
+import { removePollerVaultSecrets, storePollerVaultSecrets } from "../../scripts/local/vault.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { tlsDatabaseUrl } from "../support/database.ts";
+import { startStack } from "../support/stack.ts";
+
+const options = { sanitizeOps: false, sanitizeResources: false };
+
+async function preflight(...args: string[]): Promise<{ code: number; lines: string[] }> {
+  const result = await new Deno.Command(Deno.env.get("TOOLS_DENO") ?? Deno.execPath(), {
+    args: ["run", "-A", "scripts/admin.ts", "preflight", ...args],
+    cwd: repoRoot,
+    env: { SUPABASE_DB_URL: "", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(result.stdout) + new TextDecoder().decode(result.stderr);
+  return { code: result.code, lines: text.trim().split("\n") };
+}
+
+function line(lines: string[], check: string): string {
+  return lines.find((text) => text.includes(` ${check}: `)) ?? `(no ${check} line in ${lines.join(" | ")})`;
+}
+
+Deno.test("preflight: a complete target passes every check", options, async () => {
+  const stack = await startStack();
+  const [saved] = await stack.sql<{ count: string }[]>`
+    select count(*)::text as count from vault.secrets where name in ('project_url', 'poller_secret')`;
+  try {
+    await storePollerVaultSecrets(stack.sql, {
+      projectUrl: stack.gateway.url,
+      pollerSecret: "preflight-secret",
+    });
+    const { code, lines } = await preflight("--db-url", tlsDatabaseUrl());
+    assertEquals(code, 0, lines.join("\n"));
+    const files = await migrationFiles();
+    assertEquals(line(lines, "migrations"), `ok      migrations: ${files.length} of ${files.length} applied`);
+    assert(line(lines, "vault").startsWith("ok "), line(lines, "vault"));
+    for (const job of ["rdap-poller", "alert-delivery", "purge-expired-rows", "dwl-prune-request-limits"]) {
+      assert(line(lines, "cron").includes(job), line(lines, "cron"));
+    }
+    assert(line(lines, "functions").startsWith("ok "), line(lines, "functions"));
+    for (const name of ["api-v1", "export-account", "send-org-invite", "rdap-poller", "telegram-bot"]) {
+      assert(line(lines, "functions").includes(name), line(lines, "functions"));
+    }
+    assert(!lines.join("\n").includes("preflight-secret"), "never a secret's value");
+  } finally {
+    if (saved.count === "0") await removePollerVaultSecrets(stack.sql);
+    await stack.close();
+  }
+});
+
+Deno.test(
+  "preflight: without the Vault secrets, the jobs would send nothing and no functions URL is known",
+  options,
+  async () => {
+    const stack = await startStack();
+    const saved = await stack.sql<{ name: string; value: string }[]>`
+    select name, decrypted_secret as value from vault.decrypted_secrets where name in ('project_url', 'poller_secret')`;
+    try {
+      await removePollerVaultSecrets(stack.sql);
+      const { code, lines } = await preflight("--db-url", tlsDatabaseUrl());
+      assertEquals(code, 1, lines.join("\n"));
+      assert(line(lines, "migrations").startsWith("ok "), line(lines, "migrations"));
+      assert(line(lines, "cron").startsWith("ok "), line(lines, "cron"));
+      assertEquals(
+        line(lines, "vault"),
+        "MISSING vault: missing: project_url, poller_secret (the pg_cron jobs send nothing until both exist)",
+      );
+      assert(
+        line(lines, "functions").startsWith("MISSING functions: no functions URL"),
+        line(lines, "functions"),
+      );
+    } finally {
+      const byName = Object.fromEntries(saved.map((row) => [row.name, row.value]));
+      if (byName.project_url && byName.poller_secret) {
+        await storePollerVaultSecrets(stack.sql, {
+          projectUrl: byName.project_url,
+          pollerSecret: byName.poller_secret,
+        });
+      }
+      await stack.close();
+    }
+  },
+);
+
+Deno.test(
+  "preflight: an empty database and functions that do not answer: everything is missing",
+  options,
+  async () => {
+    const name = `preflight_${crypto.randomUUID().slice(0, 8)}`;
+    const admin = postgres.connect(tlsDatabaseUrl().replace("sslmode=require", "sslmode=disable"), {
+      max: 1,
+    });
+    await admin.unsafe(`create database ${name}`);
+    try {
+      const url = new URL(tlsDatabaseUrl());
+      url.pathname = `/${name}`;
+      const nowhere = `http://127.0.0.1:${freePort()}/functions/v1`;
+      const { code, lines } = await preflight("--db-url", url.toString(), "--functions-url", nowhere);
+      assertEquals(code, 1, lines.join("\n"));
+      assertEquals(
+        line(lines, "migrations"),
+        "MISSING migrations: supabase_migrations.schema_migrations does not exist: run `supabase db push`",
+      );
+      assert(line(lines, "vault").startsWith("MISSING vault: Vault cannot be read"), line(lines, "vault"));
+      assert(line(lines, "cron").startsWith("MISSING cron: cron.job cannot be read"), line(lines, "cron"));
+      const functions = line(lines, "functions");
+      assert(functions.startsWith("MISSING functions: not answering: api-v1 (no answer"), functions);
+      assert(functions.includes("telegram-bot (no answer"), functions);
+    } finally {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 1 });
+    }
+  },
+);
