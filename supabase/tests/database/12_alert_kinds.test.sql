@@ -1,4 +1,4 @@
--- Issue 15: Slack and Discord endpoint kinds (their documented hosts only, on every write path), event
+-- Alert channel kinds: Slack and Discord endpoint kinds (their documented hosts only, on every write path), event
 -- opt-in per endpoint and per Telegram chat, and domain.pending_delete raised once per transition into
 -- pending delete, only on the channels that asked for it, with the poller's drop prediction.
 \ir _setup.psql

@@ -1,4 +1,4 @@
--- Issue 18: rules that hold for every writer. Webhook cap and secret length in the table, derived unicode
+-- Server-owned rules: rules that hold for every writer. Webhook cap and secret length in the table, derived unicode
 -- names, invitations of former admins, the inviter check in accept_invitation, invite-mail caps.
 \ir _setup.psql
 

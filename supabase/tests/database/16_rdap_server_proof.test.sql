@@ -1,4 +1,4 @@
--- Issue 10: the shipped RDAP server list and the canary proofs (claim exactly once per renewal).
+-- RDAP servers: the shipped RDAP server list and the canary proofs (claim exactly once per renewal).
 \ir _setup.psql
 
 select plan(34);
