@@ -6682,15 +6682,15 @@ GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO service_role;
 -- Name: TABLE alert_deliveries; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.alert_deliveries TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.alert_deliveries TO service_role;
+GRANT SELECT ON TABLE public.alert_deliveries TO authenticated;
 
 --
 -- Name: TABLE alert_delivery_attempts; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.alert_delivery_attempts TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.alert_delivery_attempts TO service_role;
+GRANT SELECT ON TABLE public.alert_delivery_attempts TO authenticated;
 
 --
 -- Name: SEQUENCE alert_delivery_attempts_id_seq; Type: ACL; Schema: public; Owner: postgres
@@ -6774,8 +6774,8 @@ GRANT ALL ON TABLE public.alert_delivery_wake TO service_role;
 -- Name: TABLE alert_events; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.alert_events TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.alert_events TO service_role;
+GRANT SELECT ON TABLE public.alert_events TO authenticated;
 
 --
 -- Name: TABLE api_keys; Type: ACL; Schema: public; Owner: postgres
@@ -6829,15 +6829,15 @@ GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 -- Name: TABLE api_request_counters; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_request_counters TO service_role;
+GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 
 --
 -- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.domains TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
+GRANT SELECT ON TABLE public.domains TO authenticated;
 
 --
 -- Name: TABLE invitations; Type: ACL; Schema: public; Owner: postgres
@@ -6939,8 +6939,8 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.live_check_cache TO service_ro
 -- Name: TABLE notification_settings; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT DELETE ON TABLE public.notification_settings TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.notification_settings TO service_role;
+GRANT DELETE ON TABLE public.notification_settings TO authenticated;
 
 --
 -- Name: COLUMN notification_settings.user_id; Type: ACL; Schema: public; Owner: postgres
@@ -6982,8 +6982,8 @@ GRANT SELECT(telegram_event_types) ON TABLE public.notification_settings TO auth
 -- Name: TABLE organization_members; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_members TO service_role;
+GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 
 --
 -- Name: COLUMN organization_members.role; Type: ACL; Schema: public; Owner: postgres
@@ -6995,8 +6995,8 @@ GRANT UPDATE(role) ON TABLE public.organization_members TO authenticated;
 -- Name: TABLE organizations; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT,DELETE ON TABLE public.organizations TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organizations TO service_role;
+GRANT SELECT,DELETE ON TABLE public.organizations TO authenticated;
 
 --
 -- Name: COLUMN organizations.name; Type: ACL; Schema: public; Owner: postgres
@@ -7008,8 +7008,8 @@ GRANT UPDATE(name) ON TABLE public.organizations TO authenticated;
 -- Name: TABLE plans; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.plans TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.plans TO service_role;
+GRANT SELECT ON TABLE public.plans TO authenticated;
 
 --
 -- Name: TABLE poller_settings; Type: ACL; Schema: public; Owner: postgres
@@ -7021,8 +7021,8 @@ GRANT SELECT,UPDATE ON TABLE public.poller_settings TO service_role;
 -- Name: TABLE profiles; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.profiles TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.profiles TO service_role;
+GRANT SELECT ON TABLE public.profiles TO authenticated;
 
 --
 -- Name: COLUMN profiles.display_name; Type: ACL; Schema: public; Owner: postgres
@@ -7076,8 +7076,8 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.session_action_limits TO servi
 -- Name: TABLE session_request_log; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.session_request_log TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.session_request_log TO service_role;
+GRANT SELECT ON TABLE public.session_request_log TO authenticated;
 
 --
 -- Name: SEQUENCE session_request_log_id_seq; Type: ACL; Schema: public; Owner: postgres
@@ -7113,8 +7113,8 @@ GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
 -- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watchlist_entries TO service_role;
+GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
 
 --
 -- Name: SEQUENCE watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres
@@ -7126,15 +7126,15 @@ GRANT SELECT,USAGE ON SEQUENCE public.watchlist_entries_id_seq TO service_role;
 -- Name: TABLE webhook_endpoint_breakers; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT ON TABLE public.webhook_endpoint_breakers TO authenticated;
 GRANT SELECT ON TABLE public.webhook_endpoint_breakers TO service_role;
+GRANT SELECT ON TABLE public.webhook_endpoint_breakers TO authenticated;
 
 --
 -- Name: TABLE webhook_endpoints; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.webhook_endpoints TO service_role;
+GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: postgres

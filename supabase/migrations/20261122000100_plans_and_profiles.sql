@@ -85,10 +85,6 @@ create policy "Signed-in users can read the plans"
   on public.plans for select to authenticated
   using (true);
 
-revoke all on table public.plans from anon, authenticated;
-
-grant select on table public.plans to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- profiles
 -- ---------------------------------------------------------------------------------------------------
@@ -120,12 +116,6 @@ create policy "Users can update their own display name"
   on public.profiles for update to authenticated
   using (id = (select auth.uid()))
   with check (id = (select auth.uid()));
-
-revoke all on table public.profiles from anon, authenticated;
-
-grant select on table public.profiles to authenticated;
-
-grant update (display_name) on table public.profiles to authenticated;
 
 -- Create the profile when Supabase Auth creates a user (basejump style).
 create function private.handle_new_user()
@@ -177,13 +167,8 @@ create trigger on_auth_user_email_changed
   execute function private.handle_user_email_change();
 
 grant select, insert, update, delete on table public.plans to service_role;
+grant select on table public.plans to authenticated;
 
 grant select, insert, update, delete on table public.profiles to service_role;
-
-revoke insert, update, truncate, references, trigger on table public.profiles from public, anon, authenticated;
-
-revoke all on table public.profiles from anon;
-
+grant select on table public.profiles to authenticated;
 grant update (display_name) on table public.profiles to authenticated;
-
-grant select, insert, update, delete on table public.profiles to service_role;

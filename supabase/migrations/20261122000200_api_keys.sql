@@ -23,12 +23,6 @@ create policy "Users can read their own API keys"
   on public.api_keys for select to authenticated
   using (user_id = (select auth.uid()));
 
--- Keys are created and revoked only through create_api_key / revoke_api_key; key_hash is never readable.
-revoke all on table public.api_keys from anon, authenticated;
-
-grant select (id, user_id, name, prefix, created_at, last_used_at, revoked_at)
-  on table public.api_keys to authenticated;
-
 create function public.revoke_api_key(p_key_id uuid)
 returns boolean
 language plpgsql
@@ -50,7 +44,10 @@ $$;
 revoke all on function public.revoke_api_key(uuid) from public, anon, authenticated, service_role;
 grant execute on function public.revoke_api_key(uuid) to authenticated;
 
+-- Keys are created and revoked only through create_api_key / revoke_api_key; key_hash is never readable.
 grant select, insert, update, delete on table public.api_keys to service_role;
+grant select (created_at, id, last_used_at, name, prefix, revoked_at, user_id)
+  on table public.api_keys to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- create_api_key / revoke_api_key: the account's own keys (Pro and higher).

@@ -76,11 +76,6 @@ create policy "Users can read their own watchlist entries"
   on public.watchlist_entries for select to authenticated
   using (user_id = (select auth.uid()));
 
--- Entries are written only by add_watchlist_domains / remove_watchlist_domain (quota lives there).
-revoke all on table public.watchlist_entries from anon, authenticated;
-
-grant select on table public.watchlist_entries to authenticated;
-
 create policy "Users can read the domains they actively watch"
   on public.domains for select to authenticated
   using (
@@ -92,10 +87,6 @@ create policy "Users can read the domains they actively watch"
          and e.deleted_at is null
     )
   );
-
-revoke all on table public.domains from anon, authenticated;
-
-grant select on table public.domains to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- remove_watchlist_domain: soft delete of the caller's active entry.
@@ -122,11 +113,14 @@ revoke all on function public.remove_watchlist_domain(text) from public, anon, a
 grant execute on function public.remove_watchlist_domain(text) to authenticated;
 
 grant select, insert, update, delete on table public.domains to service_role;
+grant select on table public.domains to authenticated;
 
+-- Entries are written only by add_watchlist_domains / remove_watchlist_domain (quota lives there).
 grant select, insert, update, delete on table public.watchlist_entries to service_role;
+grant select on table public.watchlist_entries to authenticated;
 
 -- The identity columns' sequences (inserting a row as service_role needs them).
-grant usage, select on sequence public.watchlist_entries_id_seq to service_role;
+grant select, usage on sequence public.watchlist_entries_id_seq to service_role;
 
 -- Names in pending delete are claimed first (claim_due_domains), so a backlog of other names never delays
 -- the checks around a predicted drop.

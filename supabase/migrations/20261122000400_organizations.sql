@@ -101,12 +101,6 @@ create policy "Owners can delete their organizations"
   on public.organizations for delete to authenticated
   using (public.has_org_role(id, array['owner']));
 
-revoke all on table public.organizations from anon, authenticated;
-
-grant select, delete on table public.organizations to authenticated;
-
-grant update (name) on table public.organizations to authenticated;
-
 create policy "Members can read the members of their organizations"
   on public.organization_members for select to authenticated
   using (public.has_org_role(organization_id, array['owner', 'admin', 'member']));
@@ -123,12 +117,6 @@ create policy "Owners and admins can remove members, and members can leave"
     or (public.has_org_role(organization_id, array['owner']) and user_id <> (select auth.uid()))
     or (public.has_org_role(organization_id, array['admin']) and role = 'member')
   );
-
-revoke all on table public.organization_members from anon, authenticated;
-
-grant select, delete on table public.organization_members to authenticated;
-
-grant update (role) on table public.organization_members to authenticated;
 
 create policy "Owners, admins and the inviter can read invitations"
   on public.invitations for select to authenticated
@@ -149,16 +137,6 @@ create policy "Owners and admins can revoke pending invitations"
   on public.invitations for update to authenticated
   using (public.has_org_role(organization_id, array['owner', 'admin']) and status = 'pending')
   with check (public.has_org_role(organization_id, array['owner', 'admin']) and status = 'revoked');
-
-revoke all on table public.invitations from anon, authenticated;
-
-grant select (id, organization_id, email, role, status, invited_by, created_at, expires_at, emailed_at,
-              accepted_at, accepted_by)
-  on table public.invitations to authenticated;
-
-grant insert (organization_id, email, role) on table public.invitations to authenticated;
-
-grant update (status) on table public.invitations to authenticated;
 
 -- Members of a shared organisation see each other's profile (email and name).
 create policy "Members can read the profiles of people in their organizations"
@@ -245,41 +223,22 @@ $$;
 revoke all on function public.invitation_for_sending(uuid) from public, anon, authenticated, service_role;
 grant execute on function public.invitation_for_sending(uuid) to authenticated;
 
-grant select, insert, update, delete on table public.organizations to service_role;
-
-grant select, insert, update, delete on table public.organization_members to service_role;
-
-grant select, insert, update, delete on table public.invitations to service_role;
-
 -- invitations, organization_members, organizations, profiles: the grants stay exactly these (restated so
 -- an earlier blanket grant cannot widen them); their rules are the policies, the check constraints and
 -- the triggers of this migration.
-revoke insert, update, truncate, references, trigger on table public.invitations from public, anon, authenticated;
-
-revoke all on table public.invitations from anon;
-
-grant insert (organization_id, email, role) on table public.invitations to authenticated;
-
+grant select, insert, update, delete on table public.invitations to service_role;
+grant select (accepted_at, accepted_by, created_at, email, emailed_at, expires_at, id, invited_by, organization_id, role, status)
+  on table public.invitations to authenticated;
+grant insert (email, organization_id, role) on table public.invitations to authenticated;
 grant update (status) on table public.invitations to authenticated;
 
-grant select, insert, update, delete on table public.invitations to service_role;
-
-revoke insert, update, truncate, references, trigger on table public.organization_members
-  from public, anon, authenticated;
-
-revoke all on table public.organization_members from anon;
-
+grant select, insert, update, delete on table public.organization_members to service_role;
+grant select, delete on table public.organization_members to authenticated;
 grant update (role) on table public.organization_members to authenticated;
 
-grant select, insert, update, delete on table public.organization_members to service_role;
-
-revoke insert, update, truncate, references, trigger on table public.organizations from public, anon, authenticated;
-
-revoke all on table public.organizations from anon;
-
-grant update (name) on table public.organizations to authenticated;
-
 grant select, insert, update, delete on table public.organizations to service_role;
+grant select, delete on table public.organizations to authenticated;
+grant update (name) on table public.organizations to authenticated;
 
 -- ===================================================================================================
 -- 4. Invitations
@@ -395,8 +354,6 @@ create trigger invite_mail_limits_set_updated_at
 
 alter table public.invite_mail_limits enable row level security;
 
-revoke all on table public.invite_mail_limits from public, anon, authenticated;
-
 grant select, update on table public.invite_mail_limits to service_role;
 
 -- One row per invite mail handed to Auth. user_id is set null when the account is deleted, so deleting
@@ -414,11 +371,9 @@ create index invite_mail_log_sent_idx on public.invite_mail_log (sent_at);
 
 alter table public.invite_mail_log enable row level security;
 
-revoke all on table public.invite_mail_log from public, anon, authenticated;
-
 grant select, insert, update, delete on table public.invite_mail_log to service_role;
 
-grant usage, select on sequence public.invite_mail_log_id_seq to service_role;
+grant select, usage on sequence public.invite_mail_log_id_seq to service_role;
 
 -- Gives back a reservation when Auth sent nothing (the address already has an account).
 create function private.release_invite_mail(p_user_id uuid, p_invitation_id uuid)

@@ -34,14 +34,6 @@ create policy "Users can read their own session request log"
   on public.session_request_log for select to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.api_request_counters from anon, authenticated;
-
-grant select on table public.api_request_counters to authenticated;
-
-revoke all on table public.session_request_log from anon, authenticated;
-
-grant select on table public.session_request_log to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- api_request_allowance: today's allowance without counting a request (for responses, such as MCP
 -- protocol chatter, that do not count but still report the limit).
@@ -85,10 +77,12 @@ end
 $do$;
 
 grant select, insert, update, delete on table public.api_request_counters to service_role;
+grant select on table public.api_request_counters to authenticated;
 
 grant select, insert, update, delete on table public.session_request_log to service_role;
+grant select on table public.session_request_log to authenticated;
 
-grant usage, select on sequence public.session_request_log_id_seq to service_role;
+grant select, usage on sequence public.session_request_log_id_seq to service_role;
 
 create table public.rate_limit_classes (
   class text primary key check (class ~ '^[a-z][a-z0-9_]{0,62}$'),
@@ -167,12 +161,6 @@ alter table public.rate_limit_classes enable row level security;
 alter table public.rate_limit_keys enable row level security;
 
 alter table public.rate_limit_slots enable row level security;
-
-revoke all on table public.rate_limit_classes from public, anon, authenticated, service_role;
-
-revoke all on table public.rate_limit_keys from public, anon, authenticated, service_role;
-
-revoke all on table public.rate_limit_slots from public, anon, authenticated, service_role;
 
 grant select, insert, update, delete on table public.rate_limit_classes to service_role;
 
@@ -583,8 +571,6 @@ create trigger session_action_limits_set_updated_at
   for each row execute function private.set_updated_at();
 
 alter table public.session_action_limits enable row level security;
-
-revoke all on table public.session_action_limits from public, anon, authenticated;
 
 grant select, insert, update, delete on table public.session_action_limits to service_role;
 

@@ -27,17 +27,6 @@ create policy "Users can delete their own notification settings"
   on public.notification_settings for delete to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.notification_settings from anon, authenticated;
-
-grant select (user_id, telegram_enabled, telegram_configured, updated_at)
-  on table public.notification_settings to authenticated;
-
-grant insert (user_id, telegram_chat_id, telegram_enabled) on table public.notification_settings to authenticated;
-
-grant update (telegram_chat_id, telegram_enabled) on table public.notification_settings to authenticated;
-
-grant delete on table public.notification_settings to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- webhook_endpoints
 -- ---------------------------------------------------------------------------------------------------
@@ -72,17 +61,6 @@ create policy "Users can delete their own webhooks"
   on public.webhook_endpoints for delete to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.webhook_endpoints from anon, authenticated;
-
-grant select (id, user_id, url, description, enabled, secret_configured, created_at, updated_at)
-  on table public.webhook_endpoints to authenticated;
-
-grant insert (user_id, url, secret, description, enabled) on table public.webhook_endpoints to authenticated;
-
-grant update (url, secret, description, enabled) on table public.webhook_endpoints to authenticated;
-
-grant delete on table public.webhook_endpoints to authenticated;
-
 create table public.webhook_target_policy (
   id boolean primary key default true constraint webhook_target_policy_single_row check (id),
   allow_private_targets boolean not null default false,
@@ -101,8 +79,6 @@ create trigger webhook_target_policy_set_updated_at
   for each row execute function private.set_updated_at();
 
 alter table public.webhook_target_policy enable row level security;
-
-revoke all on table public.webhook_target_policy from anon, authenticated;
 
 grant select, update on table public.webhook_target_policy to service_role;
 
@@ -277,24 +253,6 @@ $$;
 revoke all on function public.send_telegram_test() from public, anon, authenticated, service_role;
 grant execute on function public.send_telegram_test() to authenticated;
 
-grant select, insert, update, delete on table public.notification_settings to service_role;
-
-grant select, insert, update, delete on table public.webhook_endpoints to service_role;
-
--- ===================================================================================================
--- 2. Write paths
--- ===================================================================================================
-
--- webhook_endpoints: writes only through create_/update_webhook_endpoint, set_/rotate_webhook_secret.
-revoke insert, update on table public.webhook_endpoints from public, anon, authenticated;
-
-grant select (id, user_id, url, description, enabled, secret_configured, created_at, updated_at)
-  on table public.webhook_endpoints to authenticated;
-
-grant delete on table public.webhook_endpoints to authenticated;
-
-grant select, insert, update, delete on table public.webhook_endpoints to service_role;
-
 -- At most 10 webhooks per account, for every writer, exact under concurrency: inserts (and moves to
 -- another account) of one account queue on its profile row, and each counts after the previous committed.
 create function private.check_webhook_endpoint_cap()
@@ -316,17 +274,6 @@ revoke all on function private.check_webhook_endpoint_cap() from public, anon, a
 create trigger webhook_endpoints_cap
   before insert or update of user_id on public.webhook_endpoints
   for each row execute function private.check_webhook_endpoint_cap();
-
--- notification_settings: writes only through set_telegram_chat / set_telegram_enabled (and the chat
--- proof flow); the row may still be deleted by its owner.
-revoke insert, update on table public.notification_settings from public, anon, authenticated;
-
-grant select (user_id, telegram_enabled, telegram_configured, updated_at)
-  on table public.notification_settings to authenticated;
-
-grant delete on table public.notification_settings to authenticated;
-
-grant select, insert, update, delete on table public.notification_settings to service_role;
 
 create function private.outbound_address_class(p_address inet)
 returns text
@@ -546,13 +493,6 @@ comment on column public.webhook_endpoints.url_masked is
   'What the app may read of the URL: scheme://host/…last 4 characters. The URL itself is write-only for '
   'authenticated (it may carry a token); the alert sender reads it as service_role.';
 
-revoke select on table public.webhook_endpoints from authenticated;
-
-revoke select (url) on table public.webhook_endpoints from authenticated;
-
-grant select (id, user_id, url_masked, description, enabled, secret_configured, created_at, updated_at)
-  on table public.webhook_endpoints to authenticated;
-
 -- ===================================================================================================
 -- Telegram: a chat receives alerts only after it proved it belongs to the account, through the bot's
 -- link flow (docs/telegram.md):
@@ -582,8 +522,6 @@ create trigger telegram_bot_settings_set_updated_at
 
 alter table public.telegram_bot_settings enable row level security;
 
-revoke all on table public.telegram_bot_settings from anon, authenticated;
-
 grant select, update on table public.telegram_bot_settings to service_role;
 
 -- One-time link tokens: only their SHA-256 is stored. service_role only (through the functions below).
@@ -604,8 +542,6 @@ create index telegram_link_tokens_user_id_idx on public.telegram_link_tokens (us
 
 alter table public.telegram_link_tokens enable row level security;
 
-revoke all on table public.telegram_link_tokens from anon, authenticated;
-
 grant select, insert, update, delete on table public.telegram_link_tokens to service_role;
 
 alter table public.notification_settings add column telegram_linked_at timestamptz;
@@ -623,10 +559,6 @@ create unique index notification_settings_telegram_chat_id_key
 alter table public.notification_settings
   add constraint notification_settings_telegram_chat_proven
   check (telegram_chat_id is null or (telegram_linked_at is not null and telegram_chat_id ~ '^[1-9][0-9]{0,19}$'));
-
-revoke insert (telegram_chat_id), update (telegram_chat_id) on table public.notification_settings from authenticated;
-
-grant select (telegram_linked_at) on table public.notification_settings to authenticated;
 
 -- The app: a one-time deep link for the signed-in account, valid 15 minutes. A new link replaces the
 -- account's unused ones. Errors: DW401 not signed in, DW503 the bot's username is not configured.
@@ -887,7 +819,11 @@ comment on column public.webhook_endpoints.kind is
 comment on column public.webhook_endpoints.event_types is
   'The events this endpoint receives (alert_event_types()); test alerts always go through.';
 
-grant select (kind, event_types) on table public.webhook_endpoints to authenticated;
+-- webhook_endpoints: writes only through create_/update_webhook_endpoint, set_/rotate_webhook_secret.
+grant select, insert, update, delete on table public.webhook_endpoints to service_role;
+grant delete on table public.webhook_endpoints to authenticated;
+grant select (created_at, description, enabled, event_types, id, kind, secret_configured, updated_at, url_masked, user_id)
+  on table public.webhook_endpoints to authenticated;
 
 -- notification_settings: the Telegram chat's opt-in.
 alter table public.notification_settings
@@ -899,7 +835,12 @@ alter table public.notification_settings
 comment on column public.notification_settings.telegram_event_types is
   'The events the linked Telegram chat receives (alert_event_types()); set with set_telegram_event_types.';
 
-grant select (telegram_event_types) on table public.notification_settings to authenticated;
+-- notification_settings: writes only through set_telegram_chat / set_telegram_enabled (and the chat
+-- proof flow); the row may still be deleted by its owner.
+grant select, insert, update, delete on table public.notification_settings to service_role;
+grant delete on table public.notification_settings to authenticated;
+grant select (telegram_configured, telegram_enabled, telegram_event_types, telegram_linked_at, updated_at, user_id)
+  on table public.notification_settings to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- webhook_kind_problem: null when the URL fits the kind, else a sentence saying why not. Applied after

@@ -15,10 +15,6 @@ comment on table public.rdap_bootstrap_cache is
 
 alter table public.rdap_bootstrap_cache enable row level security;
 
-revoke all on table public.rdap_bootstrap_cache from anon, authenticated;
-
-grant select, insert, update, delete on table public.rdap_bootstrap_cache to service_role;
-
 -- ---------------------------------------------------------------------------------------------------
 -- rdap_server_overrides
 -- ---------------------------------------------------------------------------------------------------
@@ -47,10 +43,6 @@ comment on column public.rdap_server_overrides.note is 'Where the URL comes from
 -- Deliberately not seeded: no registry URL could be verified (offline) when this was written.
 alter table public.rdap_server_overrides enable row level security;
 
-revoke all on table public.rdap_server_overrides from anon, authenticated;
-
-grant select, insert, update, delete on table public.rdap_server_overrides to service_role;
-
 -- ---------------------------------------------------------------------------------------------------
 -- live_check_cache
 -- ---------------------------------------------------------------------------------------------------
@@ -71,10 +63,6 @@ comment on column public.live_check_cache.result is
 create index live_check_cache_expires_at_idx on public.live_check_cache (expires_at);
 
 alter table public.live_check_cache enable row level security;
-
-revoke all on table public.live_check_cache from anon, authenticated;
-
-grant select, insert, update, delete on table public.live_check_cache to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- next_check_delay: how long until a watched name is checked again.
@@ -229,8 +217,6 @@ comment on table public.rdap_server_proofs is
   'is unknown (rdap_server_unverified), never available. Set renew_after = now() to re-check at once.';
 
 alter table public.rdap_server_proofs enable row level security;
-
-revoke all on table public.rdap_server_proofs from anon, authenticated;
 
 grant select, insert, update, delete on table public.rdap_server_proofs to service_role;
 

@@ -26,10 +26,6 @@ create policy "Users can read their own alert events"
   on public.alert_events for select to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.alert_events from anon, authenticated;
-
-grant select on table public.alert_events to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- alert_deliveries: one row per event and channel (per endpoint for webhooks). Its id is the webhook's
 -- X-Service-Delivery header, the same on every retry. No secrets and no chat IDs are stored here.
@@ -78,10 +74,6 @@ create policy "Users can read their own alert deliveries"
   on public.alert_deliveries for select to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.alert_deliveries from anon, authenticated;
-
-grant select on table public.alert_deliveries to authenticated;
-
 -- ---------------------------------------------------------------------------------------------------
 -- alert_delivery_attempts: the history of every attempt (kept; never contains secrets or chat IDs).
 --   outcome: delivered | failed (counts towards the schedule) | rate_limited (Telegram 429) |
@@ -107,10 +99,6 @@ alter table public.alert_delivery_attempts enable row level security;
 create policy "Users can read the attempts of their own deliveries"
   on public.alert_delivery_attempts for select to authenticated
   using (user_id = (select auth.uid()));
-
-revoke all on table public.alert_delivery_attempts from anon, authenticated;
-
-grant select on table public.alert_delivery_attempts to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Dispatcher: claim due deliveries with what is needed to send them (secrets and chat IDs included:
@@ -259,12 +247,15 @@ revoke all on function private.fail_alert_delivery(uuid, text, integer, text, in
 grant execute on function private.fail_alert_delivery(uuid, text, integer, text, integer) to service_role;
 
 grant select, insert, update, delete on table public.alert_events to service_role;
+grant select on table public.alert_events to authenticated;
 
 grant select, insert, update, delete on table public.alert_deliveries to service_role;
+grant select on table public.alert_deliveries to authenticated;
 
 grant select, insert, update, delete on table public.alert_delivery_attempts to service_role;
+grant select on table public.alert_delivery_attempts to authenticated;
 
-grant usage, select on sequence public.alert_delivery_attempts_id_seq to service_role;
+grant select, usage on sequence public.alert_delivery_attempts_id_seq to service_role;
 
 create trigger alert_events_derive_unicode_name
   before insert or update of domain_name, unicode_name on public.alert_events
@@ -322,13 +313,9 @@ create policy "Users can read their own delivery lanes"
   on public.alert_delivery_lanes for select to authenticated
   using (user_id = (select auth.uid()));
 
-revoke all on table public.alert_delivery_lanes from anon, authenticated;
-
-grant select (lane_key, user_id, channel, webhook_endpoint_id, breaker_state, consecutive_failures,
-              opened_count, opened_at, next_probe_at, updated_at)
-  on table public.alert_delivery_lanes to authenticated;
-
 grant all on table public.alert_delivery_lanes to service_role;
+grant select (breaker_state, channel, consecutive_failures, lane_key, next_probe_at, opened_at, opened_count, updated_at, user_id, webhook_endpoint_id)
+  on table public.alert_delivery_lanes to authenticated;
 
 -- The owner's view of their webhook endpoints' breakers (RLS applies: security_invoker).
 create view public.webhook_endpoint_breakers with (security_invoker = true) as
@@ -341,9 +328,8 @@ comment on view public.webhook_endpoint_breakers is
   'Per webhook endpoint: breaker state (closed/open/half_open), consecutive failures, when it opened and '
   'when the next probe is due. Only endpoints that have had a delivery appear.';
 
-revoke all on table public.webhook_endpoint_breakers from anon, authenticated;
-
-grant select on table public.webhook_endpoint_breakers to authenticated, service_role;
+grant select on table public.webhook_endpoint_breakers to service_role;
+grant select on table public.webhook_endpoint_breakers to authenticated;
 
 create trigger webhook_endpoints_forget_previous_secret
   before update of secret on public.webhook_endpoints
@@ -522,10 +508,6 @@ alter table public.telegram_send_pace enable row level security;
 
 alter table public.telegram_chat_send_pace enable row level security;
 
-revoke all on table public.telegram_send_pace from anon, authenticated;
-
-revoke all on table public.telegram_chat_send_pace from anon, authenticated;
-
 grant all on table public.telegram_send_pace to service_role;
 
 grant all on table public.telegram_chat_send_pace to service_role;
@@ -599,8 +581,6 @@ create table public.alert_delivery_wake (
 insert into public.alert_delivery_wake (id) values (1);
 
 alter table public.alert_delivery_wake enable row level security;
-
-revoke all on table public.alert_delivery_wake from anon, authenticated;
 
 grant all on table public.alert_delivery_wake to service_role;
 

@@ -50,8 +50,6 @@ insert into public.poller_settings default values;
 
 alter table public.poller_settings enable row level security;
 
-revoke all on table public.poller_settings from public, anon, authenticated, service_role;
-
 grant select, update on table public.poller_settings to service_role;
 
 -- How many poller invocations this tick should start: ceil(due backlog / checks_per_invocation), at least

@@ -19,8 +19,6 @@ insert into public.retention_settings default values;
 
 alter table public.retention_settings enable row level security;
 
-revoke all on table public.retention_settings from anon, authenticated;
-
 grant select, update on table public.retention_settings to service_role;
 
 create trigger retention_settings_set_updated_at
