@@ -9,7 +9,7 @@ import {
   checkDomain,
   type CheckOptions,
 } from "../../supabase/functions/_shared/availability/check_domain.ts";
-import { sharedBootstrapStore } from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+import { sharedBootstrapStore } from "../../supabase/functions/_shared/rdap/bootstrap_store.ts";
 import { databaseServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
 import { closeDatabase } from "../../supabase/functions/_shared/db/client.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";

@@ -9,7 +9,7 @@ import { type CheckDeps, checkDomain } from "../../supabase/functions/_shared/av
 import {
   createBootstrapStore,
   memoryBootstrapStorage,
-} from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+} from "../../supabase/functions/_shared/rdap/bootstrap_store.ts";
 import { createRdapClient } from "../../supabase/functions/_shared/rdap/client.ts";
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { lookupNameservers } from "../../supabase/functions/_shared/dns/nameservers.ts";

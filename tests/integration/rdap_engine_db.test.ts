@@ -8,7 +8,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import {
   createBootstrapStore,
   databaseBootstrapStorage,
-} from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+} from "../../supabase/functions/_shared/rdap/bootstrap_store.ts";
 import {
   createLiveCheck,
   databaseLiveCheckStore,

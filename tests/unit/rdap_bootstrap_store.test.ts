@@ -3,7 +3,7 @@ import {
   BootstrapUnavailableError,
   createBootstrapStore,
   memoryBootstrapStorage,
-} from "../../supabase/functions/_shared/availability/bootstrap_store.ts";
+} from "../../supabase/functions/_shared/rdap/bootstrap_store.ts";
 import type { ServerOverride } from "../../supabase/functions/_shared/rdap/bootstrap.ts";
 
 const HOUR = 60 * 60_000;

@@ -5,7 +5,7 @@
  */
 import { classify, type RegistryAnswer } from "./classify.ts";
 import type { CheckResult, RdapSummary } from "../contract/schemas.ts";
-import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "./bootstrap_store.ts";
+import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "../rdap/bootstrap_store.ts";
 import { createRdapClient, type LookupOptions, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
 import type { RdapService } from "../rdap/bootstrap.ts";

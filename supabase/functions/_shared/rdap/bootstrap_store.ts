@@ -15,7 +15,7 @@ import {
   type RdapService,
   type ServerOverride,
   withOverrides,
-} from "../rdap/bootstrap.ts";
+} from "./bootstrap.ts";
 import { asService, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
 import { errorForLog } from "../log_text.ts";
