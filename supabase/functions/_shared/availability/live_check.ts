@@ -64,8 +64,8 @@ export async function recordDomainCheck(tx: Transaction, result: CheckResult): P
       ${result.domain_name},
       ${result.status},
       ${result.checked_at},
-      ${result.rdap?.expiration_date ?? null},
-      ${result.rdap?.registrar ?? null},
+      ${result.rdap?.expiration_date ?? result.whois?.expiration_date ?? null},
+      ${result.rdap?.registrar ?? result.whois?.registrar ?? null},
       ${result.status !== "unknown"}
     )`;
   if (result.status === "pending_delete") {
