@@ -86,7 +86,7 @@ export function fakeWhoisAnswer(name: string, state: WhoisState): Uint8Array {
   }
 }
 
-export async function startFakeWhois(options: { port?: number } = {}): Promise<FakeWhois> {
+export function startFakeWhois(options: { port?: number } = {}): FakeWhois {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: options.port ?? 0, transport: "tcp" });
   const states = new Map<string, WhoisState>();
   const queries: WhoisQueryRecord[] = [];
