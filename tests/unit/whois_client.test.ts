@@ -12,7 +12,7 @@ import {
 } from "../../supabase/functions/_shared/whois/client.ts";
 import { compileWhoisRow, type WhoisRoute } from "../../supabase/functions/_shared/whois/server_table.ts";
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
-import { checkWhois } from "../../supabase/functions/_shared/whois/check.ts";
+import { checkWhois } from "../../supabase/functions/_shared/availability/whois_check.ts";
 import { memoryServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };

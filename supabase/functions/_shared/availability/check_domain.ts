@@ -15,7 +15,7 @@ import { databaseServerProofStore, isServerProven, type ServerProofStore } from 
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
 import { sharedWhoisDirectory, type WhoisDirectory } from "../whois/server_table.ts";
-import { checkWhois, type WhoisCheckDeps } from "../whois/check.ts";
+import { checkWhois, type WhoisCheckDeps } from "./whois_check.ts";
 import { createWhoisClient } from "../whois/client.ts";
 import { sharedWhoisLimiter } from "../rdap/host_limiter.ts";
 

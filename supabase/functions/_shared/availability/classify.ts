@@ -8,7 +8,7 @@
 import type { RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { CheckReason, DomainStatus } from "../contract/schemas.ts";
-import type { WhoisOutcome } from "../whois/check.ts";
+import type { WhoisOutcome } from "./whois_check.ts";
 
 /** The statuses and reasons are the API contract's (contract/schemas.ts: `domainStatus`, `checkReason`). */
 export type { CheckReason, DomainStatus };
@@ -22,7 +22,7 @@ export type RegistryAnswer =
   | { outcome: "unverified"; url: string; httpStatus: 404 }
   | { outcome: "no_server" }
   | { outcome: "bootstrap_unavailable" }
-  /** No RDAP route: the registry's WHOIS server was asked (whois/check.ts). */
+  /** No RDAP route: the registry's WHOIS server was asked (availability/whois_check.ts). */
   | { outcome: "whois"; server: string; whois: WhoisOutcome };
 
 export interface Classification {

@@ -94,7 +94,7 @@ export interface CanaryAnswer {
 }
 
 /**
- * The proof rules for any protocol (RDAP above, WHOIS in whois/check.ts): `askCanary` is called only by
+ * The proof rules for any protocol (RDAP above, WHOIS in availability/whois_check.ts): `askCanary` is called only by
  * the caller that wins the renewal claim. Never throws (see `isServerProven`).
  */
 export async function isProvenBy(

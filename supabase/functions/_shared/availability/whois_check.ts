@@ -5,10 +5,10 @@
  * availability/server_proof.ts, kept under the key `whois://<host>:<port>`).
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
-import { type CanaryAnswer, isProvenBy, type ServerProofStore } from "../availability/server_proof.ts";
-import { decodeWhoisBytes, readWhoisAnswer, type WhoisReading } from "./answer.ts";
-import type { WhoisClient, WhoisFailure, WhoisLookup } from "./client.ts";
-import type { WhoisRoute } from "./server_table.ts";
+import { type CanaryAnswer, isProvenBy, type ServerProofStore } from "./server_proof.ts";
+import { decodeWhoisBytes, readWhoisAnswer, type WhoisReading } from "../whois/answer.ts";
+import type { WhoisClient, WhoisFailure, WhoisLookup } from "../whois/client.ts";
+import type { WhoisRoute } from "../whois/server_table.ts";
 
 export type WhoisOutcome =
   | { kind: "read"; reading: WhoisReading }
