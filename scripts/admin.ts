@@ -12,6 +12,10 @@
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  *   deno task admin preflight --db-url <url> [--functions-url <https://<ref>.supabase.co/functions/v1>]
  *     (a target database ready to run? one line per check; exit 1 when something is missing)
+ *   deno task admin coverage [--bootstrap <dns.json file>] [--json]
+ *                                  (the 60 most-registered TLDs: route rdap / rdap (shipped) / whois /
+ *                                  unsupported and its proof state; the bootstrap is the stored copy unless
+ *                                  a file is given)
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
@@ -21,6 +25,13 @@ import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "./loca
 import { setTelegramBotUsername } from "./local/vault.ts";
 import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
 import { findings, inspect, report } from "./local/preflight.ts";
+import { coverageReport, coverageTable, type ProofRow } from "./local/coverage.ts";
+import { parseBootstrap, type ServerOverride } from "../supabase/functions/_shared/rdap/bootstrap.ts";
+import {
+  compileWhoisRow,
+  recordFromRow,
+  type WhoisEntry,
+} from "../supabase/functions/_shared/whois/server_table.ts";
 
 interface StackState {
   supabaseUrl: string;
@@ -58,6 +69,42 @@ const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
   "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>]";
+"poll-now | rdap-servers | coverage [--bootstrap <file>] [--json]";
+
+/** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/local/coverage.ts). */
+async function coverage(sql: postgres.Sql, bootstrapFile: string | undefined, json: boolean): Promise<void> {
+  let document: unknown;
+  if (bootstrapFile) {
+    document = JSON.parse(await Deno.readTextFile(bootstrapFile));
+  } else {
+    const source = Deno.env.get("RDAP_BOOTSTRAP_URL") || "https://data.iana.org/rdap/dns.json";
+    const rows = await sql<{ document: unknown }[]>`
+      select document from public.rdap_bootstrap_cache
+      order by (source_url = ${source}) desc, fetched_at desc limit 1`;
+    if (rows.length === 0) fail("no stored RDAP bootstrap yet: pass --bootstrap <dns.json file>");
+    document = rows[0].document;
+  }
+  const overrides = (await sql<
+    { suffix: string; base_url: string | null; canary_name: string | null; precedence: string }[]
+  >`select suffix, base_url, canary_name, precedence from public.rdap_server_overrides where enabled`)
+    .map((row): ServerOverride => ({
+      suffix: row.suffix,
+      baseUrl: row.base_url,
+      canaryName: row.canary_name,
+      precedence: row.precedence === "fallback" ? "fallback" : "override",
+    }));
+  const whois = new Map<string, WhoisEntry>();
+  // deno-lint-ignore no-explicit-any
+  for (const row of await sql<any[]>`select * from public.whois_servers where enabled`) {
+    const entry = compileWhoisRow(recordFromRow(row));
+    if (entry !== null) whois.set(row.suffix, entry);
+  }
+  const proofs = await sql<
+    ProofRow[]
+  >`select server_url, suffix, state, valid_until from public.rdap_server_proofs`;
+  const report = coverageReport(parseBootstrap(document), overrides, whois, proofs);
+  console.log(json ? JSON.stringify({ tlds: report }) : coverageTable(report));
+}
 
 /**
  * Registers the telegram-bot function as the bot's webhook (setWebhook with secret_token), then stores
@@ -143,6 +190,8 @@ async function main(): Promise<void> {
     events: { type: "string" },
     "db-url": { type: "string" },
     "functions-url": { type: "string" },
+    bootstrap: { type: "string" },
+    json: { type: "boolean" },
   } as const;
   let values: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof options; strict: true }>
@@ -154,6 +203,8 @@ async function main(): Promise<void> {
   }
   const email = values.email?.trim() ?? "";
   const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight"].includes(command);
+  const needsEmail = command !== "poll-now" && command !== "telegram-webhook" && command !== "rdap-servers" &&
+    command !== "coverage";
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
   if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
 
@@ -232,6 +283,8 @@ async function main(): Promise<void> {
         select server_url, suffix, canary_name, state, http_status, detail, checked_at, valid_until, renew_after
         from public.rdap_server_proofs order by suffix, server_url`;
       console.log(JSON.stringify({ servers, proofs }));
+    } else if (command === "coverage") {
+      await coverage(sql, values.bootstrap, values.json === true);
     } else {
       fail(usage);
     }

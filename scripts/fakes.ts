@@ -5,6 +5,7 @@
  *
  *   RDAP registry  http://127.0.0.1:9000  (bootstrap at /dns.json for com, net, org)
  *   DNS server     127.0.0.1:9053 (UDP)
+ *   WHOIS server   127.0.0.1:9043 (every shipped WHOIS row's phrasing; WHOIS_SERVER=127.0.0.1:9043)
  *   control        http://127.0.0.1:9001  PUT /domains/<name> {"state": "registered"|"pending_delete"|"available"}
  *   webhooks       http://127.0.0.1:9100/hooks/demo  (verifies signatures with --webhook-secret)
  *   Telegram       http://127.0.0.1:9200  (bot token local:fake-bot-token)
@@ -17,6 +18,8 @@ import { minimalDomain, startFakeRdap } from "../tests/fakes/rdap_server.ts";
 import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
 import { startFakeDiscord, startFakeSlack } from "../tests/fakes/chat_webhooks.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
+import { startFakeWhois } from "../tests/fakes/whois_server.ts";
+import { WHOIS_SAMPLES } from "../tests/fixtures/whois/answers.ts";
 
 const states = ["registered", "pending_delete", "available"] as const;
 type DomainState = typeof states[number];
@@ -28,6 +31,40 @@ const rdap = await startFakeRdap({ port: 9000, tlds: ["com", "net", "org"] });
 // proven and may say "not found".
 for (const tld of ["com", "net", "org"]) rdap.setDomain(`example.${tld}`, { status: 200 });
 const dns = await startFakeDns({ port: 9053 });
+const whois = startFakeWhois({ port: 9043 });
+// The canaries of the shipped WHOIS rows are registered, so each server is proven and may say "not found".
+const whoisCanaries: Record<string, string> = {
+  at: "nic.at",
+  au: "auda.org.au",
+  be: "dnsbelgium.be",
+  cn: "cnnic.cn",
+  "co.za": "google.co.za",
+  dk: "punktum.dk",
+  eu: "eurid.eu",
+  gg: "google.gg",
+  hu: "nic.hu",
+  ir: "nic.ir",
+  it: "nic.it",
+  jp: "jprs.jp",
+  kr: "kisa.or.kr",
+  kz: "nic.kz",
+  mx: "nic.mx",
+  "net.za": "registry.net.za",
+  nz: "internetnz.nz",
+  "org.za": "zadna.org.za",
+  pt: "dns.pt",
+  ro: "rotld.ro",
+  ru: "tcinet.ru",
+  se: "iis.se",
+  tr: "trabis.gov.tr",
+};
+for (const canary of Object.values(whoisCanaries)) whois.set(canary, "registered");
+
+/** Does a shipped WHOIS row (and so the WHOIS fake) serve this name? */
+function servedByWhois(name: string): boolean {
+  const labels = name.split(".");
+  return labels.some((_, start) => start > 0 && WHOIS_SAMPLES[labels.slice(start).join(".")] !== undefined);
+}
 const receiver = startWebhookReceiver({ port: 9100 });
 receiver.endpoint("demo", { secret: values["webhook-secret"] });
 const telegram = startFakeTelegram({ port: 9200, token: "local:fake-bot-token" });
@@ -37,6 +74,7 @@ const discord = startFakeDiscord({ port: 9301 });
 const discordHook = discord.hook("/api/webhooks/1/demo");
 
 function setState(name: string, state: DomainState): void {
+  if (servedByWhois(name)) whois.set(name, state);
   if (state === "available") {
     rdap.setDomain(name, { status: 404 });
     dns.remove(name);
@@ -68,6 +106,7 @@ const control = Deno.serve({ hostname: "127.0.0.1", port: 9001, onListen: () => 
 console.log(`Local fakes are running:
   RDAP_BOOTSTRAP_URL=${rdap.url}dns.json
   DNS_NAMESERVER=${dns.address}   (UDP/TCP; or DNS over HTTPS: DNS_DOH_URL=${dns.dohUrl})
+  WHOIS_SERVER=${whois.address}    (names under the shipped WHOIS rows: .it, .eu, .com.au, .jp, ...)
   TELEGRAM_API_BASE=${telegram.url} TELEGRAM_BOT_TOKEN=${telegram.token}
   webhook URL      ${receiver.url}/hooks/demo${values["webhook-secret"] ? " (signatures verified)" : ""}
   SLACK_WEBHOOK_BASE_URL=${slack.url}     Slack hook (kind slack)     ${slackHook}

@@ -4854,6 +4854,51 @@ ALTER TABLE public.webhook_target_policy OWNER TO postgres;
 COMMENT ON TABLE public.webhook_target_policy IS 'One row. allow_private_targets accepts http:// and loopback webhook URLs (local development only; the local stack copies WEBHOOK_ALLOW_PRIVATE_TARGETS here). service_role only.';
 
 --
+-- Name: whois_servers; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.whois_servers (
+    suffix text NOT NULL COLLATE pg_catalog."C",
+    host text COLLATE pg_catalog."C",
+    port integer DEFAULT 43 NOT NULL,
+    query_format text DEFAULT '%s'::text NOT NULL,
+    canary_name text COLLATE pg_catalog."C",
+    not_found_pattern text,
+    found_pattern text,
+    limit_pattern text,
+    status_pattern text,
+    pending_delete_statuses text[] DEFAULT '{}'::text[] NOT NULL,
+    registrar_pattern text,
+    expiration_pattern text,
+    encoding text DEFAULT 'utf-8'::text NOT NULL,
+    unsupported_reason text,
+    source text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT whois_servers_canary_name_check CHECK (((canary_name IS NULL) OR ((canary_name = lower(canary_name)) AND (canary_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text)))),
+    CONSTRAINT whois_servers_encoding_check CHECK ((encoding = ANY (ARRAY['utf-8'::text, 'latin-1'::text]))),
+    CONSTRAINT whois_servers_host_check CHECK (((host IS NULL) OR ((host = lower(host)) AND (host ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text)))),
+    CONSTRAINT whois_servers_port_check CHECK (((port >= 1) AND (port <= 65535))),
+    CONSTRAINT whois_servers_query_format_check CHECK (((query_format ~~ '%\%s%'::text) AND (query_format !~ '[\r\n]'::text))),
+    CONSTRAINT whois_servers_route_check CHECK ((((host IS NOT NULL) AND (canary_name IS NOT NULL) AND (not_found_pattern IS NOT NULL) AND (found_pattern IS NOT NULL) AND (unsupported_reason IS NULL)) OR ((host IS NULL) AND (unsupported_reason IS NOT NULL)))),
+    CONSTRAINT whois_servers_suffix_check CHECK (((suffix = lower(suffix)) AND (suffix ~ '^[a-z0-9-]+(\.[a-z0-9-]+)*$'::text)))
+);
+
+ALTER TABLE public.whois_servers OWNER TO postgres;
+
+--
+-- Name: TABLE whois_servers; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.whois_servers IS 'WHOIS servers (RFC 3912, port 43) for suffixes without an RDAP route; RDAP always wins where the bootstrap or rdap_server_overrides names a server. The longest matching suffix applies. A not-found answer makes a name available only when the row''s canary_name was answered with a record its found_pattern matches (proof kept in rdap_server_proofs as whois://host:port, renewed daily), the answer matches not_found_pattern and no other pattern, and DNS says the name is not delegated. host null: the registry offers no usable public WHOIS (unsupported_reason). Edits take effect within about 5 minutes.';
+
+--
+-- Name: COLUMN whois_servers.source; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.whois_servers.source IS 'Where the server and phrasings come from, and when checked.';
+
+--
 -- Name: alert_deliveries alert_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -5111,6 +5156,13 @@ ALTER TABLE ONLY public.webhook_endpoints
 
 ALTER TABLE ONLY public.webhook_target_policy
     ADD CONSTRAINT webhook_target_policy_pkey PRIMARY KEY (id);
+
+--
+-- Name: whois_servers whois_servers_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.whois_servers
+    ADD CONSTRAINT whois_servers_pkey PRIMARY KEY (suffix);
 
 --
 -- Name: alert_deliveries_due_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -5969,6 +6021,12 @@ ALTER TABLE public.webhook_endpoints ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.webhook_target_policy ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: whois_servers; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.whois_servers ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
@@ -7201,6 +7259,12 @@ GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 --
 
 GRANT SELECT,UPDATE ON TABLE public.webhook_target_policy TO service_role;
+
+--
+-- Name: TABLE whois_servers; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.whois_servers TO service_role;
 
 --
 -- PostgreSQL database dump complete

@@ -64,6 +64,7 @@ function availableResult(domainName: string, checkedAt: string): CheckResult {
       expiration_date: null,
       last_changed_date: null,
     },
+    whois: null,
     dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
     reason: "rdap_not_found",
   };

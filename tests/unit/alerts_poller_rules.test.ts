@@ -137,6 +137,7 @@ Deno.test("a pending-delete name whose registry timed out is tried again at its 
           status: "unknown",
           checked_at: checkedAt.toISOString(),
           rdap: { ...rdap([], null), http_status: 503 },
+          whois: null,
           dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
           reason: "rdap_unexpected_status",
         }),

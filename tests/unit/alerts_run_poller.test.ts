@@ -31,6 +31,7 @@ function result(name: string, overrides: Partial<CheckResult> = {}): CheckResult
       expiration_date: null,
       last_changed_date: null,
     },
+    whois: null,
     dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
     reason: "rdap_found",
     ...overrides,

@@ -21,6 +21,7 @@ function result(domainName: string, unicodeName: string | null = null): CheckRes
       expiration_date: null,
       last_changed_date: null,
     },
+    whois: null,
     dns: { delegated: false, nameservers: [], rcode: "NXDOMAIN" },
     reason: "rdap_not_found",
   };

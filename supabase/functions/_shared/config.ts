@@ -39,6 +39,8 @@ export const config = {
   /** DNS queries per second one process sends to its resolver (the poller's NS look-ups); 0 = no limit. */
   dnsQueryRatePerSecond: () => numberEnv("DNS_QUERY_RATE_PER_SECOND", 50),
   rdapTimeoutMs: () => numberEnv("RDAP_TIMEOUT_MS", 10_000),
+  /** `host:port` that receives every WHOIS query (local use, tests); the query and politeness are unchanged. */
+  whoisServer: () => env("WHOIS_SERVER"),
   liveCheckCacheSeconds: () => numberEnv("LIVE_CHECK_CACHE_SECONDS", 30),
   telegramBotToken: () => env("TELEGRAM_BOT_TOKEN"),
   telegramApiBase: () => env("TELEGRAM_API_BASE") ?? "https://api.telegram.org",

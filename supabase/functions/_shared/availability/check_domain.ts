@@ -4,8 +4,12 @@
  * adds those, and the poller calls `checkDomain` directly.
  */
 import { classify, type RegistryAnswer } from "./classify.ts";
-import type { CheckResult, RdapSummary } from "../contract/schemas.ts";
-import { BootstrapUnavailableError, type ServerDirectory, sharedBootstrapStore } from "../rdap/bootstrap_store.ts";
+import type { CheckResult, RdapSummary, WhoisSummary } from "../contract/schemas.ts";
+import {
+  BootstrapUnavailableError,
+  type ServerDirectory,
+  sharedBootstrapStore,
+} from "../rdap/bootstrap_store.ts";
 import { createRdapClient, type LookupOptions, type RdapClient, type RdapLookup } from "../rdap/client.ts";
 import type { RdapDomain } from "../rdap/domain_response.ts";
 import type { RdapService } from "../rdap/bootstrap.ts";
@@ -14,9 +18,13 @@ import { defaultNsLookup, type DnsOutcome } from "../dns/nameservers.ts";
 import { databaseServerProofStore, isServerProven, type ServerProofStore } from "./server_proof.ts";
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
+import { sharedWhoisDirectory, type WhoisDirectory } from "../whois/server_table.ts";
+import { checkWhois, type WhoisCheckDeps } from "./whois_check.ts";
+import { createWhoisClient } from "../whois/client.ts";
+import { sharedWhoisLimiter } from "../rdap/host_limiter.ts";
 
 /** The result the API returns (`GET /check/{domain}`, `check_domain`): the contract's `checkResult`. */
-export type { CheckResult, RdapSummary };
+export type { CheckResult, RdapSummary, WhoisSummary };
 
 export interface CheckDeps {
   servers: ServerDirectory;
@@ -24,6 +32,8 @@ export interface CheckDeps {
   dns: (domainName: string) => Promise<DnsOutcome>;
   /** Canary proofs: a 404 counts only from a proven server. */
   proof: ServerProofStore;
+  /** The WHOIS route for TLDs without RDAP; absent: such names have no route (`no_rdap_server_for_tld`). */
+  whois?: { directory: WhoisDirectory; check: WhoisCheckDeps };
   now?: () => Date;
 }
 
@@ -65,6 +75,7 @@ export async function checkDomain(
     status,
     checked_at: (deps.now?.() ?? new Date()).toISOString(),
     rdap: summarise(registry),
+    whois: summariseWhois(registry),
     dns: {
       delegated: dns.outcome === "delegated" ? true : dns.outcome === "not_delegated" ? false : null,
       nameservers: dns.outcome === "delegated" ? dns.nameservers : [],
@@ -89,7 +100,7 @@ async function askRegistry(
     throw error;
   }
   if (service === null || service.baseUrls.length === 0) {
-    return { server: "", answer: { outcome: "no_server" } };
+    return await askWhois(deps, domainName, options);
   }
   const server = service.baseUrls[0];
   const lookup = await deps.rdap.lookupDomain(server, domainName, hostWait(options));
@@ -103,6 +114,17 @@ async function askRegistry(
   }
   if (lookup.outcome !== "found") return { server, answer: lookup };
   return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
+}
+
+/** No RDAP route: the WHOIS table's route for the name, if it has one (RDAP always wins where it exists). */
+async function askWhois(deps: CheckDeps, domainName: string, options: CheckOptions): Promise<RegistryLookup> {
+  const entry = await deps.whois?.directory.entryFor(domainName);
+  if (!deps.whois || !entry || entry.kind !== "route") {
+    return { server: "", answer: { outcome: "no_server" } };
+  }
+  const { route } = entry;
+  const whois = await checkWhois(deps.whois.check, route, domainName, hostWait(options));
+  return { server: route.server, answer: { outcome: "whois", server: route.server, whois } };
 }
 
 /**
@@ -133,6 +155,7 @@ async function withRegistrarDetails(
 function summarise(registry: RegistryLookup): RdapSummary | null {
   const { server, answer } = registry;
   if (answer.outcome === "no_server" || answer.outcome === "bootstrap_unavailable") return null;
+  if (answer.outcome === "whois") return null;
   const domain = answer.outcome === "found" ? answer.domain : null;
   return {
     server,
@@ -142,6 +165,28 @@ function summarise(registry: RegistryLookup): RdapSummary | null {
     registration_date: domain?.registrationDate ?? null,
     expiration_date: domain?.expirationDate ?? null,
     last_changed_date: domain?.lastChangedDate ?? null,
+  };
+}
+
+function summariseWhois(registry: RegistryLookup): WhoisSummary | null {
+  const { answer } = registry;
+  if (answer.outcome !== "whois") return null;
+  const { whois } = answer;
+  const reading = whois.kind === "read" ? whois.reading : null;
+  return {
+    server: answer.server,
+    answer: whois.kind === "unverified"
+      ? "not_found"
+      : whois.kind === "failed"
+      ? (whois.reason === "whois_too_large" || whois.reason === "whois_truncated"
+        ? "unrecognized"
+        : whois.reason === "whois_rate_limited"
+        ? "rate_limited"
+        : null)
+      : whois.reading.answer,
+    statuses: reading?.statuses ?? [],
+    registrar: reading?.registrar ?? null,
+    expiration_date: reading?.expirationDate ?? null,
   };
 }
 
@@ -165,5 +210,21 @@ export function defaultCheckDeps(): CheckDeps {
     }),
     dns: defaultNsLookup(),
     proof: databaseServerProofStore(),
+    whois: {
+      directory: sharedWhoisDirectory(),
+      check: {
+        client: createWhoisClient({
+          limiter: sharedWhoisLimiter(),
+          connectTimeoutMs: WHOIS_CONNECT_TIMEOUT_MS,
+          readTimeoutMs: config.rdapTimeoutMs(),
+          serverOverride: config.whoisServer,
+        }),
+        limiter: sharedWhoisLimiter(),
+        proof: databaseServerProofStore(),
+      },
+    },
   };
 }
+
+/** How long a WHOIS connection may take to open (the answer then has RDAP_TIMEOUT_MS). */
+const WHOIS_CONNECT_TIMEOUT_MS = 5_000;

@@ -1,12 +1,14 @@
 /**
- * Decides a domain's status from the registry's RDAP answer and the DNS delegation, and says why.
- * The one rule that matters most: `available: true` only when the registry's own RDAP server, proven by
- * its canary, answered 404 and DNS positively found no delegation (NXDOMAIN, or NOERROR without NS).
+ * Decides a domain's status from the registry's RDAP (or, without RDAP, WHOIS) answer and the DNS
+ * delegation, and says why. The one rule that matters most: `available: true` only when the registry's own
+ * server, proven by its canary, said "not found" (RDAP 404, or the WHOIS row's exact not-found phrasing)
+ * and DNS positively found no delegation (NXDOMAIN, or NOERROR without NS).
  * Anything less certain is `unknown`.
  */
 import type { RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { CheckReason, DomainStatus } from "../contract/schemas.ts";
+import type { WhoisOutcome } from "./whois_check.ts";
 
 /** The statuses and reasons are the API contract's (contract/schemas.ts: `domainStatus`, `checkReason`). */
 export type { CheckReason, DomainStatus };
@@ -19,7 +21,9 @@ export type RegistryAnswer =
   | RdapLookup
   | { outcome: "unverified"; url: string; httpStatus: 404 }
   | { outcome: "no_server" }
-  | { outcome: "bootstrap_unavailable" };
+  | { outcome: "bootstrap_unavailable" }
+  /** No RDAP route: the registry's WHOIS server was asked (availability/whois_check.ts). */
+  | { outcome: "whois"; server: string; whois: WhoisOutcome };
 
 export interface Classification {
   available: boolean | null;
@@ -55,6 +59,43 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
       return unknown("rdap_bootstrap_unavailable");
     case "failed":
       return unknown(registry.reason);
+    case "whois":
+      return classifyWhois(registry.whois, dns);
+  }
+}
+
+/** The same rules for a WHOIS answer: `available` only for a proven "not found" with no delegation. */
+export function classifyWhois(whois: WhoisOutcome, dns: DnsOutcome): Classification {
+  if (whois.kind === "unverified") return unknown("whois_server_unverified");
+  if (whois.kind === "failed") {
+    switch (whois.reason) {
+      case "whois_timeout":
+      case "whois_network_error":
+      case "whois_host_busy":
+      case "whois_rate_limited":
+        return unknown(whois.reason);
+      case "whois_too_large":
+      case "whois_truncated":
+        return unknown("whois_unrecognized");
+    }
+  }
+  switch (whois.reading.answer) {
+    case "found":
+      return { available: false, status: "registered", reason: "whois_found" };
+    case "pending_delete":
+      return { available: false, status: "pending_delete", reason: "whois_pending_delete" };
+    case "not_found":
+      if (dns.outcome === "delegated") {
+        return { available: false, status: "registered", reason: "whois_not_found_but_delegated" };
+      }
+      if (dns.outcome === "not_delegated") {
+        return { available: true, status: "available", reason: "whois_not_found" };
+      }
+      return unknown("whois_not_found_dns_error");
+    case "rate_limited":
+      return unknown("whois_rate_limited");
+    case "unrecognized":
+      return unknown("whois_unrecognized");
   }
 }
 

@@ -75,8 +75,8 @@ export async function recordDomainCheck(
       ${result.domain_name},
       ${result.status},
       ${result.checked_at},
-      ${result.rdap?.expiration_date ?? null},
-      ${result.rdap?.registrar ?? null},
+      ${result.rdap?.expiration_date ?? result.whois?.expiration_date ?? null},
+      ${result.rdap?.registrar ?? result.whois?.registrar ?? null},
       ${result.status !== "unknown"},
       ${source}
     )`;

@@ -72,37 +72,59 @@ export function canaryOutcome(lookup: RdapLookup): { outcome: ProofOutcome; deta
  * wins the renewal claim. Never throws: when the proofs cannot be read (database down), the server counts
  * as unproven, so its 404 stays `unknown`.
  */
-export async function isServerProven(
+export function isServerProven(
   store: ServerProofStore,
   rdap: RdapClient,
   key: ServerKey,
   options: ProveOptions = {},
 ): Promise<boolean> {
+  return isProvenBy(store, key, async () => {
+    const lookup = await rdap.lookupDomain(key.server, key.canaryName, {
+      maxWaitMs: options.maxHostWaitMs,
+      urgent: options.urgent,
+    });
+    return { ...canaryOutcome(lookup), httpStatus: lookup.httpStatus };
+  }, options);
+}
+
+/** What asking a canary proved: the outcome, the HTTP status (null for WHOIS or no answer), a detail. */
+export interface CanaryAnswer {
+  outcome: ProofOutcome;
+  httpStatus: number | null;
+  detail: string;
+}
+
+/**
+ * The proof rules for any protocol (RDAP above, WHOIS in availability/whois_check.ts): `askCanary` is called only by
+ * the caller that wins the renewal claim. Never throws (see `isServerProven`).
+ */
+export async function isProvenBy(
+  store: ServerProofStore,
+  key: ServerKey,
+  askCanary: () => Promise<CanaryAnswer>,
+  options: ProveOptions = {},
+): Promise<boolean> {
   try {
-    return await proveServer(store, rdap, key, options);
+    return await prove(store, key, askCanary, options);
   } catch (error) {
     console.error(`canary proof of ${key.server} (${key.suffix}) unavailable: ${errorForLog(error)}`);
     return false;
   }
 }
 
-async function proveServer(
+async function prove(
   store: ServerProofStore,
-  rdap: RdapClient,
   key: ServerKey,
-  options: ProveOptions = {},
+  askCanary: () => Promise<CanaryAnswer>,
+  options: ProveOptions,
 ): Promise<boolean> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = Date.now() + (options.waitForOtherMs ?? WAIT_FOR_OTHER_MS);
   for (;;) {
     const claim = await store.claim(key, PROOF_LEASE_SECONDS);
     if (claim.claimId !== null) {
-      const lookup = await rdap.lookupDomain(key.server, key.canaryName, {
-        maxWaitMs: options.maxHostWaitMs,
-        urgent: options.urgent,
-      });
-      const { outcome, detail } = canaryOutcome(lookup);
-      await store.record(key, claim.claimId, outcome, lookup.httpStatus, detail);
+      const { outcome, httpStatus, detail } = await askCanary();
+      await store.record(key, claim.claimId, outcome, httpStatus, detail);
       if (outcome === "verified") return true;
       if (outcome === "failed") return false;
       return claim.proven; // inconclusive: the earlier proof, if still valid, stands

@@ -118,6 +118,15 @@ export const rdapFailureReason = z.enum([
   "rdap_target_not_allowed",
 ]);
 
+/** Why a WHOIS look-up gave no answer to read (the WHOIS client's failures, parallel to RDAP's). */
+export const whoisFailureReason = z.enum([
+  "whois_timeout",
+  // Connection refused, reset or closed before any answer.
+  "whois_network_error",
+  // This service's politeness towards the host refused to wait longer (nothing was sent).
+  "whois_host_busy",
+]);
+
 export const checkReason = z.enum([
   "rdap_found",
   "rdap_pending_delete",
@@ -128,7 +137,21 @@ export const checkReason = z.enum([
   "rdap_bootstrap_unavailable",
   "rdap_server_unverified",
   ...rdapFailureReason.options,
-]).describe("Why the answer is what it is, e.g. rdap_not_found, rdap_timeout.");
+  "whois_found",
+  "whois_pending_delete",
+  "whois_not_found",
+  "whois_not_found_but_delegated",
+  "whois_not_found_dns_error",
+  "whois_server_unverified",
+  // A limit or "try again later" text, or the host is paused after one.
+  "whois_rate_limited",
+  // Empty, truncated, over 64 KiB, or a text the server's row does not recognise.
+  "whois_unrecognized",
+  ...whoisFailureReason.options,
+]).describe(
+  "Why the answer is what it is, e.g. rdap_not_found, rdap_timeout, whois_not_found. no_rdap_server_for_tld: " +
+    "the TLD has neither an RDAP nor a WHOIS route.",
+);
 
 export type CheckReason = z.infer<typeof checkReason>;
 
@@ -144,6 +167,19 @@ export const rdapSummary = z.object({
 
 export type RdapSummary = z.infer<typeof rdapSummary>;
 
+export const whoisAnswer = z.enum(["found", "not_found", "pending_delete", "rate_limited", "unrecognized"])
+  .describe("What the WHOIS server said, in its own phrasing (see docs/whois.md).");
+
+export const whoisSummary = z.object({
+  server: z.string().describe("The registry's WHOIS server, host:port (port 43)."),
+  answer: whoisAnswer.nullable().describe("Null when no answer was received (timeout, connection error)."),
+  statuses: z.array(z.string()).describe("The server's status words, when it gives them."),
+  registrar: z.string().nullable(),
+  expiration_date: z.string().nullable(),
+});
+
+export type WhoisSummary = z.infer<typeof whoisSummary>;
+
 export const checkResult = z.object({
   domain_name: z.string(),
   unicode_name: z.string().nullable(),
@@ -151,6 +187,7 @@ export const checkResult = z.object({
   status: domainStatus,
   checked_at: z.string(),
   rdap: rdapSummary.nullable(),
+  whois: whoisSummary.nullable().describe("The WHOIS answer, where the TLD has no RDAP route; else null."),
   dns: z.object({
     delegated: z.boolean().nullable(),
     nameservers: z.array(z.string()),

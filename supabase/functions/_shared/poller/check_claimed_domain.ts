@@ -7,6 +7,7 @@ import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
 import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
+import { whoisRoutineNotBefore } from "./whois_schedule.ts";
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
@@ -14,6 +15,8 @@ export interface DomainCheckDeps {
   checkDomain(domainName: string, dns: DnsOutcome, wait: CheckOptions): Promise<CheckResult>;
   /** Epoch ms until which the RDAP host of `serverUrl` is paused (429 or back-off), or null. */
   hostPausedUntil(serverUrl: string): number | null;
+  /** Epoch ms until which the WHOIS host `server` (`host:port`) is paused, or null. */
+  whoisHostPausedUntil?(server: string): number | null;
   now(): number;
 }
 
@@ -29,6 +32,8 @@ export type DomainCheckOutcome =
   | { kind: "not_asked"; notBefore: Date };
 
 const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "rdap_host_backoff"]);
+/** With no WHOIS answer (`answer` null), these reasons mean the server was not asked. */
+const WHOIS_REFUSED_BEFORE_ASKING = new Set(["whois_host_busy", "whois_rate_limited"]);
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 
 export interface ClaimedCheckOptions {
@@ -75,11 +80,30 @@ export async function checkClaimedDomain(
       : pausedUntil ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
     return { kind: "not_asked", notBefore: new Date(notBefore) };
   }
+  const whois = result.whois ?? null;
+  if (
+    result.status === "unknown" && whois !== null && whois.answer === null &&
+    WHOIS_REFUSED_BEFORE_ASKING.has(result.reason)
+  ) {
+    const pausedUntil = deps.whoisHostPausedUntil?.(whois.server) ?? null;
+    const notBefore = result.reason === "whois_host_busy"
+      ? Math.max(checksEndAt, deps.now())
+      : pausedUntil ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
+    return { kind: "not_asked", notBefore: new Date(notBefore) };
+  }
 
   const outcome: DomainCheckOutcome = { kind: "checked", result };
   if (rdap !== null && rdap.http_status === 429) {
     const pausedUntil = deps.hostPausedUntil(rdap.server);
     if (pausedUntil !== null) outcome.notBefore = new Date(pausedUntil);
+  }
+  if (whois !== null) {
+    const pausedUntil = whois.answer === "rate_limited"
+      ? deps.whoisHostPausedUntil?.(whois.server) ?? null
+      : null;
+    const routine = whoisRoutineNotBefore(domain.status, result);
+    const later = Math.max(pausedUntil ?? 0, routine?.getTime() ?? 0);
+    if (later > 0) outcome.notBefore = new Date(later);
   }
   if (result.status === "pending_delete") {
     const checkedAt = new Date(result.checked_at);

@@ -2,7 +2,7 @@
 import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
 import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
-import { realSleep, sharedHostLimiter } from "../rdap/host_limiter.ts";
+import { realSleep, sharedHostLimiter, sharedWhoisLimiter } from "../rdap/host_limiter.ts";
 import { databaseDomainQueue } from "./domain_queue.ts";
 import { rateLimitedLookup } from "./dns_rate_limit.ts";
 import type { PollerDeps } from "./run_poller.ts";
@@ -20,6 +20,7 @@ export function defaultPollerDeps(): PollerDeps {
       checkDomain: (name, dns, wait) =>
         checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
+      whoisHostPausedUntil: (server) => sharedWhoisLimiter().pausedUntil(server),
       now: Date.now,
     },
     now: Date.now,

@@ -216,11 +216,17 @@ export const RDAP_HOST_LIMIT_CLASS = "rdap_host";
 
 /** The project-wide host limiter over a rate-limit store (the database's, by default). */
 export function createDatabaseHostLimiter(
-  options: { store?: ReturnType<typeof sqlRateLimitStore>; now?: () => number; sleep?: Sleep } = {},
+  options: {
+    store?: ReturnType<typeof sqlRateLimitStore>;
+    now?: () => number;
+    sleep?: Sleep;
+    /** The limiter class (default `rdap_host`; WHOIS hosts use `whois_host`). */
+    limitClass?: string;
+  } = {},
 ): HostLimiter {
   const shared = createSharedLimiter({
     store: options.store ?? sqlRateLimitStore(),
-    limitClass: RDAP_HOST_LIMIT_CLASS,
+    limitClass: options.limitClass ?? RDAP_HOST_LIMIT_CLASS,
     now: options.now,
     sleep: options.sleep,
   });
@@ -249,4 +255,15 @@ let shared: HostLimiter | undefined;
 export function sharedHostLimiter(): HostLimiter {
   shared ??= createDatabaseHostLimiter();
   return shared;
+}
+
+/** The limiter class of WHOIS hosts (`host:port` of the table's row), with conservative rates. */
+export const WHOIS_HOST_LIMIT_CLASS = "whois_host";
+
+let sharedWhois: HostLimiter | undefined;
+
+/** The project-wide limiter of WHOIS hosts in the database. */
+export function sharedWhoisLimiter(): HostLimiter {
+  sharedWhois ??= createDatabaseHostLimiter({ limitClass: WHOIS_HOST_LIMIT_CLASS });
+  return sharedWhois;
 }

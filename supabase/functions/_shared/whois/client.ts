@@ -1,0 +1,172 @@
+/**
+ * Asks one WHOIS server (RFC 3912) about one name: one TCP connection per query, the query line, then
+ * everything the server sends until it closes. Politeness through the host limiter (class `whois_host`),
+ * keyed by the row's `host:port` even when `WHOIS_SERVER` sends the query elsewhere. Never throws for
+ * upstream trouble, and never follows a referral: it only ever connects to the row's server (or to
+ * `WHOIS_SERVER`).
+ *
+ *   connect timeout, read timeout (the whole answer), at most 64 KiB (more is not an answer it trusts),
+ *   a connection closed or reset after part of an answer is `truncated`.
+ */
+import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
+import { whoisQueryLine, type WhoisRoute } from "./server_table.ts";
+
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+export type WhoisFailure =
+  | "whois_timeout"
+  | "whois_network_error"
+  | "whois_rate_limited"
+  | "whois_host_busy"
+  | "whois_too_large"
+  | "whois_truncated";
+
+export type WhoisLookup =
+  | { outcome: "answered"; bytes: Uint8Array }
+  | { outcome: "failed"; reason: WhoisFailure; retryAt: string | null };
+
+export interface WhoisConnection {
+  write(data: Uint8Array): Promise<number>;
+  read(buffer: Uint8Array): Promise<number | null>;
+  close(): void;
+}
+
+export type WhoisConnect = (target: { hostname: string; port: number }) => Promise<WhoisConnection>;
+
+export interface WhoisClientOptions {
+  limiter: HostLimiter;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
+  /** `WHOIS_SERVER` (`host:port`): every query goes there instead of the row's server. */
+  serverOverride?: () => string | undefined;
+  connect?: WhoisConnect;
+}
+
+export interface WhoisClient {
+  query(route: WhoisRoute, domainName: string, options?: AcquireOptions): Promise<WhoisLookup>;
+}
+
+/** `host:port` (IPv6 in brackets) as a connect target, or null. */
+export function parseHostPort(value: string): { hostname: string; port: number } | null {
+  const match = value.trim().match(/^(?:\[([0-9a-f:.]+)\]|([^:\s\[\]]+)):(\d{1,5})$/i);
+  if (!match) return null;
+  const port = Number(match[3]);
+  if (port < 1 || port > 65535) return null;
+  return { hostname: match[1] ?? match[2], port };
+}
+
+const denoConnect: WhoisConnect = (target) => Deno.connect({ ...target, transport: "tcp" });
+
+export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
+  const connect = options.connect ?? denoConnect;
+  const { limiter } = options;
+
+  function targetFor(route: WhoisRoute): { hostname: string; port: number } {
+    const override = options.serverOverride?.();
+    const parsed = override ? parseHostPort(override) : null;
+    if (override && parsed === null) console.error("WHOIS_SERVER is not host:port; it is ignored");
+    return parsed ?? { hostname: route.host, port: route.port };
+  }
+
+  return {
+    async query(route, domainName, acquireOptions = {}) {
+      const turn = await limiter.acquire(route.server, acquireOptions);
+      if (!turn.granted) {
+        return {
+          outcome: "failed",
+          reason: turn.reason === "rdap_host_busy" ? "whois_host_busy" : "whois_rate_limited",
+          retryAt: turn.until === null ? null : new Date(turn.until).toISOString(),
+        };
+      }
+      let lookup: WhoisLookup;
+      try {
+        lookup = await exchange(connect, targetFor(route), whoisQueryLine(route, domainName), options);
+      } finally {
+        turn.release();
+      }
+      // An answer is judged by the caller (a limit text pauses the host, an unreadable one counts as a
+      // failure); no answer at all is a failure here.
+      if (lookup.outcome === "failed") await limiter.reportFailure(route.server);
+      return lookup;
+    },
+  };
+}
+
+/** One connection: connect, send the line, read until the server closes, within the timeouts and the cap. */
+async function exchange(
+  connect: WhoisConnect,
+  target: { hostname: string; port: number },
+  line: string,
+  options: Pick<WhoisClientOptions, "connectTimeoutMs" | "readTimeoutMs">,
+): Promise<WhoisLookup> {
+  const failed = (reason: WhoisFailure): WhoisLookup => ({ outcome: "failed", reason, retryAt: null });
+  let connection: WhoisConnection | undefined;
+  let connectTimer: ReturnType<typeof setTimeout> | undefined;
+  const connecting = connect(target);
+  try {
+    connection = await Promise.race([
+      connecting,
+      new Promise<undefined>((resolve) => {
+        connectTimer = setTimeout(() => resolve(undefined), options.connectTimeoutMs);
+      }),
+    ]);
+  } catch {
+    return failed("whois_network_error");
+  } finally {
+    clearTimeout(connectTimer);
+  }
+  if (connection === undefined) {
+    // The connect may still succeed later: close it then.
+    connecting.then((late) => late.close(), () => {});
+    return failed("whois_timeout");
+  }
+
+  const conn = connection;
+  let readTimedOut = false;
+  const readTimer = setTimeout(() => {
+    readTimedOut = true;
+    try {
+      conn.close();
+    } catch {
+      // already closed
+    }
+  }, options.readTimeoutMs);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    await writeAll(conn, new TextEncoder().encode(line));
+    const buffer = new Uint8Array(16 * 1024);
+    for (;;) {
+      const read = await conn.read(buffer);
+      if (read === null) break;
+      total += read;
+      if (total > MAX_ANSWER_BYTES) return failed("whois_too_large");
+      chunks.push(buffer.slice(0, read));
+    }
+  } catch {
+    if (readTimedOut) return failed("whois_timeout");
+    return failed(total > 0 ? "whois_truncated" : "whois_network_error");
+  } finally {
+    clearTimeout(readTimer);
+    if (!readTimedOut) {
+      try {
+        conn.close();
+      } catch {
+        // already closed
+      }
+    }
+  }
+  if (readTimedOut) return failed("whois_timeout");
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { outcome: "answered", bytes };
+}
+
+async function writeAll(conn: WhoisConnection, data: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < data.byteLength) written += await conn.write(data.subarray(written));
+}

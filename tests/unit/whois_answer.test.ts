@@ -1,0 +1,104 @@
+/** Reading WHOIS answers (pure): contradictions, limits, encodings, line endings, statuses and dates. */
+import { assertEquals } from "../support/assert.ts";
+import {
+  decodeWhoisBytes,
+  parseWhoisDate,
+  readWhoisAnswer,
+} from "../../supabase/functions/_shared/whois/answer.ts";
+import {
+  compileWhoisRow,
+  findWhoisEntry,
+  type WhoisEntry,
+} from "../../supabase/functions/_shared/whois/server_table.ts";
+
+const route = (() => {
+  const entry = compileWhoisRow({
+    suffix: "test",
+    host: "whois.nic.test",
+    port: 43,
+    queryFormat: "%s",
+    canaryName: "nic.test",
+    notFoundPattern: "^No entries found\\.$",
+    foundPattern: "^domain:\\s+\\S+$",
+    limitPattern: "too many queries",
+    statusPattern: "^state:\\s*(.+)$",
+    pendingDeleteStatuses: ["redemption"],
+    registrarPattern: "^registrar:\\s*(.+)$",
+    expirationPattern: "^expires:\\s*(.+)$",
+    encoding: "latin-1",
+    unsupportedReason: null,
+    source: "test",
+  });
+  if (entry?.kind !== "route") throw new Error("no route");
+  return entry.route;
+})();
+
+Deno.test("not found only when nothing contradicts it", () => {
+  assertEquals(readWhoisAnswer(route, "No entries found.\r\n").answer, "not_found");
+  assertEquals(readWhoisAnswer(route, "No entries found.\ndomain: a.test\n").answer, "unrecognized");
+  assertEquals(readWhoisAnswer(route, "No entries found.\nToo many queries\n").answer, "rate_limited");
+  assertEquals(readWhoisAnswer(route, "").answer, "unrecognized");
+  assertEquals(readWhoisAnswer(route, "  \r\n").answer, "unrecognized");
+  assertEquals(readWhoisAnswer(route, "No entries found. Maybe.\n").answer, "unrecognized");
+});
+
+Deno.test("a record: statuses, registrar, expiry; redemption words mean pending delete", () => {
+  const text =
+    "domain: a.test\r\nstate: REGISTERED, DELEGATED\r\nregistrar: Zürich Domains AG  \r\nexpires: 2027.03.05\r\n";
+  const reading = readWhoisAnswer(
+    route,
+    decodeWhoisBytes(Uint8Array.from(text, (c) => c.charCodeAt(0)), "latin-1"),
+  );
+  assertEquals(reading, {
+    answer: "found",
+    statuses: ["REGISTERED", "DELEGATED"],
+    registrar: "Zürich Domains AG",
+    expirationDate: "2027-03-05T00:00:00.000Z",
+  });
+  assertEquals(readWhoisAnswer(route, "domain: a.test\nstate: Redemption\n").answer, "pending_delete");
+});
+
+Deno.test("WHOIS dates", () => {
+  assertEquals(parseWhoisDate("2027-03-17 12:48:36"), "2027-03-17T12:48:36.000Z");
+  assertEquals(parseWhoisDate("2027/05/31"), "2027-05-31T00:00:00.000Z");
+  assertEquals(parseWhoisDate("28/02/2027"), "2027-02-28T00:00:00.000Z");
+  assertEquals(parseWhoisDate("2027-02-17T00:00:00+13:00"), "2027-02-16T11:00:00.000Z");
+  assertEquals(parseWhoisDate("2027-02-30"), null);
+  assertEquals(parseWhoisDate("2027. 03. 02."), null);
+  assertEquals(parseWhoisDate(null), null);
+});
+
+Deno.test("a row with a pattern that does not compile is disabled, never used", () => {
+  const entry = compileWhoisRow({ ...baseRecord(), notFoundPattern: "(unclosed" });
+  assertEquals(entry, null);
+});
+
+Deno.test("the longest matching suffix wins", () => {
+  const entries = new Map<string, WhoisEntry>([
+    ["za", { kind: "unsupported", unsupported: { suffix: "za", reason: "x" } }],
+    ["co.za", { kind: "route", route: { ...route, suffix: "co.za" } }],
+  ]);
+  assertEquals(findWhoisEntry(entries, "example.co.za")?.kind, "route");
+  assertEquals(findWhoisEntry(entries, "example.za")?.kind, "unsupported");
+  assertEquals(findWhoisEntry(entries, "example.com"), null);
+});
+
+function baseRecord() {
+  return {
+    suffix: "test",
+    host: "whois.nic.test",
+    port: 43,
+    queryFormat: "%s",
+    canaryName: "nic.test",
+    notFoundPattern: "x",
+    foundPattern: "y",
+    limitPattern: null,
+    statusPattern: null,
+    pendingDeleteStatuses: [],
+    registrarPattern: null,
+    expirationPattern: null,
+    encoding: "utf-8" as const,
+    unsupportedReason: null,
+    source: "test",
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The WHOIS client over real TCP against the fake WHOIS server (and an injected connection for a reset):
+ * one connection per query, the row's query line, `WHOIS_SERVER` as the target while politeness keys on the
+ * row's host, the timeouts, the 64 KiB cap, and the check's reading of each answer.
+ */
+import { assert, assertEquals } from "../support/assert.ts";
+import { startFakeWhois } from "../fakes/whois_server.ts";
+import {
+  createWhoisClient,
+  parseHostPort,
+  type WhoisConnect,
+} from "../../supabase/functions/_shared/whois/client.ts";
+import { compileWhoisRow, type WhoisRoute } from "../../supabase/functions/_shared/whois/server_table.ts";
+import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
+import { checkWhois } from "../../supabase/functions/_shared/availability/whois_check.ts";
+import { memoryServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
+
+const options = { sanitizeOps: false, sanitizeResources: false };
+
+function itRoute(overrides: Partial<{ queryFormat: string; host: string }> = {}): WhoisRoute {
+  const entry = compileWhoisRow({
+    suffix: "it",
+    host: overrides.host ?? "whois.nic.it",
+    port: 43,
+    queryFormat: overrides.queryFormat ?? "%s",
+    canaryName: "nic.it",
+    notFoundPattern: "^Status:\\s*AVAILABLE$",
+    foundPattern: "^Status:\\s*(?!AVAILABLE\\s*$)\\S",
+    limitPattern: "Service temporarily unavailable",
+    statusPattern: "^Status:\\s*(.+)$",
+    pendingDeleteStatuses: ["pendingdelete", "redemptionperiod"],
+    registrarPattern: "^Registrar\\s*\\n\\s+Organization:\\s*(.+)$",
+    expirationPattern: "^Expire Date:\\s*(.+)$",
+    encoding: "utf-8",
+    unsupportedReason: null,
+    source: "test",
+  });
+  if (entry?.kind !== "route") throw new Error("test row does not compile");
+  return entry.route;
+}
+
+function limiter() {
+  return createHostLimiter({ ratePerSecond: 0, concurrency: 4 });
+}
+
+Deno.test("parseHostPort reads host:port and [v6]:port", () => {
+  assertEquals(parseHostPort("127.0.0.1:4343"), { hostname: "127.0.0.1", port: 4343 });
+  assertEquals(parseHostPort("[::1]:43"), { hostname: "::1", port: 43 });
+  assertEquals(parseHostPort("whois.example"), null);
+  assertEquals(parseHostPort("host:70000"), null);
+});
+
+Deno.test(
+  "queries go to WHOIS_SERVER with the row's query line; politeness keys on the row's host",
+  options,
+  async () => {
+    const fake = startFakeWhois();
+    const keys: string[] = [];
+    const base = limiter();
+    const client = createWhoisClient({
+      limiter: { ...base, acquire: (host, o) => (keys.push(host), base.acquire(host, o)) },
+      connectTimeoutMs: 2_000,
+      readTimeoutMs: 2_000,
+      serverOverride: () => fake.address,
+    });
+    try {
+      fake.set("taken.it", "registered");
+      const lookup = await client.query(itRoute({ queryFormat: "%s/e" }), "taken.it");
+      assertEquals(lookup.outcome, "answered");
+      assertEquals(fake.queries.at(-1)?.line, "taken.it/e");
+      assertEquals(keys, ["whois.nic.it:43"]);
+    } finally {
+      await fake.close();
+    }
+  },
+);
+
+Deno.test(
+  "each failure is its own reason: timeout, refused, over 64 KiB, reset mid-answer",
+  options,
+  async () => {
+    const fake = startFakeWhois();
+    const client = (connect?: WhoisConnect, override = fake.address) =>
+      createWhoisClient({
+        limiter: limiter(),
+        connectTimeoutMs: 500,
+        readTimeoutMs: 300,
+        serverOverride: () => override,
+        connect,
+      });
+    try {
+      fake.set("silent.it", "silent");
+      fake.set("huge.it", "oversized");
+      fake.set("empty.it", "empty");
+      assertEquals(await client().query(itRoute(), "silent.it"), {
+        outcome: "failed",
+        reason: "whois_timeout",
+        retryAt: null,
+      });
+      const huge = await client().query(itRoute(), "huge.it");
+      assertEquals(huge.outcome === "failed" && huge.reason, "whois_too_large");
+      const empty = await client().query(itRoute(), "empty.it");
+      assert(empty.outcome === "answered" && empty.bytes.byteLength === 0);
+
+      const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const closedPort = (closed.addr as Deno.NetAddr).port;
+      closed.close();
+      const refused = await client(undefined, `127.0.0.1:${closedPort}`).query(itRoute(), "x.it");
+      assertEquals(refused.outcome === "failed" && refused.reason, "whois_network_error");
+
+      let reads = 0;
+      const resetting: WhoisConnect = () =>
+        Promise.resolve({
+          write: (data) => Promise.resolve(data.byteLength),
+          read: (buffer) => {
+            if (reads++ === 0) {
+              buffer.set(new TextEncoder().encode("Domain: x.it\n"));
+              return Promise.resolve(13);
+            }
+            return Promise.reject(new Error("connection reset by peer"));
+          },
+          close: () => {},
+        });
+      const reset = await client(resetting).query(itRoute(), "x.it");
+      assertEquals(reset.outcome === "failed" && reset.reason, "whois_truncated");
+    } finally {
+      await fake.close();
+    }
+  },
+);
+
+Deno.test(
+  "a check: not found counts only with a proven canary; a limit text pauses the host",
+  options,
+  async () => {
+    const fake = startFakeWhois();
+    const hosts = limiter();
+    const deps = {
+      client: createWhoisClient({
+        limiter: hosts,
+        connectTimeoutMs: 1_000,
+        readTimeoutMs: 1_000,
+        serverOverride: () => fake.address,
+      }),
+      limiter: hosts,
+      proof: memoryServerProofStore(),
+    };
+    try {
+      // The canary nic.it is not registered at the fake: the server is not proven.
+      assertEquals(await checkWhois(deps, itRoute(), "free.it"), { kind: "unverified" });
+      fake.set("nic.it", "registered");
+      deps.proof = memoryServerProofStore();
+      const free = await checkWhois(deps, itRoute(), "free.it");
+      assertEquals(free.kind === "read" && free.reading.answer, "not_found");
+      fake.set("gone.it", "pending_delete");
+      const gone = await checkWhois(deps, itRoute(), "gone.it");
+      assertEquals(gone.kind === "read" && gone.reading.answer, "pending_delete");
+      assertEquals(gone.kind === "read" && gone.reading.statuses, ["pendingDelete", "redemptionPeriod"]);
+
+      fake.set("busy.it", "rate_limited");
+      const busy = await checkWhois(deps, itRoute(), "busy.it");
+      assertEquals(busy.kind === "read" && busy.reading.answer, "rate_limited");
+      assert(hosts.pausedUntil("whois.nic.it:43") !== null, "the limit text paused the row's host");
+      const after = await checkWhois(deps, itRoute(), "free.it");
+      assertEquals(after, { kind: "failed", reason: "whois_rate_limited" });
+    } finally {
+      await fake.close();
+    }
+  },
+);
