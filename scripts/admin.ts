@@ -202,9 +202,7 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight"].includes(command);
-  const needsEmail = command !== "poll-now" && command !== "telegram-webhook" && command !== "rdap-servers" &&
-    command !== "coverage";
+  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight", "coverage"].includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
   if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
 
