@@ -8,6 +8,7 @@ import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { inDatabase } from "../http/in_database.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
+import { answersDirectly, listWatchlistAnswer } from "../mcp/direct_answer.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
 import { isSingleToolCall } from "../mcp/tool_call.ts";
 import { toolNames, validToolArguments } from "../mcp/tools.ts";
@@ -93,6 +94,17 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   } else {
     authorized = await authorizeRequest(credential, { count: toolCall });
   }
+  if (listedPage && answersDirectly(mcpHeadersOf(c), body)) {
+    // Its answer is made here, as the SDK's server would make it (mcp/direct_answer.ts).
+    const id = (body as { id: string | number }).id;
+    return answer(
+      c,
+      listWatchlistAnswer(id, listedPage),
+      200,
+      { "Content-Type": "application/json" },
+      authorized.allowance,
+    );
+  }
   const { account } = authorized;
   let allowance: DailyAllowance = authorized.allowance;
   let unavailable: unknown;
@@ -107,11 +119,29 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (unavailable !== undefined) throw unavailable;
   // The SDK's JSON answer is read whole and sent with its length: passing its body stream on would send
   // it chunked, pumped through a JavaScript stream.
-  const headers = new Headers(response.headers);
+  const text = response.body === null ? null : await response.text();
+  return answer(c, text, response.status, response.headers, allowance);
+}
+
+function mcpHeadersOf(c: ApiContext): { accept: string | null; protocolVersion: string | null } {
+  return {
+    accept: c.req.header("accept") ?? null,
+    protocolVersion: c.req.header("mcp-protocol-version") ?? null,
+  };
+}
+
+/** The HTTP answer: the request id and the daily allowance's `RateLimit-*` headers beside the MCP answer's. */
+function answer(
+  c: ApiContext,
+  text: string | null,
+  status: number,
+  mcpHeaders: HeadersInit,
+  allowance: DailyAllowance,
+): Response {
+  const headers = new Headers(mcpHeaders);
   headers.set("X-Request-Id", c.get("requestId"));
   for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {
     if (name !== "Retry-After") headers.set(name, value);
   }
-  const answer = response.body === null ? null : await response.text();
-  return new Response(answer, { status: response.status, headers });
+  return new Response(text, { status, headers });
 }
