@@ -3,7 +3,7 @@
  * session endpoints and the MCP OAuth flow work without internet:
  * - `GET /auth/v1/.well-known/jwks.json`: the public half of the stand-in's ES256 signing key, which signs
  *   its OAuth access tokens (local session tokens are HS256, signed with AUTH_JWT_SECRET);
- * - the OAuth 2.1 server (./oauth_server.ts): discovery, dynamic client registration, authorize, the
+ * - the OAuth 2.1 server (./oauth/server.ts): discovery, dynamic client registration, authorize, the
  *   consent page's calls and the token endpoint;
  * - `POST /auth/v1/admin/generate_link` and `POST /auth/v1/invite` (service-role or secret key required): a
  *   registered address is a 422 `email_exists` in GoTrue's error shape; otherwise the user is created in
@@ -20,7 +20,7 @@ import { serviceKeyFrom } from "../../supabase/functions/_shared/service_key.ts"
 import { authDatabase as database } from "./auth_database.ts";
 import { redirectAuthWouldUse } from "./auth_redirects.ts";
 import { authSettings } from "./auth_settings.ts";
-import { handleOAuthServerRequest, localSigningKeys } from "./oauth_server.ts";
+import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
 
 /** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
 const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };

@@ -22,7 +22,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createHash } from "node:crypto";
 import { localJwtSecret, sessionToken } from "../../scripts/local/secrets.ts";
-import { signWithLocalKey } from "../../scripts/local/oauth_server.ts";
+import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
 import { startConsentPage } from "../../scripts/local/consent_page.ts";
 import { freePort } from "../../scripts/local/postgres.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
