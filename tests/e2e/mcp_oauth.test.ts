@@ -104,6 +104,7 @@ async function consentAs(
   account: CreatedAccount,
   authorizationId: string,
   action: "approve" | "deny",
+  transcript: Transcript = [],
 ): Promise<string> {
   const token = await sessionToken({ id: account.user_id, email: account.email }, {
     secret: Deno.env.get("AUTH_JWT_SECRET") ?? localJwtSecret,
@@ -111,7 +112,9 @@ async function consentAs(
   });
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const base = `${stack.gateway.url}/auth/v1/oauth/authorizations/${authorizationId}`;
-  const details = await (await fetch(base, { headers })).json();
+  const loaded = await fetch(base, { headers });
+  transcript.push(`(app) GET /auth/v1/oauth/authorizations/{id} [session] → ${loaded.status}`);
+  const details = await loaded.json();
   assertEquals(details.authorization_id, authorizationId, JSON.stringify(details));
   assertEquals(details.user.id, account.user_id);
   const decided = await fetch(`${base}/consent`, {
@@ -119,19 +122,29 @@ async function consentAs(
     headers,
     body: JSON.stringify({ action }),
   });
+  transcript.push(
+    `(app) POST /auth/v1/oauth/authorizations/{id}/consent ${action} [session] → ${decided.status}`,
+  );
   assertEquals(decided.status, 200);
   return (await decided.json()).redirect_url;
 }
 
 /** The browser's part of the authorization: follows authorize to the consent page; the app approves. */
-async function approveInBrowser(stack: TestStack, account: CreatedAccount, url: URL): Promise<string> {
+async function approveInBrowser(
+  stack: TestStack,
+  account: CreatedAccount,
+  url: URL,
+  transcript: Transcript = [],
+): Promise<string> {
   const authorize = await fetch(url, { redirect: "manual" });
+  transcript.push(`(browser) GET /auth/v1/oauth/authorize → ${authorize.status} to the app's consent page`);
   assertEquals(authorize.status, 302);
   const consentPage = new URL(authorize.headers.get("location")!);
   assertEquals(consentPage.origin + consentPage.pathname, "http://localhost:3000/oauth/consent");
   const redirect = new URL(
-    await consentAs(stack, account, consentPage.searchParams.get("authorization_id")!, "approve"),
+    await consentAs(stack, account, consentPage.searchParams.get("authorization_id")!, "approve", transcript),
   );
+  transcript.push(`(browser) back to the client's redirect URI with the code`);
   assertEquals(redirect.origin + redirect.pathname, redirectUrl);
   return redirect.searchParams.get("code")!;
 }
@@ -155,8 +168,7 @@ async function oauthClient(
     refused = error;
   }
   assert(refused instanceof UnauthorizedError, `first connect: ${refused}`);
-  transcript.push(`(browser) GET /auth/v1/oauth/authorize → 302 to the consent page; the user approves`);
-  const code = await approveInBrowser(stack, account, provider.authorizationUrl!);
+  const code = await approveInBrowser(stack, account, provider.authorizationUrl!, transcript);
   await first.finishAuth(code);
   const client = new Client({ name: "watchlist-e2e-oauth", version: "1.0.0" });
   await client.connect(
