@@ -202,7 +202,9 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight", "coverage"].includes(command);
+  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight", "coverage"].includes(
+    command,
+  );
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
   if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
 

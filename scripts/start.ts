@@ -1,11 +1,14 @@
 /**
  * `deno task start`: the whole service on this machine. PostgreSQL 15 with pg_cron on 127.0.0.1:54322
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
- * demo Pro account whose fresh API key is printed with a curl line. Ctrl-C stops everything.
+ * demo Pro account whose fresh API key is printed with a curl line, and a stand-in for the app's OAuth
+ * consent page (on the Site URL, http://localhost:3000) for trying an MCP connector's OAuth flow by hand.
+ * Ctrl-C stops everything.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
+import { startConsentPage } from "./local/consent_page.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
@@ -51,6 +54,13 @@ async function main(): Promise<void> {
   });
   const gateway = await startGateway({ port: gatewayPort });
   const netWorker = await startNetWorker(cluster.url);
+  const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
+  const consentPage = startConsentPage({
+    authBaseUrl,
+    databaseUrl: cluster.url,
+    jwtSecret: environment.AUTH_JWT_SECRET,
+    defaultEmail: demoEmail,
+  });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
   const apiKey = await demoApiKey(sql);
@@ -65,7 +75,7 @@ async function main(): Promise<void> {
     JSON.stringify(
       {
         supabaseUrl,
-        authBaseUrl: Deno.env.get("AUTH_BASE_URL") || supabaseUrl,
+        authBaseUrl,
         databaseUrl: cluster.url,
         jwtSecret: environment.AUTH_JWT_SECRET,
       },
@@ -78,7 +88,12 @@ async function main(): Promise<void> {
   console.log(`
 Domain Watchlist is running.
   API base URL   ${baseUrl}
-  MCP endpoint   ${baseUrl}/mcp
+  MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
+  OAuth consent  ${
+    typeof consentPage === "string"
+      ? `not served: ${consentPage}`
+      : `${consentPage.url} (local stand-in for the app's page)`
+  }
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
@@ -105,6 +120,7 @@ Press Ctrl-C to stop.`);
     await Promise.all([
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
+      within(1_000, typeof consentPage === "string" ? Promise.resolve() : consentPage.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
     ]);

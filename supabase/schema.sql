@@ -38,6 +38,34 @@ CREATE SCHEMA private;
 ALTER SCHEMA private OWNER TO postgres;
 
 --
+-- Name: admit_api_request(uuid, text, boolean, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+begin
+  if not p_api_access then
+    return query select 'upgrade_required'::text, p_user_id, p_plan_id, false, p_requests_per_day,
+                        null::integer, null::timestamptz;
+    return;
+  end if;
+
+  if p_count then
+    return query select 'ok'::text, p_user_id, p_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at
+                   from private.count_api_request(p_user_id, p_requests_per_day) as c;
+  else
+    return query select 'ok'::text, p_user_id, p_plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
+                   from private.api_request_allowance(p_user_id) as a;
+  end if;
+end
+$$;
+
+ALTER FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) OWNER TO postgres;
+
+--
 -- Name: api_request_allowance(uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -74,6 +102,39 @@ CREATE FUNCTION private.authenticate_api_key(p_key_hash text) RETURNS TABLE(outc
 $$;
 
 ALTER FUNCTION private.authenticate_api_key(p_key_hash text) OWNER TO postgres;
+
+--
+-- Name: authorize_account_request(uuid, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_plan_id text;
+  v_api_access boolean;
+  v_requests_per_day integer;
+begin
+  select p.plan_id, pl.api_access, pl.requests_per_day
+    into v_plan_id, v_api_access, v_requests_per_day
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = p_user_id;
+
+  if not found then
+    return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
+                        null::timestamptz;
+    return;
+  end if;
+
+  return query select * from private.admit_api_request(p_user_id, v_plan_id, v_api_access, v_requests_per_day,
+                                                      p_count);
+end
+$$;
+
+ALTER FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean) OWNER TO postgres;
 
 --
 -- Name: authorize_api_request(text, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -127,19 +188,8 @@ begin
      );
   end if;
 
-  if not v_api_access then
-    return query select 'upgrade_required'::text, v_user_id, v_plan_id, false, v_requests_per_day,
-                        null::integer, null::timestamptz;
-    return;
-  end if;
-
-  if p_count then
-    return query select 'ok'::text, v_user_id, v_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at
-                   from private.count_api_request(v_user_id, v_requests_per_day) as c;
-  else
-    return query select 'ok'::text, v_user_id, v_plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
-                   from private.api_request_allowance(v_user_id) as a;
-  end if;
+  return query select * from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day,
+                                                      p_count);
 end
 $$;
 
@@ -6043,6 +6093,12 @@ GRANT USAGE ON SCHEMA public TO service_role;
 GRANT USAGE ON SCHEMA private TO service_role;
 
 --
+-- Name: FUNCTION admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) FROM PUBLIC;
+
+--
 -- Name: FUNCTION api_request_allowance(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -6055,6 +6111,13 @@ GRANT ALL ON FUNCTION private.api_request_allowance(p_user_id uuid) TO service_r
 
 REVOKE ALL ON FUNCTION private.authenticate_api_key(p_key_hash text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.authenticate_api_key(p_key_hash text) TO service_role;
+
+--
+-- Name: FUNCTION authorize_account_request(p_user_id uuid, p_count boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean) TO service_role;
 
 --
 -- Name: FUNCTION authorize_api_request(p_key_hash text, p_count boolean); Type: ACL; Schema: private; Owner: postgres

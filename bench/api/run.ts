@@ -8,6 +8,7 @@
  * BENCH_V8_FLAGS (passed to the servers, e.g. `--prof`).
  */
 import { join } from "node:path";
+import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { createAccount } from "../../scripts/local/accounts.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
@@ -172,7 +173,23 @@ async function main(): Promise<void> {
       BENCH_USER_ID: owner.user_id,
     });
     servers.push(raw);
-    const api = await startServer("api_server.ts", { SUPABASE_DB_URL: cluster.url });
+    // The OAuth case: an access token as Supabase Auth's OAuth server issues it (ES256, client_id), verified
+    // by the API against this key set, as it would be against the project's JWKS.
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: "bench", alg: "ES256" }] });
+    const authBaseUrl = "http://auth.bench.test";
+    const accessToken = await new SignJWT({
+      sub: owner.user_id,
+      role: "authenticated",
+      aud: "authenticated",
+      client_id: crypto.randomUUID(),
+    }).setProtectedHeader({ alg: "ES256", kid: "bench", typ: "JWT" }).setIssuer(`${authBaseUrl}/auth/v1`)
+      .setIssuedAt().setExpirationTime("2h").sign(privateKey);
+    const api = await startServer("api_server.ts", {
+      SUPABASE_DB_URL: cluster.url,
+      SUPABASE_JWKS: jwks,
+      AUTH_BASE_URL: authBaseUrl,
+    });
     servers.push(api);
     const key = { "x-api-key": owner.api_key! };
     const apiBase = `http://127.0.0.1:${api.port}/api-v1`;
@@ -188,12 +205,16 @@ async function main(): Promise<void> {
       "Content-Type": "application/json",
       Accept: "application/json, text/event-stream",
     };
-    const mcpCheck = await fetch(`${apiBase}/mcp`, { method: "POST", headers: mcpHeaders, body: mcpBody });
-    const mcpResult = await mcpCheck.json();
-    if (mcpResult.result?.structuredContent?.domains?.length !== 200) {
-      throw new Error(
-        `MCP list_watchlist did not return 200 rows: ${JSON.stringify(mcpResult).slice(0, 300)}`,
-      );
+    const { "x-api-key": _key, ...withoutKey } = mcpHeaders;
+    const mcpOAuthHeaders = { ...withoutKey, Authorization: `Bearer ${accessToken}` };
+    for (const headers of [mcpHeaders, mcpOAuthHeaders]) {
+      const mcpCheck = await fetch(`${apiBase}/mcp`, { method: "POST", headers, body: mcpBody });
+      const mcpResult = await mcpCheck.json();
+      if (mcpResult.result?.structuredContent?.domains?.length !== 200) {
+        throw new Error(
+          `MCP list_watchlist did not return 200 rows: ${JSON.stringify(mcpResult).slice(0, 300)}`,
+        );
+      }
     }
 
     const cases: Record<string, LoadSpec> = {
@@ -204,6 +225,13 @@ async function main(): Promise<void> {
       "mcp list_watchlist limit=200": {
         url: `${apiBase}/mcp`,
         headers: mcpHeaders,
+        body: mcpBody,
+        connections,
+        seconds,
+      },
+      "mcp oauth list_watchlist limit=200": {
+        url: `${apiBase}/mcp`,
+        headers: mcpOAuthHeaders,
         body: mcpBody,
         connections,
         seconds,
@@ -335,9 +363,15 @@ async function main(): Promise<void> {
         5,
       ),
       atLeast(
-        "MCP tools/call list_watchlist vs REST (limit=200)",
+        "MCP tools/call list_watchlist vs REST (limit=200), API key",
         `${perSecond(rate("mcp list_watchlist limit=200"))} vs ${perSecond(rate("api limit=200"))}`,
         rate("mcp list_watchlist limit=200") / rate("api limit=200"),
+        0.77,
+      ),
+      atLeast(
+        "MCP tools/call list_watchlist vs REST (limit=200), OAuth token",
+        `${perSecond(rate("mcp oauth list_watchlist limit=200"))} vs ${perSecond(rate("api limit=200"))}`,
+        rate("mcp oauth list_watchlist limit=200") / rate("api limit=200"),
         0.77,
       ),
       check(

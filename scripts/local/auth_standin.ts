@@ -1,37 +1,29 @@
 /**
  * The local stand-in for Supabase Auth (GoTrue), served by the local gateway under `/auth/v1/...`, so the
- * session endpoints work without internet:
- * - `GET /auth/v1/.well-known/jwks.json`: an empty key set (local session tokens are HS256, signed with
- *   AUTH_JWT_SECRET);
+ * session endpoints and the MCP OAuth flow work without internet:
+ * - `GET /auth/v1/.well-known/jwks.json`: the public half of the stand-in's ES256 signing key, which signs
+ *   its OAuth access tokens (local session tokens are HS256, signed with AUTH_JWT_SECRET);
+ * - the OAuth 2.1 server (./oauth/server.ts): discovery, dynamic client registration, authorize, the
+ *   consent page's calls and the token endpoint;
  * - `POST /auth/v1/admin/generate_link` and `POST /auth/v1/invite` (service-role or secret key required): a
  *   registered address is a 422 `email_exists` in GoTrue's error shape; otherwise the user is created in
  *   auth.users with `invited_at` (or re-invited when an earlier invitation was never accepted).
  *   generate_link sends nothing and answers the redirect the email would carry; invite prints the "email"
  *   on the console instead of sending it.
- * Both apply GoTrue's redirect rule (./auth_redirects.ts): `redirect_to` is honoured only when it matches
- * the Site URL or the redirect allow list, else the Site URL is used silently, as on hosted. Those two come
- * from `[auth] site_url` and `additional_redirect_urls` in supabase/config.toml (what `supabase config
- * push` would set on a hosted project), or GoTrue's own variables GOTRUE_SITE_URL and GOTRUE_URI_ALLOW_LIST
- * (comma-separated). Needs SUPABASE_DB_URL.
+ * The invitations apply GoTrue's redirect rule (./auth_redirects.ts): `redirect_to` is honoured only when it
+ * matches the Site URL or the redirect allow list, else the Site URL is used silently, as on hosted. The
+ * settings come from supabase/config.toml or GoTrue's own variables (./auth_settings.ts). Needs
+ * SUPABASE_DB_URL.
  */
-import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { join } from "node:path";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { serviceKeyFrom } from "../../supabase/functions/_shared/service_key.ts";
+import { authDatabase as database } from "./auth_database.ts";
 import { redirectAuthWouldUse } from "./auth_redirects.ts";
-import { supabaseDir } from "./paths.ts";
+import { authSettings } from "./auth_settings.ts";
+import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
 
 /** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
 const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
-
-let sql: postgres.Sql | undefined;
-
-function database(): postgres.Sql {
-  if (sql) return sql;
-  const url = Deno.env.get("SUPABASE_DB_URL");
-  if (!url) throw new Error("SUPABASE_DB_URL is not set");
-  sql = postgres.connect(url, { max: 2, idle_timeout: 20, onnotice: () => {} });
-  return sql;
-}
 
 function authError(status: number, code: string, msg: string): Response {
   return Response.json({ code, msg }, { status, headers: apiVersionHeaders });
@@ -73,37 +65,8 @@ function isServiceRole(request: Request): boolean {
   return request.headers.get("authorization") === `Bearer ${key}` || request.headers.get("apikey") === key;
 }
 
-/** The `[auth]` section's string and string-array settings of supabase/config.toml. */
-function authSettingsFromConfigToml(): { siteUrl?: string; allowList?: string[] } {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(join(supabaseDir, "config.toml"));
-  } catch {
-    return {};
-  }
-  const section = text.match(/^\[auth\]\s*$([\s\S]*?)(?=^\[)/m)?.[1] ?? "";
-  const siteUrl = section.match(/^site_url\s*=\s*"([^"]*)"/m)?.[1];
-  const list = section.match(/^additional_redirect_urls\s*=\s*\[([^\]]*)\]/m)?.[1];
-  const allowList = list === undefined
-    ? undefined
-    : [...list.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
-  return { siteUrl, allowList };
-}
-
-/** Auth's Site URL and redirect allow list in force for the stand-in. */
-export function authRedirectSettings(): { siteUrl: string; allowList: string[] } {
-  const fromToml = authSettingsFromConfigToml();
-  const envList = Deno.env.get("GOTRUE_URI_ALLOW_LIST");
-  return {
-    siteUrl: Deno.env.get("GOTRUE_SITE_URL") || fromToml.siteUrl || "http://localhost:3000",
-    allowList: envList !== undefined
-      ? envList.split(",").map((entry) => entry.trim()).filter(Boolean)
-      : fromToml.allowList ?? [],
-  };
-}
-
 function effectiveRedirect(request: Request): string {
-  const { siteUrl, allowList } = authRedirectSettings();
+  const { siteUrl, allowList } = authSettings();
   return redirectAuthWouldUse(siteUrl, allowList, new URL(request.url).searchParams.get("redirect_to"));
 }
 
@@ -169,9 +132,13 @@ async function invite(request: Request, sendEmail: boolean): Promise<Response> {
 /** Answers one `/auth/v1/...` request of the local gateway. */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/auth\/v1/, "");
-  if (path === "/.well-known/jwks.json" && request.method === "GET") return Response.json({ keys: [] });
+  if (path === "/.well-known/jwks.json" && request.method === "GET") {
+    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  }
   if (path === "/invite" && request.method === "POST") return await invite(request, true);
   if (path === "/admin/generate_link" && request.method === "POST") return await invite(request, false);
+  const oauth = await handleOAuthServerRequest(request, path);
+  if (oauth) return oauth;
   return authError(
     404,
     "not_found",

@@ -2,7 +2,9 @@
  * The local stand-in for Supabase's functions gateway. Each edge function's `index.ts` calls
  * `Deno.serve(handler)` as it does on Supabase; we capture that handler instead of opening a port, then
  * serve every function under `/functions/v1/<name>/...`, passing the function the path the way Supabase's
- * gateway does (`/<name>/...`, query kept). `/auth/v1/...` goes to the local stand-in for Supabase Auth.
+ * gateway does (`/<name>/...`, query kept). `/auth/v1/...` goes to the local stand-in for Supabase Auth,
+ * and so do the host-root discovery URLs Supabase's gateway answers for Auth's OAuth server (RFC 8414 path
+ * insertion: `/.well-known/oauth-authorization-server/auth/v1`, and the OpenID form).
  */
 import { join } from "node:path";
 import { handleAuthRequest } from "./auth_standin.ts";
@@ -60,6 +62,12 @@ export function route(
 ): Response | Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname.startsWith("/auth/v1/")) return handleAuthRequest(request);
+  const discovery = url.pathname.match(
+    /^\/\.well-known\/(oauth-authorization-server|openid-configuration)\/auth\/v1$/,
+  );
+  if (discovery) {
+    return handleAuthRequest(new Request(new URL(`/auth/v1/.well-known/${discovery[1]}`, url), request));
+  }
   const match = url.pathname.match(/^\/functions\/v1\/([^/]+)(\/.*)?$/);
   if (!match) return notFound("Edge functions are served under /functions/v1/<name>.");
   const handler = handlers.get(match[1]);

@@ -451,6 +451,52 @@ $$;
 revoke all on function private.count_api_request(uuid, integer) from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
+-- admit_api_request: an identified account on its plan → outcome 'upgrade_required' (plan without API
+-- access: nothing counted, allowed false) or 'ok' with the allowance: counted when p_count, else today's
+-- as is. Internal (called by the definer functions below only).
+-- ---------------------------------------------------------------------------------------------------
+create function private.admit_api_request(
+  p_user_id uuid,
+  p_plan_id text,
+  p_api_access boolean,
+  p_requests_per_day integer,
+  p_count boolean
+)
+returns table (
+  outcome text,
+  user_id uuid,
+  plan_id text,
+  allowed boolean,
+  request_limit integer,
+  remaining integer,
+  reset_at timestamptz
+)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+begin
+  if not p_api_access then
+    return query select 'upgrade_required'::text, p_user_id, p_plan_id, false, p_requests_per_day,
+                        null::integer, null::timestamptz;
+    return;
+  end if;
+
+  if p_count then
+    return query select 'ok'::text, p_user_id, p_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at
+                   from private.count_api_request(p_user_id, p_requests_per_day) as c;
+  else
+    return query select 'ok'::text, p_user_id, p_plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
+                   from private.api_request_allowance(p_user_id) as a;
+  end if;
+end
+$$;
+
+revoke all on function private.admit_api_request(uuid, text, boolean, integer, boolean)
+  from public, anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------
 -- authorize_api_request: the first and only database step of an API request before its data work.
 -- outcome 'unauthorized' (unknown, revoked or no key), 'upgrade_required' (plan without API access:
 -- nothing counted, allowed false) or 'ok' with the allowance: counted when p_count, else today's as is.
@@ -513,23 +559,56 @@ begin
      );
   end if;
 
-  if not v_api_access then
-    return query select 'upgrade_required'::text, v_user_id, v_plan_id, false, v_requests_per_day,
-                        null::integer, null::timestamptz;
-    return;
-  end if;
-
-  if p_count then
-    return query select 'ok'::text, v_user_id, v_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at
-                   from private.count_api_request(v_user_id, v_requests_per_day) as c;
-  else
-    return query select 'ok'::text, v_user_id, v_plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
-                   from private.api_request_allowance(v_user_id) as a;
-  end if;
+  return query select * from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day,
+                                                      p_count);
 end
 $$;
 revoke all on function private.authorize_api_request(text, boolean) from public, anon, authenticated, service_role;
 grant execute on function private.authorize_api_request(text, boolean) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------
+-- authorize_account_request: the same admission for an account whose identity the caller has already
+-- verified (an OAuth access token's user). outcome 'unauthorized' when the account no longer exists.
+-- ---------------------------------------------------------------------------------------------------
+create function private.authorize_account_request(p_user_id uuid, p_count boolean default true)
+returns table (
+  outcome text,
+  user_id uuid,
+  plan_id text,
+  allowed boolean,
+  request_limit integer,
+  remaining integer,
+  reset_at timestamptz
+)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+#variable_conflict use_column
+declare
+  v_plan_id text;
+  v_api_access boolean;
+  v_requests_per_day integer;
+begin
+  select p.plan_id, pl.api_access, pl.requests_per_day
+    into v_plan_id, v_api_access, v_requests_per_day
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = p_user_id;
+
+  if not found then
+    return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
+                        null::timestamptz;
+    return;
+  end if;
+
+  return query select * from private.admit_api_request(p_user_id, v_plan_id, v_api_access, v_requests_per_day,
+                                                      p_count);
+end
+$$;
+
+revoke all on function private.authorize_account_request(uuid, boolean) from public, anon, authenticated, service_role;
+grant execute on function private.authorize_account_request(uuid, boolean) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- authenticate_api_key: the first step of every API request (runs as service_role).

@@ -12,6 +12,9 @@ import { ApiError } from "../../supabase/functions/_shared/http/errors.ts";
 Deno.env.set("DB_POOL_SIZE", "1");
 const { database } = await import("../../supabase/functions/_shared/db/client.ts");
 const { authorizeAndQuery } = await import("../../supabase/functions/_shared/api/api_access.ts");
+const { credentialOf } = await import("../../supabase/functions/_shared/api/credential.ts");
+const byKey = (apiKey: string | null) =>
+  credentialOf({ apiKey: apiKey ?? undefined, authorization: undefined }, false);
 
 const whoAmI = "select auth.uid()::text as uid, current_user::text as role";
 
@@ -32,7 +35,7 @@ Deno.test({
                    where user_id = ${pro.user_id} and day = (now() at time zone 'UTC')::date) as n`)[0].n ??
           0;
 
-      const first = await authorizeAndQuery<{ uid: string; role: string }>(pro.api_key, whoAmI);
+      const first = await authorizeAndQuery<{ uid: string; role: string }>(await byKey(pro.api_key), whoAmI);
       assertEquals(first.authorized.account.userId, pro.user_id);
       assertEquals(first.authorized.allowance.allowed, true);
       assertEquals(first.authorized.allowance.remaining, 999);
@@ -41,21 +44,21 @@ Deno.test({
 
       // 401 and 403: nothing counted, the statement never runs.
       for (const [key, code] of [["dwl_unknown", "unauthorized"], [free.api_key, "upgrade_required"]]) {
-        const error = await assertRejects(() => authorizeAndQuery(key, whoAmI));
+        const error = await assertRejects(async () => authorizeAndQuery(await byKey(key), whoAmI));
         assert(error instanceof ApiError, String(error));
         assertEquals(error.code, code);
       }
       assertEquals(await todayCount(), 1);
 
       // A failing statement rolls the count back with it.
-      await assertRejects(() => authorizeAndQuery(pro.api_key, "select 1 / 0"));
+      await assertRejects(async () => authorizeAndQuery(await byKey(pro.api_key), "select 1 / 0"));
       assertEquals(await todayCount(), 1);
 
       // Limit used up: refused, and the statement (a write here) does not run.
       await sql`update public.api_request_counters set request_count = 1000
                  where user_id = ${pro.user_id} and day = (now() at time zone 'UTC')::date`;
       const refused = await authorizeAndQuery(
-        pro.api_key,
+        await byKey(pro.api_key),
         "select * from public.add_watchlist_domains(array['one-trip.test'])",
       );
       assertEquals(refused.authorized.allowance.allowed, false);

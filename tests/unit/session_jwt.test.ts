@@ -4,7 +4,11 @@
  */
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from "jose";
 import { ApiError } from "../../supabase/functions/_shared/http/errors.ts";
-import { bearerToken, verifySession } from "../../supabase/functions/_shared/session/jwt.ts";
+import {
+  bearerToken,
+  verifyOAuthAccessToken,
+  verifySession,
+} from "../../supabase/functions/_shared/session/jwt.ts";
 import { type FakeAuth, fakeKeyId, startFakeAuth } from "../fakes/auth_server.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 
@@ -214,6 +218,36 @@ Deno.test("session JWT verification", options, async (t) => {
           .setIssuer(fake.issuer).setAudience("authenticated")
           .sign(hmacKey(secret));
         await expectUnauthorized(noExpiry, "no exp");
+      });
+    });
+
+    await t.step("an OAuth access token: JWKS-signed, with client_id; nothing else is one", async () => {
+      await withEnvironment(remote, async () => {
+        const clientId = crypto.randomUUID();
+        const token = await fake.sign({ sub: userId, client_id: clientId });
+        const caller = await verifyOAuthAccessToken(token);
+        assertEquals(caller.userId, userId);
+        assertEquals(caller.clientId, clientId);
+        assert(caller.expiresAt > Date.now() / 1000);
+        const refused: Record<string, string> = {
+          "a session token (no client_id)": await fake.sign({ sub: userId }),
+          "an empty client_id": await fake.sign({ sub: userId, client_id: "" }),
+          "an HS256 token with client_id, although AUTH_JWT_SECRET is set": await fake.sign(
+            { sub: userId, client_id: clientId },
+            { alg: "HS256", key: hmacKey(secret) },
+          ),
+          "a foreign issuer": await fake.sign({ sub: userId, client_id: clientId }, {
+            issuer: "https://other.example/auth/v1",
+          }),
+          "an expired token": await fake.sign({ sub: userId, client_id: clientId }, {
+            expiresAt: Math.floor(Date.now() / 1000) - 10,
+          }),
+          "another role": await fake.sign({ sub: userId, client_id: clientId, role: "service_role" }),
+        };
+        for (const [label, refusedToken] of Object.entries(refused)) {
+          const error = await assertRejects(() => verifyOAuthAccessToken(refusedToken), label);
+          assert(error instanceof ApiError && error.code === "unauthorized", `${label}: ${error}`);
+        }
       });
     });
 

@@ -1,8 +1,14 @@
-/** `{base_url}/mcp`: HTTP-level checks (method, Origin, API key) before the MCP server reads the JSON-RPC. */
+/**
+ * `{base_url}/mcp`: HTTP-level checks (method, Origin) and the admission of the request's credential (an
+ * API key or an OAuth access token, read by the route's middleware) before the MCP server reads the
+ * JSON-RPC.
+ */
+import type { MiddlewareHandler } from "hono";
 import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
 import { inDatabase } from "../http/in_database.ts";
 import { isAllowedOrigin } from "../mcp/origin.ts";
+import { answersDirectly, listWatchlistAnswer } from "../mcp/direct_answer.ts";
 import { handleMcpRequest } from "../mcp/server.ts";
 import { isSingleToolCall } from "../mcp/tool_call.ts";
 import { toolNames, validToolArguments } from "../mcp/tools.ts";
@@ -15,8 +21,8 @@ import {
 } from "../watchlist/service.ts";
 import type { DailyAllowance } from "../daily_limit/allowance.ts";
 import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
-import { authorizeAndQuery, authorizeApiRequest, type AuthorizedRequest } from "./api_access.ts";
-import type { ApiContext } from "./context.ts";
+import { authorizeAndQuery, type AuthorizedRequest, authorizeRequest } from "./api_access.ts";
+import type { ApiContext, ApiEnv } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
 
 /** Bodies up to this size are read here first, to tell a tool call from protocol chatter. */
@@ -49,7 +55,11 @@ function listStatementOf(body: unknown): ListStatement | undefined {
   }
 }
 
-export async function mcpHandler(c: ApiContext): Promise<Response> {
+/**
+ * What is decided before any credential is looked at: the server is stateless and answers POST only (405
+ * otherwise), and a browser request must come from an allowed Origin (403; DNS-rebinding protection).
+ */
+export const mcpTransportRules: MiddlewareHandler<ApiEnv> = async (c, next) => {
   if (c.req.method !== "POST") {
     c.header("Allow", "POST");
     return errorResponse(
@@ -63,8 +73,13 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (!isAllowedOrigin(c.req.header("origin") ?? null, c.req.header("host") ?? null, config.appOrigins())) {
     return errorResponse(c, new ApiError("forbidden", "Requests from this Origin are not allowed."));
   }
+  await next();
+};
+
+export async function mcpHandler(c: ApiContext): Promise<Response> {
+  const credential = c.get("credential");
   const body = await peekJson(c.req.raw);
-  // A request that is one call of one of our tools is counted together with the key check (one round
+  // A request that is one call of one of our tools is counted together with the admission (one round
   // trip); anything else (protocol chatter, batches) is not counted here, and each tool call in it counts.
   const toolCall = isSingleToolCall(body, toolNames);
   const listing = toolCall ? listStatementOf(body) : undefined;
@@ -72,12 +87,23 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   let listedPage: Page<WatchlistDomain> | undefined;
   if (listing) {
     // One list_watchlist call with valid arguments: its page is read as the account in the same round
-    // trip as the key check and count (as GET /domains), and the tool answers with it.
-    const result = await inDatabase(() => authorizeAndQuery(c.req.header("x-api-key"), listing.statement));
+    // trip as the admission and count (as GET /domains), and the tool answers with it.
+    const result = await inDatabase(() => authorizeAndQuery(credential, listing.statement));
     authorized = result.authorized;
     if (authorized.allowance.allowed) listedPage = watchlistPageFrom(result.rows, listing.limit);
   } else {
-    authorized = await authorizeApiRequest(c.req.header("x-api-key"), { count: toolCall });
+    authorized = await authorizeRequest(credential, { count: toolCall });
+  }
+  if (listedPage && answersDirectly(mcpHeadersOf(c), body)) {
+    // Its answer is made here, as the SDK's server would make it (mcp/direct_answer.ts).
+    const id = (body as { id: string | number }).id;
+    return answer(
+      c,
+      listWatchlistAnswer(id, listedPage),
+      200,
+      { "Content-Type": "application/json" },
+      authorized.allowance,
+    );
   }
   const { account } = authorized;
   let allowance: DailyAllowance = authorized.allowance;
@@ -93,11 +119,29 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (unavailable !== undefined) throw unavailable;
   // The SDK's JSON answer is read whole and sent with its length: passing its body stream on would send
   // it chunked, pumped through a JavaScript stream.
-  const headers = new Headers(response.headers);
+  const text = response.body === null ? null : await response.text();
+  return answer(c, text, response.status, response.headers, allowance);
+}
+
+function mcpHeadersOf(c: ApiContext): { accept: string | null; protocolVersion: string | null } {
+  return {
+    accept: c.req.header("accept") ?? null,
+    protocolVersion: c.req.header("mcp-protocol-version") ?? null,
+  };
+}
+
+/** The HTTP answer: the request id and the daily allowance's `RateLimit-*` headers beside the MCP answer's. */
+function answer(
+  c: ApiContext,
+  text: string | null,
+  status: number,
+  mcpHeaders: HeadersInit,
+  allowance: DailyAllowance,
+): Response {
+  const headers = new Headers(mcpHeaders);
   headers.set("X-Request-Id", c.get("requestId"));
   for (const [name, value] of Object.entries(rateLimitHeaders(allowance))) {
     if (name !== "Retry-After") headers.set(name, value);
   }
-  const answer = response.body === null ? null : await response.text();
-  return new Response(answer, { status: response.status, headers });
+  return new Response(text, { status, headers });
 }

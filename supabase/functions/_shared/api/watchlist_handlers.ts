@@ -11,23 +11,23 @@ import {
 } from "../watchlist/service.ts";
 import { authorizeAndQuery } from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
-import { admitAuthorized, authorizeRequest } from "./middleware.ts";
+import { admitAuthorized, admitCounted } from "./middleware.ts";
 import { addDomainsBody, listQuery } from "../contract/schemas.ts";
 
 /**
- * GET /domains, wired before the shared `authorizeRequest` middleware: it checks the key, counts the
+ * GET /domains admits the account itself (its route has no `admitRequest`): it checks the key, counts the
  * request and reads the page as the account in one round trip (`authorizeAndQuery`). A query that is not
- * valid is answered as on every other route: the key check first (401/403/429), then the 400.
+ * valid is answered as on every other route: the admission first (401/403/429), then the 400.
  */
 export async function listDomainsHandler(c: ApiContext): Promise<Response> {
   let page: ListStatement;
   try {
     page = listWatchlistStatement(parseWith(listQuery, c.req.query(), "query"));
   } catch (error) {
-    await authorizeRequest(c, () => Promise.resolve());
+    await admitCounted(c);
     throw error;
   }
-  const result = await inDatabase(() => authorizeAndQuery(c.req.header("x-api-key"), page.statement));
+  const result = await inDatabase(() => authorizeAndQuery(c.get("credential"), page.statement));
   admitAuthorized(c, result.authorized);
   return c.json(watchlistPageFrom(result.rows, page.limit));
 }

@@ -54,6 +54,20 @@ function failure(error: ApiError): CallToolResult {
   };
 }
 
+function listSummary(page: ListResponse): string {
+  return page.domains.length === 0
+    ? "The watchlist page is empty."
+    : `${page.domains.length} domains: ${
+      page.domains.map((d) => `${d.domain_name} (${d.status})`).join(", ")
+    }` +
+      (page.has_more ? `. More follow; next cursor: ${page.next_cursor}` : "");
+}
+
+/** What list_watchlist answers with a page: the one place its result is made (mcp/direct_answer.ts too). */
+export function listWatchlistResult(page: ListResponse): CallToolResult {
+  return success(page, listSummary);
+}
+
 /** The account a request's tools act for, and where each call reports the allowance it left. */
 export interface ToolCaller {
   account: ApiAccount;
@@ -185,13 +199,7 @@ const toolDefinitions: ToolDefinition[] = [
       toolCall(
         caller,
         () => listFor(caller, args),
-        (page: ListResponse) =>
-          page.domains.length === 0
-            ? "The watchlist page is empty."
-            : `${page.domains.length} domains: ${
-              page.domains.map((d) => `${d.domain_name} (${d.status})`).join(", ")
-            }` +
-              (page.has_more ? `. More follow; next cursor: ${page.next_cursor}` : ""),
+        listSummary,
       ),
   ),
   tool(

@@ -1,5 +1,6 @@
 /**
- * Verifies the Supabase session JWT the signed-in app sends (`Authorization: Bearer <token>`).
+ * Verifies the JWTs Supabase Auth issues: the session JWT the signed-in app sends (`Authorization: Bearer
+ * <token>`), and the access tokens of its OAuth 2.1 server that assistants send to `/mcp`.
  *
  * The token's own `alg` picks exactly one way to verify it, so keys are never confused:
  * - ES256 / RS256 / EdDSA (Ed25519; also written `Ed25519`): Supabase's JSON Web Key Set (`SUPABASE_JWKS` when set, else
@@ -7,7 +8,9 @@
  * - HS256: the project's shared secret, only when `AUTH_JWT_SECRET` is configured;
  * - anything else (including `none`): refused.
  * Every token must carry issuer `<AUTH_BASE_URL>/auth/v1`, audience `authenticated`, an expiry in the
- * future, role `authenticated` and a user id (`sub`, a UUID).
+ * future, role `authenticated` and a user id (`sub`, a UUID). An OAuth access token must also be signed
+ * with an asymmetric key (the OAuth server signs with the project's JWKS keys) and carry the `client_id`
+ * of the OAuth client it was issued to: that claim is what tells it from a plain session token.
  */
 import {
   createLocalJWKSet,
@@ -99,7 +102,10 @@ function localKeySet(json: string): KeySet {
   return keySet;
 }
 
-async function verifiedPayload(token: string): Promise<JWTPayload> {
+/** Which keys may verify a token: the JWKS only, or the JWKS and the HS256 secret when one is configured. */
+type AcceptedKeys = "asymmetric" | "asymmetric_or_shared";
+
+async function verifiedPayload(token: string, accepted: AcceptedKeys): Promise<JWTPayload> {
   let algorithm: unknown;
   try {
     algorithm = decodeProtectedHeader(token).alg;
@@ -111,7 +117,7 @@ async function verifiedPayload(token: string): Promise<JWTPayload> {
     audience: sessionAudience,
     requiredClaims: ["exp", "sub"],
   };
-  if (algorithm === "HS256") {
+  if (algorithm === "HS256" && accepted === "asymmetric_or_shared") {
     const secret = config.authJwtSecret();
     if (!secret) throw unauthorized();
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
@@ -130,15 +136,14 @@ async function verifiedPayload(token: string): Promise<JWTPayload> {
   throw unauthorized();
 }
 
-/**
- * The signed-in user behind an Authorization header. Invalid, expired, foreign or unsigned tokens are a 401;
- * a key set that cannot be fetched or read is an error on our side (500).
- */
-export async function verifySession(authorization: string | null | undefined): Promise<SessionUser> {
-  const token = bearerToken(authorization);
+/** A verified token of a user (role `authenticated`, `sub` a UUID); 401 for any token that is not one. */
+async function verifiedUserPayload(
+  token: string,
+  accepted: AcceptedKeys,
+): Promise<JWTPayload & { sub: string }> {
   let payload: JWTPayload;
   try {
-    payload = await verifiedPayload(token);
+    payload = await verifiedPayload(token, accepted);
   } catch (error) {
     const code = (error as { code?: unknown })?.code;
     if (typeof code === "string" && rejectedTokenCodes.has(code)) throw unauthorized();
@@ -147,8 +152,39 @@ export async function verifySession(authorization: string | null | undefined): P
   if (payload.role !== "authenticated" || typeof payload.sub !== "string" || !uuidPattern.test(payload.sub)) {
     throw unauthorized();
   }
+  return payload as JWTPayload & { sub: string };
+}
+
+/**
+ * The signed-in user behind an Authorization header. Invalid, expired, foreign or unsigned tokens are a 401;
+ * a key set that cannot be fetched or read is an error on our side (500).
+ */
+export async function verifySession(authorization: string | null | undefined): Promise<SessionUser> {
+  const payload = await verifiedUserPayload(bearerToken(authorization), "asymmetric_or_shared");
   return {
     userId: payload.sub.toLowerCase(),
     email: typeof payload.email === "string" ? payload.email : null,
   };
+}
+
+/** The account and OAuth client behind an access token of the project's OAuth 2.1 server. */
+export interface OAuthTokenCaller {
+  userId: string;
+  clientId: string;
+  /** The token's expiry, seconds since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * Verifies an access token of the project's OAuth 2.1 server (not the whole header: the caller has taken
+ * it from `Authorization: Bearer`). 401 for anything else: a session token without `client_id`, an HS256
+ * token, a foreign issuer, an expired or forged token; a key set that cannot be fetched is a 500.
+ */
+export async function verifyOAuthAccessToken(token: string): Promise<OAuthTokenCaller> {
+  const payload = await verifiedUserPayload(token, "asymmetric");
+  const clientId = payload.client_id;
+  if (typeof clientId !== "string" || clientId === "" || typeof payload.exp !== "number") {
+    throw unauthorized("Send an access token issued to an OAuth client of this project's Supabase Auth.");
+  }
+  return { userId: payload.sub.toLowerCase(), clientId, expiresAt: payload.exp };
 }

@@ -1,0 +1,58 @@
+/** What the local OAuth server keeps: in this process's memory (a restart forgets clients and tokens). */
+
+export type ClientType = "public" | "confidential";
+export type AuthMethod = "none" | "client_secret_basic" | "client_secret_post";
+
+export interface OAuthClient {
+  id: string;
+  type: ClientType;
+  authMethod: AuthMethod;
+  secretHash?: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  name: string;
+  uri: string;
+  logoUri: string;
+  registrationType: "dynamic" | "manual";
+  createdAt: string;
+}
+
+export interface Authorization {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state: string;
+  resource: string;
+  codeChallenge: string;
+  codeChallengeMethod: string;
+  userId?: string;
+  status: "pending" | "approved" | "denied" | "expired";
+  code?: string;
+  expiresAt: number;
+}
+
+export interface Session {
+  id: string;
+  userId: string;
+  clientId: string;
+  scope: string;
+  ended: boolean;
+}
+
+export interface RefreshToken {
+  sessionId: string;
+  revoked: boolean;
+}
+
+export const clients = new Map<string, OAuthClient>();
+export const authorizations = new Map<string, Authorization>();
+export const consents = new Map<string, Set<string>>();
+export const sessions = new Map<string, Session>();
+export const refreshTokens = new Map<string, RefreshToken>();
+
+/** GoTrue's default authorization lifetime (GOTRUE_OAUTH_SERVER_AUTHORIZATION_TTL). */
+export const authorizationTtlMs = 10 * 60 * 1000;
+/** The scopes Supabase Auth supports; a request without scope gets the default. */
+export const supportedScopes = ["openid", "profile", "email", "phone", "offline_access"];
+export const defaultScope = "email";
