@@ -1,5 +1,6 @@
 /** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database. */
-import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
+import { checkDomainWithEvidence, defaultCheckDeps } from "../availability/check_domain.ts";
+import { sharedDropCorrections } from "../availability/drop_corrections.ts";
 import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
 import { realSleep, sharedHostLimiter } from "../rdap/host_limiter.ts";
@@ -18,7 +19,8 @@ export function defaultPollerDeps(): PollerDeps {
     check: {
       lookupDns,
       checkDomain: (name, dns, wait) =>
-        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
+        checkDomainWithEvidence({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
+      dropCorrections: sharedDropCorrections,
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       now: Date.now,
     },
