@@ -10,6 +10,8 @@
  *   deno task admin telegram-webhook [--url <public URL of the telegram-bot function>]
  *   deno task admin poll-now
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
+ *   deno task admin drop-accuracy  (per registry and basis: count, median and p90 of observed - predicted drop
+ *                                   time in seconds, drops before their prediction, the correction in force)
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
@@ -54,7 +56,7 @@ function fail(message: string): never {
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers";
+  "poll-now | rdap-servers | drop-accuracy";
 
 /**
  * Registers the telegram-bot function as the bot's webhook (setWebhook with secret_token), then stores
@@ -133,7 +135,7 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = command !== "poll-now" && command !== "telegram-webhook" && command !== "rdap-servers";
+  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "drop-accuracy"].includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
 
   const state = await stackState();
@@ -211,6 +213,10 @@ async function main(): Promise<void> {
         select server_url, suffix, canary_name, state, http_status, detail, checked_at, valid_until, renew_after
         from public.rdap_server_proofs order by suffix, server_url`;
       console.log(JSON.stringify({ servers, proofs }));
+    } else if (command === "drop-accuracy") {
+      // Offsets are observed minus predicted, in seconds: positive when drops come after the prediction.
+      const rows = await sql`select * from public.drop_accuracy_report()`;
+      console.log(JSON.stringify({ drop_accuracy: rows }));
     } else {
       fail(usage);
     }
