@@ -1,7 +1,8 @@
 /**
- * The registries' drop-prediction corrections (`public.drop_prediction_corrections`), read at most every
- * `CORRECTIONS_TTL_MS` per isolate: a handful of rows, learnt slowly, so a few minutes' delay is nothing.
- * When they cannot be read, predictions go uncorrected (and the next call tries again).
+ * The registries' drop-prediction corrections (`public.drop_prediction_corrections`): a handful of rows,
+ * learnt slowly. The poller reads them once per run (each run builds its own reader); the live check shares
+ * one reader per isolate that reads them at most once a minute. When they cannot be read, predictions go
+ * uncorrected (and the next call tries again).
  */
 import { asService, type TransactionRunner } from "../db/client.ts";
 import { errorForLog } from "../log_text.ts";
@@ -13,7 +14,8 @@ import {
   type PredictionBasis,
 } from "./drop_prediction.ts";
 
-export const CORRECTIONS_TTL_MS = 5 * 60_000;
+/** How long a reader keeps what it read. */
+export const CORRECTIONS_TTL_MS = 60_000;
 
 export function databaseDropCorrections(
   run: TransactionRunner = asService,
@@ -44,7 +46,7 @@ export function databaseDropCorrections(
 
 let shared: (() => Promise<DropCorrections>) | undefined;
 
-/** The corrections every caller in this isolate shares. */
+/** The corrections the live checks of this isolate share. */
 export function sharedDropCorrections(): Promise<DropCorrections> {
   shared ??= databaseDropCorrections();
   return shared();

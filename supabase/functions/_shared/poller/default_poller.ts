@@ -1,6 +1,6 @@
 /** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database. */
 import { checkDomainWithEvidence, defaultCheckDeps } from "../availability/check_domain.ts";
-import { sharedDropCorrections } from "../availability/drop_corrections.ts";
+import { databaseDropCorrections } from "../availability/drop_corrections.ts";
 import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
 import { realSleep, sharedHostLimiter } from "../rdap/host_limiter.ts";
@@ -20,7 +20,8 @@ export function defaultPollerDeps(): PollerDeps {
       lookupDns,
       checkDomain: (name, dns, wait) =>
         checkDomainWithEvidence({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
-      dropCorrections: sharedDropCorrections,
+      // Read once per run: a correction learnt from the last drops applies from the next run on.
+      dropCorrections: databaseDropCorrections(),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       now: Date.now,
     },
