@@ -248,6 +248,8 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       assert(line.test(slackText), slackText);
       const [chatText] = chatTexts(`${name} is available`);
       assert(line.test(chatText), chatText);
+      samples["telegram domain.available"] = chatText;
+      samples["slack domain.available"] = slackText;
 
       const [observation] = await sql<{ predicted_drop_at: Date; basis: string; registry: string }[]>`
         select predicted_drop_at, basis, registry from public.drop_observations where domain_name = ${name}`;
