@@ -16,6 +16,8 @@
  *                                  (the 60 most-registered TLDs: route rdap / rdap (shipped) / whois /
  *                                  unsupported and its proof state; the bootstrap is the stored copy unless
  *                                  a file is given)
+ *   deno task admin drop-accuracy  (per registry and basis: count, median and p90 of observed - predicted drop
+ *                                   time in seconds, drops before their prediction, the correction in force)
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
@@ -68,8 +70,8 @@ function fail(message: string): never {
 const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>]";
-"poll-now | rdap-servers | coverage [--bootstrap <file>] [--json]";
+  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] | " +
+  "coverage [--bootstrap <file>] [--json] | drop-accuracy";
 
 /** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/local/coverage.ts). */
 async function coverage(sql: postgres.Sql, bootstrapFile: string | undefined, json: boolean): Promise<void> {
@@ -202,9 +204,15 @@ async function main(): Promise<void> {
     fail(`${(error as Error).message}; ${usage}`);
   }
   const email = values.email?.trim() ?? "";
-  const needsEmail = !["poll-now", "telegram-webhook", "rdap-servers", "preflight", "coverage"].includes(
-    command,
-  );
+  const needsEmail = ![
+    "poll-now",
+    "telegram-webhook",
+    "rdap-servers",
+    "preflight",
+    "coverage",
+    "drop-accuracy",
+  ]
+    .includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
   if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
 
@@ -285,6 +293,10 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ servers, proofs }));
     } else if (command === "coverage") {
       await coverage(sql, values.bootstrap, values.json === true);
+    } else if (command === "drop-accuracy") {
+      // Offsets are observed minus predicted, in seconds: positive when drops come after the prediction.
+      const rows = await sql`select * from private.drop_accuracy_report()`;
+      console.log(JSON.stringify({ drop_accuracy: rows }));
     } else {
       fail(usage);
     }

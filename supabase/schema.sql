@@ -833,6 +833,27 @@ $_$;
 ALTER FUNCTION private.domain_unicode_name(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: drop_accuracy_report(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.drop_accuracy_report() RETURNS TABLE(registry text, basis text, observations integer, median_seconds integer, p90_seconds integer, early integer, correction_seconds integer, correction_source text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select o.registry, o.basis, count(*)::integer,
+         round(percentile_cont(0.5) within group (order by extract(epoch from o.observed_at - o.predicted_drop_at)))::integer,
+         round(percentile_cont(0.9) within group (order by extract(epoch from o.observed_at - o.predicted_drop_at)))::integer,
+         (count(*) filter (where o.observed_at < o.predicted_drop_at))::integer,
+         c.offset_seconds, c.source
+    from public.drop_observations as o
+    left join public.drop_prediction_corrections as c on c.registry = o.registry and c.basis = o.basis
+   group by o.registry, o.basis, c.offset_seconds, c.source
+   order by o.registry, o.basis
+$$;
+
+ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
+
+--
 -- Name: export_account(uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -887,12 +908,14 @@ begin
       select jsonb_build_object(
                'telegram_configured', n.telegram_chat_id is not null,
                'telegram_enabled', n.telegram_enabled,
-               'telegram_event_types', to_jsonb(n.telegram_event_types)
+               'telegram_event_types', to_jsonb(n.telegram_event_types),
+               'telegram_expiring_days', to_jsonb(n.telegram_expiring_days)
              )
         from public.notification_settings as n
        where n.user_id = v_uid
     ), jsonb_build_object('telegram_configured', false, 'telegram_enabled', true,
-                       'telegram_event_types', to_jsonb(array['domain.available']))),
+                       'telegram_event_types', to_jsonb(array['domain.available']),
+                       'telegram_expiring_days', to_jsonb(array[30, 7, 1]))),
     'webhooks', coalesce((
       select jsonb_agg(
                jsonb_build_object(
@@ -901,6 +924,7 @@ begin
                  'enabled', w.enabled,
                  'kind', w.kind,
                  'event_types', to_jsonb(w.event_types),
+                 'expiring_days', to_jsonb(w.expiring_days),
                  'created_at', w.created_at,
                  'secret_configured', w.secret is not null
                )
@@ -1169,10 +1193,47 @@ $$;
 ALTER FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) OWNER TO postgres;
 
 --
+-- Name: note_check_evidence(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if p_evidence is null or jsonb_typeof(p_evidence) <> 'object'
+     or p_evidence ->> 'source' is null or p_evidence ->> 'source' not in ('rdap', 'whois') then
+    raise exception using errcode = 'DW400', message = 'DW400: note_check_evidence: invalid evidence.';
+  end if;
+  update public.alert_events as ev
+     set evidence = p_evidence
+   where ev.type = 'domain.available'
+     and ev.domain_name = p_domain_name
+     and ev.checked_at = p_checked_at
+     and ev.evidence is null;
+end
+$$;
+
+ALTER FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
+
+--
 -- Name: note_drop_prediction(text, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
 CREATE FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select private.note_drop_prediction(p_domain_name, p_checked_at, p_predicted_drop_at, p_basis, 0)
+$$;
+
+ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) OWNER TO postgres;
+
+--
+-- Name: note_drop_prediction(text, timestamp with time zone, timestamp with time zone, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -1187,10 +1248,18 @@ begin
      and ev.domain_name = p_domain_name
      and ev.checked_at = p_checked_at
      and ev.prediction_basis is null;
+  update public.domains as d
+     set predicted_drop_at = case when p_basis = 'unknown' then null else p_predicted_drop_at end,
+         prediction_basis = p_basis,
+         prediction_correction_seconds = case when p_basis = 'unknown' then 0
+                                              else coalesce(p_correction_seconds, 0) end
+   where d.name = p_domain_name
+     and d.status = 'pending_delete'
+     and d.last_checked_at = p_checked_at;
 end
 $$;
 
-ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) OWNER TO postgres;
+ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
 
 --
 -- Name: nudge_alert_delivery(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1677,6 +1746,98 @@ $$;
 ALTER FUNCTION private.queue_domain_available_alerts() OWNER TO postgres;
 
 --
+-- Name: queue_domain_expiring_alerts(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_domain_expiring_alerts(p_now timestamp with time zone DEFAULT now()) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_queued integer;
+begin
+  if p_now is null then
+    raise exception using errcode = 'DW400', message = 'DW400: queue_domain_expiring_alerts: a time is required.';
+  end if;
+  perform pg_advisory_xact_lock(hashtext('private.queue_domain_expiring_alerts'));
+
+  delete from public.domain_expiry_reminders as r where r.expires_at < p_now - interval '30 days';
+
+  with channels as (
+    select 'telegram:' || n.user_id::text as lane_key, n.user_id, 'telegram' as channel,
+           null::uuid as endpoint_id, n.telegram_expiring_days as days
+      from public.notification_settings as n
+     where n.telegram_chat_id is not null
+       and n.telegram_enabled
+       and 'domain.expiring' = any (n.telegram_event_types)
+    union all
+    select 'webhook:' || w.id::text, w.user_id, 'webhook', w.id, w.expiring_days
+      from public.webhook_endpoints as w
+      join public.profiles as p on p.id = w.user_id
+      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+     where w.enabled
+       and 'domain.expiring' = any (w.event_types)
+  ),
+  candidates as (
+    select c.lane_key, c.user_id, c.channel, c.endpoint_id, d.name as domain_name, d.expires_at,
+           coalesce(d.last_checked_at, p_now) as checked_at,
+           (select min(t) from unnest(c.days) as u(t)
+             where d.expires_at - p_now <= make_interval(days => t)) as days_before
+      from channels as c
+      join public.watchlist_entries as e on e.user_id = c.user_id and e.deleted_at is null
+      join public.domains as d on d.name = e.domain_name
+     where d.status = 'registered'
+       and d.expires_at > p_now
+       and d.expires_at <= p_now + make_interval(days => (select max(t) from unnest(c.days) as u(t)))
+  ),
+  due as materialized (
+    select k.*
+      from candidates as k
+     where k.days_before is not null
+       and not exists (
+         select 1 from public.domain_expiry_reminders as r
+          where r.lane_key = k.lane_key
+            and r.domain_name = k.domain_name
+            and r.expires_at > k.expires_at - interval '1 day'
+            and r.expires_at < k.expires_at + interval '1 day'
+            and r.days_before <= k.days_before)
+  ),
+  events as (
+    -- One event per account, name and reminder (a name has one expiration date at a time).
+    insert into public.alert_events
+      (user_id, type, domain_name, previous_status, status, checked_at, expires_at, days_before)
+    select distinct on (q.user_id, q.domain_name, q.days_before)
+           q.user_id, 'domain.expiring', q.domain_name, null, 'registered', q.checked_at, q.expires_at,
+           q.days_before
+      from due as q
+     order by q.user_id, q.domain_name, q.days_before
+    returning id, user_id, domain_name, days_before
+  ),
+  deliveries as (
+    insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
+    select ev.id, q.user_id, q.channel, q.endpoint_id
+      from due as q
+      join events as ev
+        on ev.user_id = q.user_id and ev.domain_name = q.domain_name and ev.days_before = q.days_before
+    returning 1
+  ),
+  reminders as (
+    insert into public.domain_expiry_reminders (lane_key, domain_name, expires_at, days_before, event_id)
+    select q.lane_key, q.domain_name, q.expires_at, q.days_before, ev.id
+      from due as q
+      join events as ev
+        on ev.user_id = q.user_id and ev.domain_name = q.domain_name and ev.days_before = q.days_before
+    on conflict do nothing
+    returning 1
+  )
+  select count(*)::integer into v_queued from events;
+  return v_queued;
+end
+$$;
+
+ALTER FUNCTION private.queue_domain_expiring_alerts(p_now timestamp with time zone) OWNER TO postgres;
+
+--
 -- Name: queue_domain_pending_delete_alerts(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1685,10 +1846,44 @@ CREATE FUNCTION private.queue_domain_pending_delete_alerts() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
+  perform private.queue_opt_in_alerts('domain.pending_delete', new.name, old.status, new.status,
+                                     coalesce(new.last_checked_at, now()), null, null);
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.queue_domain_pending_delete_alerts() OWNER TO postgres;
+
+--
+-- Name: queue_domain_registration_alerts(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_domain_registration_alerts() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.queue_opt_in_alerts(tg_argv[0], new.name, old.status, new.status,
+                                     coalesce(new.last_checked_at, now()), new.registrar, new.expires_at);
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.queue_domain_registration_alerts() OWNER TO postgres;
+
+--
+-- Name: queue_opt_in_alerts(text, text, text, text, timestamp with time zone, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
   with watchers as (
     select e.user_id
       from public.watchlist_entries as e
-     where e.domain_name = new.name
+     where e.domain_name = p_domain_name
        and e.deleted_at is null
   ),
   telegram_targets as (
@@ -1697,7 +1892,7 @@ begin
       join public.notification_settings as n on n.user_id = w.user_id
      where n.telegram_chat_id is not null
        and n.telegram_enabled
-       and 'domain.pending_delete' = any (n.telegram_event_types)
+       and p_type = any (n.telegram_event_types)
   ),
   webhook_targets as (
     select w.user_id, we.id as endpoint_id
@@ -1705,12 +1900,12 @@ begin
       join public.profiles as p on p.id = w.user_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
       join public.webhook_endpoints as we
-        on we.user_id = w.user_id and we.enabled and 'domain.pending_delete' = any (we.event_types)
+        on we.user_id = w.user_id and we.enabled and p_type = any (we.event_types)
   ),
   events as (
-    insert into public.alert_events (user_id, type, domain_name, previous_status, status, checked_at)
-    select w.user_id, 'domain.pending_delete', new.name, old.status, new.status,
-           coalesce(new.last_checked_at, now())
+    insert into public.alert_events
+      (user_id, type, domain_name, previous_status, status, checked_at, registrar, expires_at)
+    select w.user_id, p_type, p_domain_name, p_previous_status, p_status, p_checked_at, p_registrar, p_expires_at
       from watchers as w
      where w.user_id in (select t.user_id from telegram_targets as t
                          union select h.user_id from webhook_targets as h)
@@ -1727,11 +1922,10 @@ begin
   select ev.id, ev.user_id, 'webhook', h.endpoint_id
     from events as ev
     join webhook_targets as h on h.user_id = ev.user_id;
-  return null;
 end
 $$;
 
-ALTER FUNCTION private.queue_domain_pending_delete_alerts() OWNER TO postgres;
+ALTER FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: queue_test_alert(uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2398,6 +2592,26 @@ $$;
 ALTER FUNCTION private.record_domain_check(p_domain_name text, p_status text, p_checked_at timestamp with time zone, p_expires_at timestamp with time zone, p_registrar text, p_succeeded boolean, p_source text) OWNER TO postgres;
 
 --
+-- Name: record_drop_observation(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.record_drop_observation() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.drop_observations
+    (domain_name, registry, basis, predicted_drop_at, correction_seconds, last_pending_at, observed_at)
+  values (new.name, private.registry_of(new.name), old.prediction_basis, old.predicted_drop_at,
+          old.prediction_correction_seconds, old.last_checked_at, coalesce(new.last_checked_at, now()));
+  perform private.refresh_drop_prediction_correction(private.registry_of(new.name), old.prediction_basis);
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.record_drop_observation() OWNER TO postgres;
+
+--
 -- Name: record_rdap_server_proof(text, text, uuid, text, text, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2438,6 +2652,63 @@ end
 $$;
 
 ALTER FUNCTION private.record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text) OWNER TO postgres;
+
+--
+-- Name: refresh_drop_prediction_correction(text, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_count integer;
+  v_offset double precision;
+  v_first timestamptz;
+  v_last timestamptz;
+begin
+  select count(*)::integer,
+         percentile_cont(0.5) within group (
+           order by extract(epoch from o.observed_at - (o.predicted_drop_at
+                                                         - make_interval(secs => o.correction_seconds)))),
+         min(o.observed_at), max(o.observed_at)
+    into v_count, v_offset, v_first, v_last
+    from (select * from public.drop_observations as x
+           where x.registry = p_registry and x.basis = p_basis
+           order by x.observed_at desc limit 100) as o;
+  if v_count < 20 then
+    return;
+  end if;
+  insert into public.drop_prediction_corrections as c
+    (registry, basis, offset_seconds, observations, measured, source, updated_at)
+  values (p_registry, p_basis, greatest(-604800, least(604800, round(v_offset)::integer)), v_count, true,
+          format('measured: median of (observed - predicted) over %s observed drops, %s to %s (drop_observations)',
+                 v_count, to_char(v_first at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"'),
+                 to_char(v_last at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI"Z"')),
+          now())
+  on conflict (registry, basis) do update
+    set offset_seconds = excluded.offset_seconds,
+        observations = excluded.observations,
+        source = excluded.source,
+        updated_at = excluded.updated_at
+    where c.measured;
+end
+$$;
+
+ALTER FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) OWNER TO postgres;
+
+--
+-- Name: registry_of(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.registry_of(p_domain_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+  select substring(p_domain_name from '[^.]+$')
+$_$;
+
+ALTER FUNCTION private.registry_of(p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: release_invite_mail(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2585,6 +2856,24 @@ end
 $$;
 
 ALTER FUNCTION private.reserve_telegram_send(p_chat_id text, p_messages_per_second integer, p_chat_interval_ms integer, p_max_wait_ms integer) OWNER TO postgres;
+
+--
+-- Name: reset_drop_prediction(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.reset_drop_prediction() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new.predicted_drop_at := null;
+  new.prediction_basis := null;
+  new.prediction_correction_seconds := 0;
+  return new;
+end
+$$;
+
+ALTER FUNCTION private.reset_drop_prediction() OWNER TO postgres;
 
 --
 -- Name: revoke_invitations_of_former_inviter(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2855,6 +3144,29 @@ end
 $$;
 
 ALTER FUNCTION private.validated_alert_event_types(p_event_types text[]) OWNER TO postgres;
+
+--
+-- Name: validated_expiring_days(integer[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.validated_expiring_days(p_days integer[]) RETURNS integer[]
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if p_days is null then
+    return null;
+  end if;
+  if cardinality(p_days) = 0 or cardinality(p_days) > 10
+     or exists (select 1 from unnest(p_days) as u(d) where d is null or d < 1 or d > 365) then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Reminder days must be 1 to 10 whole numbers of days from 1 to 365.';
+  end if;
+  return array(select distinct d from unnest(p_days) as u(d) order by d desc);
+end
+$$;
+
+ALTER FUNCTION private.validated_expiring_days(p_days integer[]) OWNER TO postgres;
 
 --
 -- Name: validated_webhook_secret(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3174,7 +3486,8 @@ CREATE FUNCTION public.alert_event_types() RETURNS text[]
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     SET search_path TO ''
     AS $$
-  select array['domain.available', 'domain.pending_delete']::text[]
+  select array['domain.available', 'domain.expiring', 'domain.pending_delete', 'domain.registered',
+               'domain.restored']::text[]
 $$;
 
 ALTER FUNCTION public.alert_event_types() OWNER TO postgres;
@@ -3887,6 +4200,53 @@ $$;
 ALTER FUNCTION public.set_telegram_event_types(p_event_types text[]) OWNER TO postgres;
 
 --
+-- Name: set_telegram_expiring_days(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_telegram_expiring_days(p_days integer[]) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_days integer[] := private.validated_expiring_days(p_days);
+begin
+  if v_days is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
+  end if;
+  insert into public.notification_settings as n (user_id, telegram_expiring_days)
+  values (v_uid, v_days)
+  on conflict (user_id) do update set telegram_expiring_days = excluded.telegram_expiring_days;
+end
+$$;
+
+ALTER FUNCTION public.set_telegram_expiring_days(p_days integer[]) OWNER TO postgres;
+
+--
+-- Name: set_webhook_expiring_days(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_days integer[] := private.validated_expiring_days(p_days);
+begin
+  if v_days is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
+  end if;
+  update public.webhook_endpoints as w set expiring_days = v_days where w.id = p_id and w.user_id = v_uid;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
+  end if;
+end
+$$;
+
+ALTER FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) OWNER TO postgres;
+
+--
 -- Name: set_webhook_secret(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4141,8 +4501,13 @@ CREATE TABLE public.alert_events (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     predicted_drop_at timestamp with time zone,
     prediction_basis text,
+    evidence jsonb,
+    registrar text,
+    expires_at timestamp with time zone,
+    days_before integer,
+    CONSTRAINT alert_events_evidence_check CHECK (((evidence IS NULL) OR (jsonb_typeof(evidence) = 'object'::text))),
     CONSTRAINT alert_events_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
-    CONSTRAINT alert_events_type_check CHECK ((type = ANY (ARRAY['domain.available'::text, 'domain.pending_delete'::text, 'test'::text])))
+    CONSTRAINT alert_events_type_check CHECK ((type = ANY (ARRAY['domain.available'::text, 'domain.pending_delete'::text, 'domain.restored'::text, 'domain.registered'::text, 'domain.expiring'::text, 'test'::text])))
 );
 
 ALTER TABLE public.alert_events OWNER TO postgres;
@@ -4164,6 +4529,30 @@ COMMENT ON COLUMN public.alert_events.predicted_drop_at IS 'domain.pending_delet
 --
 
 COMMENT ON COLUMN public.alert_events.prediction_basis IS 'domain.pending_delete: how predicted_drop_at was found: redemption_period (RDAP last change + 30 days of redemption + 5 of pending delete), pending_delete_period (last change + 5 days) or unknown.';
+
+--
+-- Name: COLUMN alert_events.evidence; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.evidence IS 'domain.available: why the check believed the name free (source, server, answer, canary_name, canary_proved_at, dns_rcode, resolver, checked_at), written by note_check_evidence in the check''s transaction.';
+
+--
+-- Name: COLUMN alert_events.registrar; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.registrar IS 'domain.restored, domain.registered: the registrar, when known.';
+
+--
+-- Name: COLUMN alert_events.expires_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.expires_at IS 'domain.restored, domain.registered, domain.expiring: the registry''s expiration date.';
+
+--
+-- Name: COLUMN alert_events.days_before; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.days_before IS 'domain.expiring: which reminder (days before expires_at).';
 
 --
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: postgres
@@ -4209,6 +4598,27 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
 
 --
+-- Name: domain_expiry_reminders; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.domain_expiry_reminders (
+    lane_key text NOT NULL,
+    domain_name text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    days_before integer NOT NULL,
+    event_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.domain_expiry_reminders OWNER TO postgres;
+
+--
+-- Name: TABLE domain_expiry_reminders; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.domain_expiry_reminders IS 'domain.expiring reminders sent per channel (lane_key as alert_deliveries: telegram:<account>, webhook:<endpoint>), name and expiration date; rows for dates past by 30 days are removed.';
+
+--
 -- Name: domains; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -4223,7 +4633,11 @@ CREATE TABLE public.domains (
     lease_until timestamp with time zone,
     consecutive_failures integer DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    predicted_drop_at timestamp with time zone,
+    prediction_basis text,
+    prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
+    CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
     CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
 );
 
@@ -4234,6 +4648,81 @@ ALTER TABLE public.domains OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.domains IS 'Shared RDAP/DNS check state, one row per watched name. Written only by service_role and definer functions.';
+
+--
+-- Name: COLUMN domains.predicted_drop_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: the latest predicted drop time (the poller''s, correction included), or null.';
+
+--
+-- Name: COLUMN domains.prediction_correction_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+
+--
+-- Name: drop_observations; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.drop_observations (
+    id bigint NOT NULL,
+    domain_name text NOT NULL,
+    registry text NOT NULL,
+    basis text NOT NULL,
+    predicted_drop_at timestamp with time zone NOT NULL,
+    correction_seconds integer DEFAULT 0 NOT NULL,
+    last_pending_at timestamp with time zone,
+    observed_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT drop_observations_basis_check CHECK ((basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text])))
+);
+
+ALTER TABLE public.drop_observations OWNER TO postgres;
+
+--
+-- Name: TABLE drop_observations; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.drop_observations IS 'Each drop that had a prediction: the prediction in force (correction included), its basis, the registry (TLD) and when the drop was observed. Kept when nobody watches the name any more.';
+
+--
+-- Name: drop_observations_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.drop_observations ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.drop_observations_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: drop_prediction_corrections; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.drop_prediction_corrections (
+    registry text NOT NULL,
+    basis text NOT NULL,
+    offset_seconds integer NOT NULL,
+    observations integer DEFAULT 0 NOT NULL,
+    measured boolean DEFAULT false NOT NULL,
+    source text NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT drop_prediction_corrections_basis_check CHECK ((basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text]))),
+    CONSTRAINT drop_prediction_corrections_offset_seconds_check CHECK (((offset_seconds >= '-604800'::integer) AND (offset_seconds <= 604800))),
+    CONSTRAINT drop_prediction_corrections_source_check CHECK (((char_length(source) >= 1) AND (char_length(source) <= 500)))
+);
+
+ALTER TABLE public.drop_prediction_corrections OWNER TO postgres;
+
+--
+-- Name: TABLE drop_prediction_corrections; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.drop_prediction_corrections IS 'Per registry (TLD) and basis: seconds added to new drop predictions. measured rows: the median offset of the latest (up to 100) observed drops, from 20 on; operator rows (measured = false) are never overwritten. source says where the figure comes from.';
 
 --
 -- Name: invitations; Type: TABLE; Schema: public; Owner: postgres
@@ -4362,9 +4851,11 @@ CREATE TABLE public.notification_settings (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     telegram_linked_at timestamp with time zone,
     telegram_event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    telegram_expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
     CONSTRAINT notification_settings_telegram_chat_id_check CHECK (((telegram_chat_id IS NULL) OR ((char_length(telegram_chat_id) >= 1) AND (char_length(telegram_chat_id) <= 64)))),
     CONSTRAINT notification_settings_telegram_chat_proven CHECK (((telegram_chat_id IS NULL) OR ((telegram_linked_at IS NOT NULL) AND (telegram_chat_id ~ '^[1-9][0-9]{0,19}$'::text)))),
-    CONSTRAINT notification_settings_telegram_event_types_check CHECK (((cardinality(telegram_event_types) > 0) AND (telegram_event_types <@ ARRAY['domain.available'::text, 'domain.pending_delete'::text])))
+    CONSTRAINT notification_settings_telegram_event_types_check CHECK (((cardinality(telegram_event_types) > 0) AND (telegram_event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT notification_settings_telegram_expiring_days_check CHECK ((((cardinality(telegram_expiring_days) >= 1) AND (cardinality(telegram_expiring_days) <= 10)) AND (1 <= ALL (telegram_expiring_days)) AND (365 >= ALL (telegram_expiring_days))))
 );
 
 ALTER TABLE public.notification_settings OWNER TO postgres;
@@ -4386,6 +4877,12 @@ COMMENT ON COLUMN public.notification_settings.telegram_linked_at IS 'When the c
 --
 
 COMMENT ON COLUMN public.notification_settings.telegram_event_types IS 'The events the linked Telegram chat receives (alert_event_types()); set with set_telegram_event_types.';
+
+--
+-- Name: COLUMN notification_settings.telegram_expiring_days; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.telegram_expiring_days IS 'domain.expiring: the days before a watched name''s expiration date the Telegram chat is reminded at.';
 
 --
 -- Name: organization_members; Type: TABLE; Schema: public; Owner: postgres
@@ -4844,8 +5341,10 @@ CREATE TABLE public.webhook_endpoints (
     previous_secret_expires_at timestamp with time zone,
     kind text DEFAULT 'generic'::text NOT NULL,
     event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
     CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500))),
-    CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.pending_delete'::text]))),
+    CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT webhook_endpoints_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
     CONSTRAINT webhook_endpoints_kind_check CHECK ((kind = ANY (ARRAY['generic'::text, 'slack'::text, 'discord'::text]))),
     CONSTRAINT webhook_endpoints_previous_secret_check CHECK (((previous_secret IS NULL) OR ((char_length(previous_secret) >= 1) AND (char_length(previous_secret) <= 256)))),
     CONSTRAINT webhook_endpoints_secret_check CHECK (((secret IS NULL) OR ((char_length(secret) >= 1) AND (char_length(secret) <= 256)))),
@@ -4883,6 +5382,12 @@ COMMENT ON COLUMN public.webhook_endpoints.kind IS 'generic: the signed JSON bod
 --
 
 COMMENT ON COLUMN public.webhook_endpoints.event_types IS 'The events this endpoint receives (alert_event_types()); test alerts always go through.';
+
+--
+-- Name: COLUMN webhook_endpoints.expiring_days; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.expiring_days IS 'domain.expiring: the days before a watched name''s expiration date this endpoint is reminded at.';
 
 --
 -- Name: webhook_target_policy; Type: TABLE; Schema: public; Owner: postgres
@@ -5005,11 +5510,32 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
 
 --
+-- Name: domain_expiry_reminders domain_expiry_reminders_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_expiry_reminders
+    ADD CONSTRAINT domain_expiry_reminders_pkey PRIMARY KEY (lane_key, domain_name, expires_at, days_before);
+
+--
 -- Name: domains domains_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.domains
     ADD CONSTRAINT domains_pkey PRIMARY KEY (name);
+
+--
+-- Name: drop_observations drop_observations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.drop_observations
+    ADD CONSTRAINT drop_observations_pkey PRIMARY KEY (id);
+
+--
+-- Name: drop_prediction_corrections drop_prediction_corrections_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.drop_prediction_corrections
+    ADD CONSTRAINT drop_prediction_corrections_pkey PRIMARY KEY (registry, basis);
 
 --
 -- Name: invitations invitations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -5281,6 +5807,12 @@ CREATE INDEX alert_delivery_lanes_user_id_idx ON public.alert_delivery_lanes USI
 CREATE INDEX alert_delivery_lanes_webhook_endpoint_id_idx ON public.alert_delivery_lanes USING btree (webhook_endpoint_id);
 
 --
+-- Name: alert_events_available_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_events_available_idx ON public.alert_events USING btree (domain_name, checked_at) WHERE (type = 'domain.available'::text);
+
+--
 -- Name: alert_events_pending_delete_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -5299,6 +5831,12 @@ CREATE INDEX alert_events_user_id_created_at_idx ON public.alert_events USING bt
 CREATE INDEX api_keys_user_id_idx ON public.api_keys USING btree (user_id);
 
 --
+-- Name: domains_expires_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX domains_expires_at_idx ON public.domains USING btree (expires_at) WHERE (status = 'registered'::text);
+
+--
 -- Name: domains_next_check_at_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -5309,6 +5847,12 @@ CREATE INDEX domains_next_check_at_idx ON public.domains USING btree (next_check
 --
 
 CREATE INDEX domains_pending_delete_next_check_idx ON public.domains USING btree (next_check_at) WHERE (status = 'pending_delete'::text);
+
+--
+-- Name: drop_observations_registry_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX drop_observations_registry_idx ON public.drop_observations USING btree (registry, basis, observed_at DESC);
 
 --
 -- Name: invitations_invited_by_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -5423,6 +5967,30 @@ CREATE TRIGGER domains_queue_available_alerts AFTER UPDATE OF status ON public.d
 --
 
 CREATE TRIGGER domains_queue_pending_delete_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'pending_delete'::text) AND (old.status IS DISTINCT FROM 'pending_delete'::text))) EXECUTE FUNCTION private.queue_domain_pending_delete_alerts();
+
+--
+-- Name: domains domains_queue_registered_alerts; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_queue_registered_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'registered'::text) AND ((old.status = 'available'::text) OR ((old.status = 'unknown'::text) AND (old.last_checked_at IS NOT NULL))))) EXECUTE FUNCTION private.queue_domain_registration_alerts('domain.registered');
+
+--
+-- Name: domains domains_queue_restored_alerts; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_queue_restored_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'registered'::text) AND (old.status = 'pending_delete'::text))) EXECUTE FUNCTION private.queue_domain_registration_alerts('domain.restored');
+
+--
+-- Name: domains domains_record_drop_observation; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_record_drop_observation AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'available'::text) AND (old.status = 'pending_delete'::text) AND (old.predicted_drop_at IS NOT NULL) AND (old.prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text])))) EXECUTE FUNCTION private.record_drop_observation();
+
+--
+-- Name: domains domains_reset_drop_prediction; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_reset_drop_prediction BEFORE UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'pending_delete'::text) AND (old.status IS DISTINCT FROM 'pending_delete'::text))) EXECUTE FUNCTION private.reset_drop_prediction();
 
 --
 -- Name: invite_mail_limits invite_mail_limits_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -5911,10 +6479,28 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: domain_expiry_reminders; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.domain_expiry_reminders ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: domains; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
 ALTER TABLE public.domains ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: drop_observations; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.drop_observations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: drop_prediction_corrections; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.drop_prediction_corrections ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: invitations; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -6226,6 +6812,13 @@ REVOKE ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) FROM PUBL
 GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service_role;
 
 --
+-- Name: FUNCTION drop_accuracy_report(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
+
+--
 -- Name: FUNCTION export_account(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -6298,11 +6891,25 @@ REVOKE ALL ON FUNCTION private.next_check_delay(status text, expires_at timestam
 GRANT ALL ON FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) TO service_role;
 
 --
+-- Name: FUNCTION note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) TO service_role;
+
+--
 -- Name: FUNCTION note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) TO service_role;
+
+--
+-- Name: FUNCTION note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
 
 --
 -- Name: FUNCTION nudge_alert_delivery(); Type: ACL; Schema: private; Owner: postgres
@@ -6364,10 +6971,29 @@ REVOKE ALL ON FUNCTION private.purge_expired_rows() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.queue_domain_available_alerts() FROM PUBLIC;
 
 --
+-- Name: FUNCTION queue_domain_expiring_alerts(p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_domain_expiring_alerts(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.queue_domain_expiring_alerts(p_now timestamp with time zone) TO service_role;
+
+--
 -- Name: FUNCTION queue_domain_pending_delete_alerts(); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.queue_domain_pending_delete_alerts() FROM PUBLIC;
+
+--
+-- Name: FUNCTION queue_domain_registration_alerts(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_domain_registration_alerts() FROM PUBLIC;
+
+--
+-- Name: FUNCTION queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -6457,11 +7083,31 @@ REVOKE ALL ON FUNCTION private.record_domain_check(p_domain_name text, p_status 
 GRANT ALL ON FUNCTION private.record_domain_check(p_domain_name text, p_status text, p_checked_at timestamp with time zone, p_expires_at timestamp with time zone, p_registrar text, p_succeeded boolean, p_source text) TO service_role;
 
 --
+-- Name: FUNCTION record_drop_observation(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.record_drop_observation() FROM PUBLIC;
+
+--
 -- Name: FUNCTION record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text) TO service_role;
+
+--
+-- Name: FUNCTION refresh_drop_prediction_correction(p_registry text, p_basis text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) TO service_role;
+
+--
+-- Name: FUNCTION registry_of(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.registry_of(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.registry_of(p_domain_name text) TO service_role;
 
 --
 -- Name: FUNCTION release_invite_mail(p_user_id uuid, p_invitation_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -6495,6 +7141,12 @@ GRANT ALL ON FUNCTION private.reserve_invite_mail(p_user_id uuid, p_invitation_i
 
 REVOKE ALL ON FUNCTION private.reserve_telegram_send(p_chat_id text, p_messages_per_second integer, p_chat_interval_ms integer, p_max_wait_ms integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.reserve_telegram_send(p_chat_id text, p_messages_per_second integer, p_chat_interval_ms integer, p_max_wait_ms integer) TO service_role;
+
+--
+-- Name: FUNCTION reset_drop_prediction(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.reset_drop_prediction() FROM PUBLIC;
 
 --
 -- Name: FUNCTION revoke_invitations_of_former_inviter(); Type: ACL; Schema: private; Owner: postgres
@@ -6556,6 +7208,13 @@ GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_ro
 
 REVOKE ALL ON FUNCTION private.validated_alert_event_types(p_event_types text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.validated_alert_event_types(p_event_types text[]) TO service_role;
+
+--
+-- Name: FUNCTION validated_expiring_days(p_days integer[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.validated_expiring_days(p_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.validated_expiring_days(p_days integer[]) TO service_role;
 
 --
 -- Name: FUNCTION validated_webhook_secret(p_secret text); Type: ACL; Schema: private; Owner: postgres
@@ -6770,6 +7429,20 @@ REVOKE ALL ON FUNCTION public.set_telegram_event_types(p_event_types text[]) FRO
 GRANT ALL ON FUNCTION public.set_telegram_event_types(p_event_types text[]) TO authenticated;
 
 --
+-- Name: FUNCTION set_telegram_expiring_days(p_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) TO authenticated;
+
+--
+-- Name: FUNCTION set_webhook_expiring_days(p_id uuid, p_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) TO authenticated;
+
+--
 -- Name: FUNCTION set_webhook_secret(p_id uuid, p_secret text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -6954,11 +7627,35 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_request_counters TO servic
 GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 
 --
+-- Name: TABLE domain_expiry_reminders; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domain_expiry_reminders TO service_role;
+
+--
 -- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
 GRANT SELECT ON TABLE public.domains TO authenticated;
+
+--
+-- Name: TABLE drop_observations; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.drop_observations TO service_role;
+
+--
+-- Name: SEQUENCE drop_observations_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.drop_observations_id_seq TO service_role;
+
+--
+-- Name: TABLE drop_prediction_corrections; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.drop_prediction_corrections TO service_role;
 
 --
 -- Name: TABLE invitations; Type: ACL; Schema: public; Owner: postgres
@@ -7098,6 +7795,12 @@ GRANT SELECT(telegram_linked_at) ON TABLE public.notification_settings TO authen
 --
 
 GRANT SELECT(telegram_event_types) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_expiring_days) ON TABLE public.notification_settings TO authenticated;
 
 --
 -- Name: TABLE organization_members; Type: ACL; Schema: public; Owner: postgres
@@ -7318,6 +8021,12 @@ GRANT SELECT(kind) ON TABLE public.webhook_endpoints TO authenticated;
 GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
+-- Name: COLUMN webhook_endpoints.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
 -- Name: TABLE webhook_target_policy; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -7336,6 +8045,7 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.whois_servers TO service_role;
 --
 -- pg_cron jobs (cron.job): name | schedule | active | command
 --   alert-delivery | * * * * * | active |  select private.invoke_alert_delivery() 
+--   domain-expiring-alerts | */10 * * * * | active |  select private.queue_domain_expiring_alerts() 
 --   dwl-prune-invite-mail-log | 27 3 * * * | active |  delete from public.invite_mail_log where sent_at < now() - interval '2 days'; 
 --   dwl-prune-request-limits | 17 3 * * * | active | \n      delete from public.api_request_counters where day < (now() at time zone 'UTC')::date - 90;\n      delete from public.session_request_log where requested_at < now() - interval '2 days';\n    
 --   purge-expired-rows | 17 3 * * * | active |  select private.purge_expired_rows() 

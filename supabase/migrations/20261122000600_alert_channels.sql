@@ -767,7 +767,8 @@ immutable
 parallel safe
 set search_path = ''
 as $$
-  select array['domain.available', 'domain.pending_delete']::text[]
+  select array['domain.available', 'domain.expiring', 'domain.pending_delete', 'domain.registered',
+               'domain.restored']::text[]
 $$;
 revoke all on function public.alert_event_types() from public, anon, authenticated, service_role;
 grant execute on function public.alert_event_types() to authenticated, service_role;
@@ -810,7 +811,9 @@ alter table public.webhook_endpoints
     constraint webhook_endpoints_kind_check check (kind in ('generic', 'slack', 'discord')),
   add column event_types text[] not null default '{domain.available}'
     constraint webhook_endpoints_event_types_check
-    check (cardinality(event_types) > 0 and event_types <@ array['domain.available', 'domain.pending_delete']::text[]);
+    check (cardinality(event_types) > 0
+           and event_types <@ array['domain.available', 'domain.expiring', 'domain.pending_delete',
+                                    'domain.registered', 'domain.restored']::text[]);
 
 comment on column public.webhook_endpoints.kind is
   'generic: the signed JSON body; slack / discord: that service''s incoming-webhook message (unsigned), '
@@ -830,7 +833,8 @@ alter table public.notification_settings
   add column telegram_event_types text[] not null default '{domain.available}'
     constraint notification_settings_telegram_event_types_check
     check (cardinality(telegram_event_types) > 0
-           and telegram_event_types <@ array['domain.available', 'domain.pending_delete']::text[]);
+           and telegram_event_types <@ array['domain.available', 'domain.expiring', 'domain.pending_delete',
+                                             'domain.registered', 'domain.restored']::text[]);
 
 comment on column public.notification_settings.telegram_event_types is
   'The events the linked Telegram chat receives (alert_event_types()); set with set_telegram_event_types.';

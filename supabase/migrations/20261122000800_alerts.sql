@@ -5,7 +5,8 @@
 create table public.alert_events (
   id text primary key default ('evt_' || replace(gen_random_uuid()::text, '-', '')),
   user_id uuid not null references public.profiles (id) on delete cascade,
-  type text not null check (type in ('domain.available', 'test')),
+  type text not null constraint alert_events_type_check check (type in ('domain.available',
+    'domain.pending_delete', 'domain.restored', 'domain.registered', 'domain.expiring', 'test')),
   domain_name text not null,
   unicode_name text,
   previous_status text,
@@ -591,10 +592,7 @@ create trigger webhook_endpoints_check_url_kind
 -- ---------------------------------------------------------------------------------------------------
 -- alert_events: the new type and its prediction
 -- ---------------------------------------------------------------------------------------------------
-alter table public.alert_events drop constraint alert_events_type_check;
-
 alter table public.alert_events
-  add constraint alert_events_type_check check (type in ('domain.available', 'domain.pending_delete', 'test')),
   add column predicted_drop_at timestamptz,
   add column prediction_basis text
     constraint alert_events_prediction_basis_check
@@ -671,48 +669,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  with watchers as (
-    select e.user_id
-      from public.watchlist_entries as e
-     where e.domain_name = new.name
-       and e.deleted_at is null
-  ),
-  telegram_targets as (
-    select w.user_id
-      from watchers as w
-      join public.notification_settings as n on n.user_id = w.user_id
-     where n.telegram_chat_id is not null
-       and n.telegram_enabled
-       and 'domain.pending_delete' = any (n.telegram_event_types)
-  ),
-  webhook_targets as (
-    select w.user_id, we.id as endpoint_id
-      from watchers as w
-      join public.profiles as p on p.id = w.user_id
-      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
-      join public.webhook_endpoints as we
-        on we.user_id = w.user_id and we.enabled and 'domain.pending_delete' = any (we.event_types)
-  ),
-  events as (
-    insert into public.alert_events (user_id, type, domain_name, previous_status, status, checked_at)
-    select w.user_id, 'domain.pending_delete', new.name, old.status, new.status,
-           coalesce(new.last_checked_at, now())
-      from watchers as w
-     where w.user_id in (select t.user_id from telegram_targets as t
-                         union select h.user_id from webhook_targets as h)
-     order by w.user_id
-    returning id, user_id
-  ),
-  telegram as (
-    insert into public.alert_deliveries (event_id, user_id, channel)
-    select ev.id, ev.user_id, 'telegram'
-      from events as ev
-     where ev.user_id in (select t.user_id from telegram_targets as t)
-  )
-  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
-  select ev.id, ev.user_id, 'webhook', h.endpoint_id
-    from events as ev
-    join webhook_targets as h on h.user_id = ev.user_id;
+  perform private.queue_opt_in_alerts('domain.pending_delete', new.name, old.status, new.status,
+                                     coalesce(new.last_checked_at, now()), null, null);
   return null;
 end
 $$;
@@ -724,36 +682,6 @@ create trigger domains_queue_pending_delete_alerts
   when (new.status = 'pending_delete' and old.status is distinct from 'pending_delete')
   execute function private.queue_domain_pending_delete_alerts();
 
--- The poller (and the live check) add the prediction to the events of the transition recorded at
--- p_checked_at, in the same transaction as the check, before any delivery can be claimed. Only events
--- still without one are touched, so a later check never rewrites what was sent.
-create function private.note_drop_prediction(
-  p_domain_name text,
-  p_checked_at timestamptz,
-  p_predicted_drop_at timestamptz,
-  p_basis text
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  if p_basis is null or p_basis not in ('redemption_period', 'pending_delete_period', 'unknown') then
-    raise exception using errcode = 'DW400', message = 'DW400: note_drop_prediction: invalid basis.';
-  end if;
-  update public.alert_events as ev
-     set predicted_drop_at = case when p_basis = 'unknown' then null else p_predicted_drop_at end,
-         prediction_basis = p_basis
-   where ev.type = 'domain.pending_delete'
-     and ev.domain_name = p_domain_name
-     and ev.checked_at = p_checked_at
-     and ev.prediction_basis is null;
-end
-$$;
-revoke all on function private.note_drop_prediction(text, timestamptz, timestamptz, text)
-  from public, anon, authenticated, service_role;
-grant execute on function private.note_drop_prediction(text, timestamptz, timestamptz, text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Redelivery bookkeeping, and the log's keyset index

@@ -1,7 +1,7 @@
 -- Account export: the document export-account returns (never keys, hashes, webhook URLs or secrets, chat IDs
 -- or invitation tokens).
 
-create or replace function private.export_account(p_user_id uuid)
+create function private.export_account(p_user_id uuid)
 returns jsonb
 language plpgsql
 stable
@@ -55,12 +55,14 @@ begin
       select jsonb_build_object(
                'telegram_configured', n.telegram_chat_id is not null,
                'telegram_enabled', n.telegram_enabled,
-               'telegram_event_types', to_jsonb(n.telegram_event_types)
+               'telegram_event_types', to_jsonb(n.telegram_event_types),
+               'telegram_expiring_days', to_jsonb(n.telegram_expiring_days)
              )
         from public.notification_settings as n
        where n.user_id = v_uid
     ), jsonb_build_object('telegram_configured', false, 'telegram_enabled', true,
-                       'telegram_event_types', to_jsonb(array['domain.available']))),
+                       'telegram_event_types', to_jsonb(array['domain.available']),
+                       'telegram_expiring_days', to_jsonb(array[30, 7, 1]))),
     'webhooks', coalesce((
       select jsonb_agg(
                jsonb_build_object(
@@ -69,6 +71,7 @@ begin
                  'enabled', w.enabled,
                  'kind', w.kind,
                  'event_types', to_jsonb(w.event_types),
+                 'expiring_days', to_jsonb(w.expiring_days),
                  'created_at', w.created_at,
                  'secret_configured', w.secret is not null
                )

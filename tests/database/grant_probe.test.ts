@@ -120,6 +120,13 @@ const allowedGrants: Record<string, string> = {
     "own settings: the chat's events",
   "authenticated EXECUTE public.set_telegram_event_types(text[])": "own chat's event list; known types only",
   "authenticated EXECUTE public.alert_event_types()": "the known event types (a constant)",
+  "authenticated SELECT public.webhook_endpoints(expiring_days)":
+    "own webhooks: the days before an expiration date each one is reminded at",
+  "authenticated SELECT public.notification_settings(telegram_expiring_days)":
+    "own settings: the chat's reminder days",
+  "authenticated EXECUTE public.set_webhook_expiring_days(uuid,integer[])": "own webhook; 1-10 days of 1-365",
+  "authenticated EXECUTE public.set_telegram_expiring_days(integer[])":
+    "own chat's reminder days; 1-10 of 1-365",
   "authenticated EXECUTE public.set_webhook_secret(uuid,text)": "own webhook; 16-256 characters",
   "authenticated EXECUTE public.rotate_webhook_secret(uuid)": "own webhook; random secret returned once",
   "authenticated EXECUTE public.delete_webhook_endpoint(uuid)": "own webhook",

@@ -111,3 +111,34 @@ Deno.test("admin create-account, session-token, add-webhook and link-telegram", 
   );
   assert(notSlack.code === 2, "a non-Slack host is refused for kind slack");
 });
+
+Deno.test("admin drop-accuracy reports seeded observations per registry and basis", async () => {
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
+  const registry = `acc${crypto.randomUUID().slice(0, 8)}`;
+  try {
+    // Ten drops of one registry, 2 minutes early to 7 minutes late of their prediction.
+    await sql`
+      insert into public.drop_observations (domain_name, registry, basis, predicted_drop_at, observed_at)
+      select 'n' || i || '.' || ${registry}, ${registry}, 'pending_delete_period', '2026-11-01T00:00:00Z',
+             '2026-11-01T00:00:00Z'::timestamptz + make_interval(mins => i - 3)
+        from generate_series(1, 10) as i`;
+    const report = await admin("drop-accuracy");
+    assertEquals(report.code, 0);
+    const rows = (report.json.drop_accuracy as Record<string, unknown>[]).filter((row) =>
+      row.registry === registry
+    );
+    assertEquals(rows, [{
+      registry,
+      basis: "pending_delete_period",
+      observations: 10,
+      median_seconds: 150,
+      p90_seconds: 366,
+      early: 2,
+      correction_seconds: null,
+      correction_source: null,
+    }]);
+  } finally {
+    await sql`delete from public.drop_observations where registry = ${registry}`;
+    await sql.end({ timeout: 2 });
+  }
+});

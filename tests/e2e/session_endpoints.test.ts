@@ -286,9 +286,11 @@ Deno.test("account session endpoints end to end", options, async (t) => {
         telegram_configured: true,
         telegram_enabled: true,
         telegram_event_types: ["domain.available"],
+        telegram_expiring_days: [30, 7, 1],
       });
       assertEquals(document.webhooks[0].kind, "generic");
       assertEquals(document.webhooks[0].event_types, ["domain.available"]);
+      assertEquals(document.webhooks[0].expiring_days, [30, 7, 1]);
       assertEquals(document.organization_memberships.length, 1);
       assertEquals(document.organization_memberships[0].organization_id, org.id);
       assertEquals(document.organization_memberships[0].role, "owner");

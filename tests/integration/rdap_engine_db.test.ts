@@ -114,7 +114,10 @@ Deno.test({
       const live = createLiveCheck({
         check: (domainName) => {
           checks++;
-          return Promise.resolve(availableResult(domainName, new Date().toISOString()));
+          return Promise.resolve({
+            result: availableResult(domainName, new Date().toISOString()),
+            evidence: null,
+          });
         },
         store: databaseLiveCheckStore(asService),
         cacheSeconds: () => 30,

@@ -22,7 +22,7 @@ Deno.test("the webhook body has exactly the documented fields, in order", () => 
     '{"id":"evt_0123456789abcdef0123456789abcdef","type":"domain.available",' +
       '"created_at":"2026-11-22T10:00:01.250Z","data":{"domain_name":"xn--bcher-kva.example",' +
       '"unicode_name":"bücher.example","previous_status":"pending_delete","status":"available",' +
-      '"checked_at":"2026-11-22T10:00:00.000Z"}}',
+      '"checked_at":"2026-11-22T10:00:00.000Z","evidence":null}}',
   );
   assertEquals(webhookBody(event), body, "the same bytes every time (retries sign the same body)");
 });

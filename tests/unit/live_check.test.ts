@@ -45,7 +45,7 @@ Deno.test("a miss checks, records and caches; the next call is served from the c
   const { store, saved } = memoryStore();
   let checks = 0;
   const live = createLiveCheck({
-    check: (name, unicode) => (checks++, Promise.resolve(result(name, unicode))),
+    check: (name, unicode) => (checks++, Promise.resolve({ result: result(name, unicode), evidence: null })),
     store,
     cacheSeconds: () => 30,
   });
@@ -65,7 +65,7 @@ Deno.test("concurrent checks of one name share one registry check", async () => 
     check: async (name) => {
       checks++;
       await gate;
-      return result(name);
+      return { result: result(name), evidence: null };
     },
     store,
     cacheSeconds: () => 30,
@@ -79,7 +79,7 @@ Deno.test("concurrent checks of one name share one registry check", async () => 
 Deno.test("unicode_name follows the caller and is null when it equals the ASCII name", async () => {
   const { store } = memoryStore();
   const live = createLiveCheck({
-    check: (name) => Promise.resolve(result(name)),
+    check: (name) => Promise.resolve({ result: result(name), evidence: null }),
     store,
     cacheSeconds: () => 30,
   });
@@ -93,7 +93,7 @@ Deno.test("a failure to save is logged and the result still returned", async () 
   console.error = (message: string) => (logged = message);
   try {
     const live = createLiveCheck({
-      check: (name) => Promise.resolve(result(name)),
+      check: (name) => Promise.resolve({ result: result(name), evidence: null }),
       store: { cached: () => Promise.resolve(null), save: () => Promise.reject(new Error("database down")) },
       cacheSeconds: () => 30,
     });
@@ -108,7 +108,7 @@ Deno.test("cache seconds 0: every call checks, results are still recorded", asyn
   const { store, saved } = memoryStore();
   let checks = 0;
   const live = createLiveCheck({
-    check: (name) => (checks++, Promise.resolve(result(name))),
+    check: (name) => (checks++, Promise.resolve({ result: result(name), evidence: null })),
     store,
     cacheSeconds: () => 0,
   });

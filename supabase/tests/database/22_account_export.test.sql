@@ -47,11 +47,12 @@ select is((select jsonb_agg(e - 'added_at') from export_doc, jsonb_array_element
   ),
   'the watchlist, removed entries with removed_at');
 select is((select doc -> 'notification_preferences' from export_doc),
-  '{"telegram_configured": true, "telegram_enabled": true, "telegram_event_types": ["domain.available"]}'::jsonb,
-  'notification preferences (with the chat''s event types) without the chat ID');
+  '{"telegram_configured": true, "telegram_enabled": true, "telegram_event_types": ["domain.available"],
+    "telegram_expiring_days": [30, 7, 1]}'::jsonb,
+  'notification preferences (with the chat''s event types and reminder days) without the chat ID');
 select is((select array_agg(k order by k) from export_doc, jsonb_object_keys(doc -> 'webhooks' -> 0) as k),
-  array['created_at', 'description', 'enabled', 'event_types', 'id', 'kind', 'secret_configured'],
-  'a webhook has its kind and event types, and no url and no secret');
+  array['created_at', 'description', 'enabled', 'event_types', 'expiring_days', 'id', 'kind', 'secret_configured'],
+  'a webhook has its kind, event types and reminder days, and no url and no secret');
 select is((select doc -> 'webhooks' -> 0 -> 'event_types' from export_doc), '["domain.available"]'::jsonb,
   'a webhook''s event types are exported');
 select is((select doc -> 'webhooks' -> 0 -> 'secret_configured' from export_doc), 'true'::jsonb,

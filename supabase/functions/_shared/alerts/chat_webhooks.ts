@@ -18,6 +18,8 @@
 import type { AlertEvent } from "./alert_event.ts";
 import {
   displayName,
+  eventDetails,
+  eventHeadline,
   formatUtc,
   pendingDeleteHeadline,
   predictedDropLine,
@@ -47,6 +49,11 @@ function chatMessage(event: AlertEvent): ChatMessage {
       headline: pendingDeleteHeadline(event, name),
       details: [predictedDropLine(event), `Seen at ${formatUtc(event.checkedAt)}.`],
     };
+  }
+  if (
+    event.type === "domain.restored" || event.type === "domain.registered" || event.type === "domain.expiring"
+  ) {
+    return { headline: eventHeadline(event, name), details: eventDetails(event) };
   }
   if (event.type === "test") {
     return {
@@ -89,6 +96,9 @@ export function slackBody(event: AlertEvent): string {
 const DISCORD_COLOURS: Record<string, number> = {
   "domain.available": 0x2e7d32,
   "domain.pending_delete": 0xef6c00,
+  "domain.restored": 0x1565c0,
+  "domain.registered": 0x6a1b9a,
+  "domain.expiring": 0xf9a825,
   test: 0x546e7a,
 };
 
@@ -102,6 +112,15 @@ export function discordBody(event: AlertEvent): string {
     fields.push({
       name: "Predicted drop",
       value: event.predictedDropAt ? formatUtc(event.predictedDropAt) : "unknown",
+      inline: true,
+    });
+  }
+  if (
+    event.type === "domain.expiring" || event.type === "domain.restored" || event.type === "domain.registered"
+  ) {
+    fields.push({
+      name: "Expires",
+      value: event.expiresAt ? formatUtc(event.expiresAt) : "unknown",
       inline: true,
     });
   }

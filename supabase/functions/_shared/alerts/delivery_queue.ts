@@ -7,6 +7,7 @@ import type { AlertEvent, AlertEventType } from "./alert_event.ts";
 import type { BreakerSettings, TelegramPaceSettings } from "./delivery_settings.ts";
 import type { WebhookKind } from "../net/url_policy.ts";
 import type { PredictionBasis } from "../availability/drop_prediction.ts";
+import type { AvailabilityEvidence } from "../contract/webhook_event.ts";
 
 export interface ClaimedDelivery {
   id: string;
@@ -94,6 +95,10 @@ interface ClaimRow {
   webhook_kind: WebhookKind | null;
   predicted_drop_at: Date | null;
   prediction_basis: PredictionBasis | null;
+  evidence: AvailabilityEvidence | null;
+  registrar: string | null;
+  expires_at: Date | null;
+  days_before: number | null;
 }
 
 export function databaseDeliveryQueue(
@@ -103,9 +108,13 @@ export function databaseDeliveryQueue(
   return {
     claim: (limit, leaseSeconds) =>
       run(async (tx) => {
-        const rows = await tx<
-          ClaimRow[]
-        >`select * from private.claim_fair_alert_deliveries(${limit}, ${leaseSeconds})`;
+        // The event's own fields (evidence, registrar, expiry, reminder) are read beside the claim, in the
+        // same statement, in the claim's order.
+        const rows = await tx<ClaimRow[]>`
+          select c.*, ev.evidence, ev.registrar, ev.expires_at, ev.days_before
+            from private.claim_fair_alert_deliveries(${limit}, ${leaseSeconds}) with ordinality as c
+            join public.alert_events as ev on ev.id = c.event_id
+           order by c.ordinality`;
         return rows.map(toClaimedDelivery);
       }),
     settle: (id, attempt, nextAttemptAt) =>
@@ -164,6 +173,10 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       checkedAt: row.checked_at,
       predictedDropAt: row.predicted_drop_at,
       predictionBasis: row.prediction_basis,
+      evidence: row.evidence,
+      registrar: row.registrar,
+      expiresAt: row.expires_at,
+      daysBefore: row.days_before,
     },
     webhook: {
       endpointId: row.webhook_endpoint_id,

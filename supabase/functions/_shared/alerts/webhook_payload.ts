@@ -3,32 +3,79 @@
  * on every retry) and its headers. The secret itself is never a header.
  */
 import type { AlertEvent } from "./alert_event.ts";
+import type { AvailabilityEvidence } from "../contract/webhook_event.ts";
 
 export const WEBHOOK_USER_AGENT = "DomainWatchlist-Webhooks/1.0";
 
 /**
- * `{"id","type","created_at","data":{"domain_name","unicode_name","previous_status","status","checked_at"}}`;
- * a `domain.pending_delete` event's data adds `predicted_drop_at` (ISO time or null) and
- * `prediction_basis` (`redemption_period` | `pending_delete_period` | `unknown`).
+ * `{"id","type","created_at","data":{"domain_name","unicode_name","previous_status","status","checked_at",…}}`
+ * with each type's own fields (contract/webhook_event.ts): `domain.available` adds `evidence`;
+ * `domain.pending_delete` `predicted_drop_at` and `prediction_basis`; `domain.restored` and
+ * `domain.registered` `registrar` and `expires_at`; `domain.expiring` has no previous status and adds
+ * `expires_at` and `days_before`.
  */
 export function webhookBody(event: AlertEvent): string {
-  const data: Record<string, unknown> = {
-    domain_name: event.domainName,
-    unicode_name: event.unicodeName,
-    previous_status: event.previousStatus,
-    status: event.status,
-    checked_at: event.checkedAt.toISOString(),
-  };
-  if (event.type === "domain.pending_delete") {
-    data.predicted_drop_at = event.predictedDropAt?.toISOString() ?? null;
-    data.prediction_basis = event.predictionBasis ?? "unknown";
-  }
   return JSON.stringify({
     id: event.id,
     type: event.type,
     created_at: event.createdAt.toISOString(),
-    data,
+    data: eventData(event),
   });
+}
+
+function eventData(event: AlertEvent): Record<string, unknown> {
+  const name = { domain_name: event.domainName, unicode_name: event.unicodeName };
+  const checkedAt = event.checkedAt.toISOString();
+  switch (event.type) {
+    case "domain.expiring":
+      return {
+        ...name,
+        status: event.status,
+        checked_at: checkedAt,
+        expires_at: event.expiresAt?.toISOString() ?? null,
+        days_before: event.daysBefore ?? null,
+      };
+    case "domain.restored":
+    case "domain.registered":
+      return {
+        ...name,
+        previous_status: event.previousStatus,
+        status: event.status,
+        checked_at: checkedAt,
+        registrar: event.registrar ?? null,
+        expires_at: event.expiresAt?.toISOString() ?? null,
+      };
+    default: {
+      const data: Record<string, unknown> = {
+        ...name,
+        previous_status: event.previousStatus,
+        status: event.status,
+        checked_at: checkedAt,
+      };
+      if (event.type === "domain.available") {
+        data.evidence = event.evidence ? evidenceData(event.evidence) : null;
+      }
+      if (event.type === "domain.pending_delete") {
+        data.predicted_drop_at = event.predictedDropAt?.toISOString() ?? null;
+        data.prediction_basis = event.predictionBasis ?? "unknown";
+      }
+      return data;
+    }
+  }
+}
+
+/** The evidence in the contract's key order (the database keeps it as jsonb, whose key order is its own). */
+function evidenceData(evidence: AvailabilityEvidence): AvailabilityEvidence {
+  return {
+    source: evidence.source,
+    server: evidence.server,
+    answer: evidence.answer,
+    canary_name: evidence.canary_name,
+    canary_proved_at: evidence.canary_proved_at,
+    dns_rcode: evidence.dns_rcode,
+    resolver: evidence.resolver,
+    checked_at: evidence.checked_at,
+  };
 }
 
 /** The Standard Webhooks headers' values for one attempt (present only when a secret is saved). */

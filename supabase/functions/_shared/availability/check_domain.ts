@@ -14,8 +14,15 @@ import { createRdapClient, type LookupOptions, type RdapClient, type RdapLookup 
 import type { RdapDomain } from "../rdap/domain_response.ts";
 import type { RdapService } from "../rdap/bootstrap.ts";
 import { sharedHostLimiter } from "../rdap/host_limiter.ts";
-import { defaultNsLookup, type DnsOutcome } from "../dns/nameservers.ts";
-import { databaseServerProofStore, isServerProven, type ServerProofStore } from "./server_proof.ts";
+import {
+  configuredNsOptions,
+  defaultNsLookup,
+  type DnsOutcome,
+  resolverEvidenceName,
+  resolverFor,
+} from "../dns/nameservers.ts";
+import { databaseServerProofStore, serverProofState, type ServerProofStore } from "./server_proof.ts";
+import { type AvailabilityEvidence, availabilityEvidence, type CanaryProof } from "./evidence.ts";
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
 import { sharedWhoisDirectory, type WhoisDirectory } from "../whois/server_table.ts";
@@ -34,7 +41,18 @@ export interface CheckDeps {
   proof: ServerProofStore;
   /** The WHOIS route for TLDs without RDAP; absent: such names have no route (`no_rdap_server_for_tld`). */
   whois?: { directory: WhoisDirectory; check: WhoisCheckDeps };
+  /** The resolver `dns` asks, as the evidence names it (`resolverEvidenceName`). */
+  resolver?: string;
   now?: () => Date;
+}
+
+/**
+ * A check as the poller and the live check record it: the API's result, and for an `available` result the
+ * evidence that made it so (carried to the `domain.available` alerts).
+ */
+export interface CheckedDomain {
+  result: CheckResult;
+  evidence: AvailabilityEvidence | null;
 }
 
 export interface CheckOptions {
@@ -54,7 +72,8 @@ function hostWait(options: CheckOptions): LookupOptions {
   return { maxWaitMs: options.maxHostWaitMs, urgent: options.urgent, maxQueued: options.maxHostQueue };
 }
 
-type RegistryLookup = { server: string; answer: RegistryAnswer };
+/** The route's answer; `proof`: the server's canary proof behind a trusted "not found". */
+type RegistryLookup = { server: string; answer: RegistryAnswer; proof?: CanaryProof };
 
 /** Checks `domainName` (ASCII, lower case, already validated). */
 export async function checkDomain(
@@ -63,17 +82,28 @@ export async function checkDomain(
   unicodeName: string | null = null,
   options: CheckOptions = {},
 ): Promise<CheckResult> {
+  return (await checkDomainWithEvidence(deps, domainName, unicodeName, options)).result;
+}
+
+/** `checkDomain`, with the evidence behind an `available` result. */
+export async function checkDomainWithEvidence(
+  deps: CheckDeps,
+  domainName: string,
+  unicodeName: string | null = null,
+  options: CheckOptions = {},
+): Promise<CheckedDomain> {
   const [registry, dns] = await Promise.all([
     askRegistry(deps, domainName, options),
     deps.dns(domainName),
   ]);
   const { available, status, reason } = classify(registry.answer, dns);
-  return {
+  const checkedAt = (deps.now?.() ?? new Date()).toISOString();
+  const result: CheckResult = {
     domain_name: domainName,
     unicode_name: unicodeName !== null && unicodeName !== domainName ? unicodeName : null,
     available,
     status,
-    checked_at: (deps.now?.() ?? new Date()).toISOString(),
+    checked_at: checkedAt,
     rdap: summarise(registry),
     whois: summariseWhois(registry),
     dns: {
@@ -83,6 +113,36 @@ export async function checkDomain(
     },
     reason,
   };
+  return { result, evidence: evidenceFor(deps, registry, dns, result) };
+}
+
+/** The evidence of an `available` result, from the route that said "not found" (RDAP or WHOIS). */
+function evidenceFor(
+  deps: CheckDeps,
+  registry: RegistryLookup,
+  dns: DnsOutcome,
+  result: CheckResult,
+): AvailabilityEvidence | null {
+  if (result.status !== "available" || dns.outcome !== "not_delegated") return null;
+  const { answer, proof } = registry;
+  if (proof === undefined) return null;
+  const undelegated = { rcode: dns.rcode, resolver: deps.resolver ?? "unnamed resolver" };
+  if (answer.outcome === "not_found") {
+    return availabilityEvidence(
+      { source: "rdap", server: registry.server, httpStatus: answer.httpStatus, proof },
+      undelegated,
+      result.checked_at,
+    );
+  }
+  const match = answer.outcome === "whois" && answer.whois.kind === "read"
+    ? answer.whois.reading.notFoundMatch
+    : undefined;
+  if (match === undefined) return null;
+  return availabilityEvidence(
+    { source: "whois", server: registry.server, match, proof },
+    undelegated,
+    result.checked_at,
+  );
 }
 
 async function askRegistry(
@@ -106,11 +166,12 @@ async function askRegistry(
   const lookup = await deps.rdap.lookupDomain(server, domainName, hostWait(options));
   if (lookup.outcome === "not_found") {
     const key = { server, suffix: service.suffix, canaryName: service.canaryName };
-    const proven = await isServerProven(deps.proof, deps.rdap, key, {
+    const proof = await serverProofState(deps.proof, deps.rdap, key, {
       maxHostWaitMs: options.maxHostWaitMs,
       urgent: options.urgent,
     });
-    if (!proven) return { server, answer: { outcome: "unverified", url: lookup.url, httpStatus: 404 } };
+    if (!proof.proven) return { server, answer: { outcome: "unverified", url: lookup.url, httpStatus: 404 } };
+    return { server, answer: lookup, proof: { canaryName: service.canaryName, provedAt: proof.provedAt } };
   }
   if (lookup.outcome !== "found") return { server, answer: lookup };
   return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
@@ -124,7 +185,8 @@ async function askWhois(deps: CheckDeps, domainName: string, options: CheckOptio
   }
   const { route } = entry;
   const whois = await checkWhois(deps.whois.check, route, domainName, hostWait(options));
-  return { server: route.server, answer: { outcome: "whois", server: route.server, whois } };
+  const proof = whois.kind === "read" ? whois.proof : undefined;
+  return { server: route.server, answer: { outcome: "whois", server: route.server, whois }, proof };
 }
 
 /**
@@ -209,6 +271,7 @@ export function defaultCheckDeps(): CheckDeps {
       },
     }),
     dns: defaultNsLookup(),
+    resolver: resolverEvidenceName(resolverFor(configuredNsOptions())),
     proof: databaseServerProofStore(),
     whois: {
       directory: sharedWhoisDirectory(),

@@ -1,7 +1,9 @@
 /**
  * When a name in pending delete is predicted to drop. Most gTLDs drop a name 35 days after it enters the
  * redemption period (30 days of redemption, then 5 of pending delete), or 5 days after it enters pending
- * delete; RDAP's "last changed" event is when the current status began.
+ * delete; RDAP's "last changed" event is when the current status began. A registry whose drops were measured
+ * to come consistently earlier or later has a correction (per registry and basis, learnt in the database
+ * from at least 20 observed drops: `drop_prediction_corrections`), which `predictDrop` adds.
  */
 import type { RdapSummary } from "./check_domain.ts";
 
@@ -39,4 +41,46 @@ export function dropPrediction(rdap: RdapSummary | null): DropPrediction {
     return { at: new Date(changedAt + PENDING_DELETE_PERIOD_MS), basis: "pending_delete_period" };
   }
   return unknown;
+}
+
+/** Seconds to add to a registry's predictions of one basis, and where that figure comes from. */
+export interface DropCorrection {
+  offsetSeconds: number;
+  source: string;
+}
+
+/** Corrections by `correctionKey(registry, basis)`. */
+export type DropCorrections = ReadonlyMap<string, DropCorrection>;
+
+export const NO_CORRECTIONS: DropCorrections = new Map();
+
+export function correctionKey(registry: string, basis: PredictionBasis): string {
+  return `${registry} ${basis}`;
+}
+
+/** The registry a name belongs to, for drop statistics: its top-level domain (SQL twin: `registry_of`). */
+export function registryOf(domainName: string): string {
+  return domainName.slice(domainName.lastIndexOf(".") + 1);
+}
+
+/** A prediction and the correction it includes (0 for none). */
+export interface CorrectedPrediction extends DropPrediction {
+  correctionSeconds: number;
+}
+
+/** The prediction for `domainName` from the registry's answer, with its registry's correction, if any. */
+export function predictDrop(
+  domainName: string,
+  rdap: RdapSummary | null,
+  corrections: DropCorrections,
+): CorrectedPrediction {
+  const prediction = dropPrediction(rdap);
+  if (prediction.at === null) return { ...prediction, correctionSeconds: 0 };
+  const correction = corrections.get(correctionKey(registryOf(domainName), prediction.basis));
+  if (correction === undefined) return { ...prediction, correctionSeconds: 0 };
+  return {
+    at: new Date(prediction.at.getTime() + correction.offsetSeconds * 1000),
+    basis: prediction.basis,
+    correctionSeconds: correction.offsetSeconds,
+  };
 }

@@ -3,21 +3,39 @@
  * `LIVE_CHECK_CACHE_SECONDS` in the database (so it holds across isolates) protects registries from
  * repeated checks; a fresh result also updates the shared state of a watched name (`public.domains`).
  */
-import { checkDomain, type CheckResult, defaultCheckDeps } from "./check_domain.ts";
+import {
+  checkDomainWithEvidence,
+  type CheckedDomain,
+  type CheckResult,
+  defaultCheckDeps,
+} from "./check_domain.ts";
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
-import { dropPrediction } from "./drop_prediction.ts";
+import { type CorrectedPrediction, dropPrediction, predictDrop } from "./drop_prediction.ts";
+import { sharedDropCorrections } from "./drop_corrections.ts";
+import type { AvailabilityEvidence } from "./evidence.ts";
 import { errorForLog } from "../log_text.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
   cached(domainName: string): Promise<CheckResult | null>;
   /** Records the result in the shared state of a watched name, and caches it for `cacheSeconds`. */
-  save(result: CheckResult, cacheSeconds: number): Promise<void>;
+  save(result: CheckResult, cacheSeconds: number, details?: CheckDetails): Promise<void>;
 }
 
+/** What a check knows beyond its API result, recorded with it. */
+export interface CheckDetails {
+  /** An `available` result's evidence (carried to its `domain.available` alerts). */
+  evidence?: AvailabilityEvidence | null;
+  /** A `pending_delete` result's prediction, correction included (default: uncorrected). */
+  dropPrediction?: CorrectedPrediction;
+}
+
+/** A live check's result and what is recorded with it. */
+export type LiveChecked = CheckedDomain & { dropPrediction?: CorrectedPrediction };
+
 export interface LiveCheckDeps {
-  check: (domainName: string, unicodeName: string | null) => Promise<CheckResult>;
+  check: (domainName: string, unicodeName: string | null) => Promise<LiveChecked>;
   store: LiveCheckStore;
   cacheSeconds: () => number;
 }
@@ -31,9 +49,9 @@ export function createLiveCheck(
   const inFlight = new Map<string, Promise<CheckResult>>();
 
   async function checkAndSave(domainName: string, unicodeName: string | null): Promise<CheckResult> {
-    const result = await deps.check(domainName, unicodeName);
+    const { result, evidence, dropPrediction } = await deps.check(domainName, unicodeName);
     try {
-      await deps.store.save(result, deps.cacheSeconds());
+      await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction });
     } catch (error) {
       console.error(`live check of ${domainName}: saving the result failed: ${errorForLog(error)}`);
     }
@@ -69,6 +87,7 @@ export async function recordDomainCheck(
   tx: Transaction,
   result: CheckResult,
   source: CheckSource,
+  details: CheckDetails = {},
 ): Promise<void> {
   await tx`
     select private.record_domain_check(
@@ -80,12 +99,19 @@ export async function recordDomainCheck(
       ${result.status !== "unknown"},
       ${source}
     )`;
+  if (result.status === "available" && details.evidence) {
+    // A transition into available raised `domain.available` events just now: they carry the evidence
+    // (only events still without it are touched).
+    await tx`select private.note_check_evidence(
+      ${result.domain_name}, ${result.checked_at}, ${tx.json(details.evidence)}::jsonb)`;
+  }
   if (result.status === "pending_delete") {
     // A transition into pending delete raised `domain.pending_delete` events just now: they carry the
-    // predicted drop (only events still without one are touched).
-    const prediction = dropPrediction(result.rdap);
+    // predicted drop (only events still without one are touched); the domain row keeps the latest.
+    const prediction = details.dropPrediction ?? { ...dropPrediction(result.rdap), correctionSeconds: 0 };
     await tx`select private.note_drop_prediction(
-      ${result.domain_name}, ${result.checked_at}, ${prediction.at}, ${prediction.basis})`;
+      ${result.domain_name}, ${result.checked_at}, ${prediction.at}, ${prediction.basis},
+      ${prediction.correctionSeconds})`;
   }
 }
 
@@ -101,9 +127,9 @@ export function databaseLiveCheckStore(
           where domain_name = ${domainName} and expires_at > now()`;
         return rows.length > 0 ? rows[0].result : null;
       }),
-    save: (result, cacheSeconds) =>
+    save: (result, cacheSeconds, details) =>
       run(async (tx) => {
-        await recordDomainCheck(tx, result, "live");
+        await recordDomainCheck(tx, result, "live", details);
         if (cacheSeconds <= 0) return;
         // Sent as text and cast to json (not jsonb) so the cached answer keeps the result's key order.
         await tx`
@@ -125,8 +151,16 @@ let shared: ReturnType<typeof createLiveCheck> | undefined;
  */
 export function liveCheck(domainName: string, unicodeName: string | null): Promise<CheckResult> {
   shared ??= createLiveCheck({
-    check: (name, unicode) =>
-      checkDomain(defaultCheckDeps(), name, unicode, { maxHostWaitMs: LIVE_CHECK_MAX_HOST_WAIT_MS }),
+    check: async (name, unicode) => {
+      const checked = await checkDomainWithEvidence(defaultCheckDeps(), name, unicode, {
+        maxHostWaitMs: LIVE_CHECK_MAX_HOST_WAIT_MS,
+      });
+      if (checked.result.status !== "pending_delete") return checked;
+      return {
+        ...checked,
+        dropPrediction: predictDrop(name, checked.result.rdap, await sharedDropCorrections()),
+      };
+    },
     store: databaseLiveCheckStore(),
     cacheSeconds: config.liveCheckCacheSeconds,
   });

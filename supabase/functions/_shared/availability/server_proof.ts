@@ -23,6 +23,15 @@ export interface ProofClaim {
   claimId: string | null;
   proven: boolean;
   claimedElsewhere: boolean;
+  /** When the canary last answered as registered (null: never, or not known to this store). */
+  provedAt?: Date | null;
+}
+
+/** Whether a server may say "not found", and since when it is proven (for the evidence of an alert). */
+export interface ServerProofState {
+  proven: boolean;
+  /** When the canary last answered as registered, when known. */
+  provedAt: Date | null;
 }
 
 export interface ServerProofStore {
@@ -72,13 +81,23 @@ export function canaryOutcome(lookup: RdapLookup): { outcome: ProofOutcome; deta
  * wins the renewal claim. Never throws: when the proofs cannot be read (database down), the server counts
  * as unproven, so its 404 stays `unknown`.
  */
-export function isServerProven(
+export async function isServerProven(
   store: ServerProofStore,
   rdap: RdapClient,
   key: ServerKey,
   options: ProveOptions = {},
 ): Promise<boolean> {
-  return isProvenBy(store, key, async () => {
+  return (await serverProofState(store, rdap, key, options)).proven;
+}
+
+/** `isServerProven`, with when the proof was made (for the evidence of an alert). Never throws. */
+export function serverProofState(
+  store: ServerProofStore,
+  rdap: RdapClient,
+  key: ServerKey,
+  options: ProveOptions = {},
+): Promise<ServerProofState> {
+  return proofStateBy(store, key, async () => {
     const lookup = await rdap.lookupDomain(key.server, key.canaryName, {
       maxWaitMs: options.maxHostWaitMs,
       urgent: options.urgent,
@@ -95,20 +114,20 @@ export interface CanaryAnswer {
 }
 
 /**
- * The proof rules for any protocol (RDAP above, WHOIS in availability/whois_check.ts): `askCanary` is called only by
- * the caller that wins the renewal claim. Never throws (see `isServerProven`).
+ * The proof rules for any protocol (RDAP above, WHOIS in availability/whois_check.ts): `askCanary` is called
+ * only by the caller that wins the renewal claim. Never throws (see `isServerProven`).
  */
-export async function isProvenBy(
+export async function proofStateBy(
   store: ServerProofStore,
   key: ServerKey,
   askCanary: () => Promise<CanaryAnswer>,
   options: ProveOptions = {},
-): Promise<boolean> {
+): Promise<ServerProofState> {
   try {
     return await prove(store, key, askCanary, options);
   } catch (error) {
     console.error(`canary proof of ${key.server} (${key.suffix}) unavailable: ${errorForLog(error)}`);
-    return false;
+    return { proven: false, provedAt: null };
   }
 }
 
@@ -117,19 +136,23 @@ async function prove(
   key: ServerKey,
   askCanary: () => Promise<CanaryAnswer>,
   options: ProveOptions,
-): Promise<boolean> {
+): Promise<ServerProofState> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const deadline = Date.now() + (options.waitForOtherMs ?? WAIT_FOR_OTHER_MS);
+  const standing = (claim: ProofClaim): ServerProofState => ({
+    proven: claim.proven,
+    provedAt: claim.proven ? claim.provedAt ?? null : null,
+  });
   for (;;) {
     const claim = await store.claim(key, PROOF_LEASE_SECONDS);
     if (claim.claimId !== null) {
       const { outcome, httpStatus, detail } = await askCanary();
       await store.record(key, claim.claimId, outcome, httpStatus, detail);
-      if (outcome === "verified") return true;
-      if (outcome === "failed") return false;
-      return claim.proven; // inconclusive: the earlier proof, if still valid, stands
+      if (outcome === "verified") return { proven: true, provedAt: new Date() };
+      if (outcome === "failed") return { proven: false, provedAt: null };
+      return standing(claim); // inconclusive: the earlier proof, if still valid, stands
     }
-    if (claim.proven || !claim.claimedElsewhere || Date.now() >= deadline) return claim.proven;
+    if (claim.proven || !claim.claimedElsewhere || Date.now() >= deadline) return standing(claim);
     // First use elsewhere: wait briefly for that caller's canary rather than answer "unverified" at once.
     await sleep(options.pollMs ?? POLL_MS);
   }
@@ -140,14 +163,19 @@ export function databaseServerProofStore(run: TransactionRunner = asService): Se
   return {
     claim: (key, leaseSeconds) =>
       run(async (tx) => {
-        const rows = await tx<{ claim_id: string | null; proven: boolean; claimed_elsewhere: boolean }[]>`
-          select * from private.claim_rdap_server_proof(
-            ${key.server}, ${key.suffix}, ${key.canaryName}, ${leaseSeconds})`;
+        const rows = await tx<
+          { claim_id: string | null; proven: boolean; claimed_elsewhere: boolean; verified_at: Date | null }[]
+        >`
+          select c.*, p.verified_at
+            from private.claim_rdap_server_proof(${key.server}, ${key.suffix}, ${key.canaryName}, ${leaseSeconds})
+                   as c
+            left join public.rdap_server_proofs as p on p.server_url = ${key.server} and p.suffix = ${key.suffix}`;
         const row = rows[0];
         return {
           claimId: row?.claim_id ?? null,
           proven: row?.proven === true,
           claimedElsewhere: row?.claimed_elsewhere === true,
+          provedAt: row?.verified_at ?? null,
         };
       }),
     record: (key, claimId, outcome, httpStatus, detail) =>
@@ -163,6 +191,7 @@ interface MemoryProof {
   state: "unverified" | "verified" | "failed";
   validUntil: number;
   renewAfter: number;
+  verifiedAt: number | null;
   claimId: string | null;
   claimedUntil: number;
 }
@@ -182,6 +211,7 @@ export function memoryServerProofStore(now: () => number = Date.now): ServerProo
           state: "unverified",
           validUntil: 0,
           renewAfter: -Infinity,
+          verifiedAt: null,
           claimId: null,
           claimedUntil: 0,
         } satisfies MemoryProof;
@@ -196,6 +226,7 @@ export function memoryServerProofStore(now: () => number = Date.now): ServerProo
         claimId,
         proven: proof.state === "verified" && proof.validUntil > now() && proof.canaryName === key.canaryName,
         claimedElsewhere: claimId === null && proof.claimedUntil > now(),
+        provedAt: proof.verifiedAt === null ? null : new Date(proof.verifiedAt),
       });
     },
     record(key, claimId, outcome) {
@@ -208,6 +239,7 @@ export function memoryServerProofStore(now: () => number = Date.now): ServerProo
           canaryName: key.canaryName,
           validUntil: now() + 26 * hour,
           renewAfter: now() + 24 * hour,
+          verifiedAt: now(),
         });
       } else if (outcome === "failed") {
         Object.assign(proof, {

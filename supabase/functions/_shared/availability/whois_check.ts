@@ -5,13 +5,15 @@
  * availability/server_proof.ts, kept under the key `whois://<host>:<port>`).
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
-import { type CanaryAnswer, isProvenBy, type ServerProofStore } from "./server_proof.ts";
+import { type CanaryAnswer, proofStateBy, type ServerProofStore } from "./server_proof.ts";
+import type { CanaryProof } from "./evidence.ts";
 import { decodeWhoisBytes, readWhoisAnswer, type WhoisReading } from "../whois/answer.ts";
 import type { WhoisClient, WhoisFailure, WhoisLookup } from "../whois/client.ts";
 import type { WhoisRoute } from "../whois/server_table.ts";
 
 export type WhoisOutcome =
-  | { kind: "read"; reading: WhoisReading }
+  /** `proof`: with a `not_found` reading, the canary proof that lets it count. */
+  | { kind: "read"; reading: WhoisReading; proof?: CanaryProof }
   /** The server said "not found" but its canary proof does not hold. */
   | { kind: "unverified" }
   | { kind: "failed"; reason: WhoisFailure };
@@ -87,12 +89,17 @@ export async function checkWhois(
   const { lookup, reading } = await askAndRead(deps, route, domainName, wait);
   if (lookup.outcome === "failed") return { kind: "failed", reason: lookup.reason };
   if (reading!.answer !== "not_found") return { kind: "read", reading: reading! };
-  const proven = await isProvenBy(deps.proof, whoisProofKey(route), async () => {
+  const state = await proofStateBy(deps.proof, whoisProofKey(route), async () => {
     const canary = await askAndRead(deps, route, route.canaryName, {
       maxWaitMs: wait.maxWaitMs,
       urgent: wait.urgent,
     });
     return whoisCanaryOutcome(canary.lookup, canary.reading);
   }, { maxHostWaitMs: wait.maxWaitMs, urgent: wait.urgent });
-  return proven ? { kind: "read", reading: reading! } : { kind: "unverified" };
+  if (!state.proven) return { kind: "unverified" };
+  return {
+    kind: "read",
+    reading: reading!,
+    proof: { canaryName: route.canaryName, provedAt: state.provedAt },
+  };
 }

@@ -10,7 +10,7 @@ import {
   listResponse,
   removeDomainResponse,
 } from "./schemas.ts";
-import { domainAvailableEvent, domainPendingDeleteEvent, webhookRequestHeaders } from "./webhook_event.ts";
+import { type AlertEventName, alertEventSchemas, webhookRequestHeaders } from "./webhook_event.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -133,39 +133,7 @@ export function openApiDocument(serverUrl: string): JsonSchema {
         },
       },
     },
-    webhooks: {
-      "domain.available": {
-        post: {
-          operationId: "domainAvailable",
-          summary: "A watched domain became available (sent to each enabled webhook, Pro and higher).",
-          description: "Success is a 2xx within 10 s; redirects are not followed. Anything else is retried " +
-            "for about a day under the same delivery id. Delivery is at least once: deduplicate on " +
-            "X-Service-Delivery (= webhook-id).",
-          parameters: webhookHeaderParameters(),
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: responseSchema(domainAvailableEvent) } },
-          },
-          responses: { "200": { description: "Received (any 2xx)." } },
-        },
-      },
-      "domain.pending_delete": {
-        post: {
-          operationId: "domainPendingDelete",
-          summary: "A watched domain entered pending delete or redemption (only to endpoints that list the " +
-            "event in event_types).",
-          description:
-            "Raised once per transition into pending delete, with the predicted drop time and how " +
-            "it was predicted. Delivered, signed and retried like domain.available.",
-          parameters: webhookHeaderParameters(),
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: responseSchema(domainPendingDeleteEvent) } },
-          },
-          responses: { "200": { description: "Received (any 2xx)." } },
-        },
-      },
-    },
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
       schemas: { Error: responseSchema(errorBody) },
@@ -188,6 +156,65 @@ export function openApiDocument(serverUrl: string): JsonSchema {
       },
     },
   };
+}
+
+/** What each event's entry under `webhooks` says (its body's schema is the contract module's). */
+const webhookDocs: Record<AlertEventName, { operationId: string; summary: string; description: string }> = {
+  "domain.available": {
+    operationId: "domainAvailable",
+    summary: "A watched domain became available (sent to each enabled webhook, Pro and higher).",
+    description: "Success is a 2xx within 10 s; redirects are not followed. Anything else is retried " +
+      "for about a day under the same delivery id. Delivery is at least once: deduplicate on " +
+      "X-Service-Delivery (= webhook-id). data.evidence says why the service believes the name is free.",
+  },
+  "domain.pending_delete": {
+    operationId: "domainPendingDelete",
+    summary: "A watched domain entered pending delete or redemption (only to endpoints that list the " +
+      "event in event_types).",
+    description: "Raised once per transition into pending delete, with the predicted drop time and how " +
+      "it was predicted. Delivered, signed and retried like domain.available.",
+  },
+  "domain.restored": {
+    operationId: "domainRestored",
+    summary: "A watched domain in pending delete went back to registered: the drop is off (only to " +
+      "endpoints that list the event in event_types).",
+    description: "Raised once per transition from pending delete to registered. Delivered, signed and " +
+      "retried like domain.available.",
+  },
+  "domain.registered": {
+    operationId: "domainRegistered",
+    summary: "A watched domain that was available, or never found registered since it was added, is now " +
+      "registered (only to endpoints that list the event in event_types).",
+    description: "Raised once per transition, with the registrar when the registry names it. Delivered, " +
+      "signed and retried like domain.available.",
+  },
+  "domain.expiring": {
+    operationId: "domainExpiring",
+    summary: "A watched domain's expiration date is near (only to endpoints that list the event in " +
+      "event_types).",
+    description: "Sent once at each of the endpoint's expiring_days (default 30, 7 and 1) before the " +
+      "expiration date; a name first seen inside several gets one, for the nearest one passed. A renewal " +
+      "that moves the date re-arms them. Delivered, signed and retried like domain.available.",
+  },
+};
+
+function webhookOperations(): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(alertEventSchemas).map(([type, schema]) => {
+      const doc = webhookDocs[type as AlertEventName];
+      return [type, {
+        post: {
+          ...doc,
+          parameters: webhookHeaderParameters(),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: responseSchema(schema) } },
+          },
+          responses: { "200": { description: "Received (any 2xx)." } },
+        },
+      }];
+    }),
+  );
 }
 
 function webhookHeaderParameters(): JsonSchema[] {

@@ -69,6 +69,23 @@ export function resolverFor(options: NameserverLookupOptions): DnsResolver {
   return { transport: "invalid", label: `doh:${url}` };
 }
 
+/**
+ * How a resolver is named in an alert's evidence: `host:port` of a UDP resolver, the host of a DoH one
+ * (never its path or query, which may carry an account token).
+ */
+export function resolverEvidenceName(resolver: DnsResolver): string {
+  switch (resolver.transport) {
+    case "udp":
+      return resolver.address.ipAddr.includes(":")
+        ? `[${resolver.address.ipAddr}]:${resolver.address.port}`
+        : `${resolver.address.ipAddr}:${resolver.address.port}`;
+    case "doh":
+      return new URL(resolver.url).host;
+    case "invalid":
+      return "unusable resolver";
+  }
+}
+
 /** The judgement of one readable (or unreadable) answer. Pure. */
 export function judgeNsAnswer(answer: NsAnswer): DnsOutcome {
   if (answer.kind === "unreadable") return { outcome: "error", error: "unreadable", rcode: null };

@@ -2,17 +2,29 @@
  * One claimed name: DNS first (a delegated name is registered without an RDAP request), otherwise the
  * full check with the DNS answer already in hand. Says what to record; writes nothing itself.
  */
-import type { CheckOptions, CheckResult } from "../availability/check_domain.ts";
+import type { CheckedDomain, CheckOptions, CheckResult } from "../availability/check_domain.ts";
+import type { AvailabilityEvidence } from "../availability/evidence.ts";
+import {
+  type CorrectedPrediction,
+  type DropCorrections,
+  NO_CORRECTIONS,
+  predictDrop,
+} from "../availability/drop_prediction.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
-import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs, predictedDropAt } from "./drop_schedule.ts";
+import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs } from "./drop_schedule.ts";
 import { whoisRoutineNotBefore } from "./whois_schedule.ts";
 
 export interface DomainCheckDeps {
   lookupDns(domainName: string): Promise<DnsOutcome>;
-  /** The full check (RDAP, classification) given the DNS answer, waiting for its RDAP host as `wait` says. */
-  checkDomain(domainName: string, dns: DnsOutcome, wait: CheckOptions): Promise<CheckResult>;
+  /**
+   * The full check (RDAP, classification) given the DNS answer, waiting for its RDAP host as `wait` says; a
+   * bare result has no evidence.
+   */
+  checkDomain(domainName: string, dns: DnsOutcome, wait: CheckOptions): Promise<CheckedDomain | CheckResult>;
+  /** The registries' drop-prediction corrections (default: none). */
+  dropCorrections?(): Promise<DropCorrections>;
   /** Epoch ms until which the RDAP host of `serverUrl` is paused (429 or back-off), or null. */
   hostPausedUntil(serverUrl: string): number | null;
   /** Epoch ms until which the WHOIS host `server` (`host:port`) is paused, or null. */
@@ -25,6 +37,10 @@ export type DomainCheckOutcome =
   | {
     kind: "checked";
     result: CheckResult;
+    /** An `available` result's evidence, recorded with it for its alerts. */
+    evidence?: AvailabilityEvidence | null;
+    /** A `pending_delete` result's predicted drop (correction included). */
+    dropPrediction?: CorrectedPrediction;
     pendingDeleteNextCheckAt?: Date;
     notBefore?: Date;
   }
@@ -64,11 +80,12 @@ export async function checkClaimedDomain(
   }
 
   const urgent = domain.status === "pending_delete";
-  const result = await deps.checkDomain(domain.name, dns, {
+  const checked = await deps.checkDomain(domain.name, dns, {
     maxHostWaitMs: Math.max(0, checksEndAt - deps.now()),
     urgent,
     maxHostQueue: urgent ? undefined : hostQueue,
   });
+  const { result, evidence } = "result" in checked ? checked : { result: checked, evidence: null };
   const rdap = result.rdap;
   if (
     result.status === "unknown" && rdap !== null && rdap.http_status === null &&
@@ -92,7 +109,7 @@ export async function checkClaimedDomain(
     return { kind: "not_asked", notBefore: new Date(notBefore) };
   }
 
-  const outcome: DomainCheckOutcome = { kind: "checked", result };
+  const outcome: DomainCheckOutcome = { kind: "checked", result, evidence };
   if (rdap !== null && rdap.http_status === 429) {
     const pausedUntil = deps.hostPausedUntil(rdap.server);
     if (pausedUntil !== null) outcome.notBefore = new Date(pausedUntil);
@@ -107,7 +124,9 @@ export async function checkClaimedDomain(
   }
   if (result.status === "pending_delete") {
     const checkedAt = new Date(result.checked_at);
-    const delay = pendingDeleteCheckDelayMs(predictedDropAt(rdap), checkedAt);
+    const corrections = deps.dropCorrections ? await deps.dropCorrections() : NO_CORRECTIONS;
+    outcome.dropPrediction = predictDrop(domain.name, rdap, corrections);
+    const delay = pendingDeleteCheckDelayMs(outcome.dropPrediction.at, checkedAt);
     outcome.pendingDeleteNextCheckAt = new Date(checkedAt.getTime() + delay);
   } else if (result.status === "unknown" && domain.status === "pending_delete") {
     // Undecided: the name stays in pending delete and keeps its cadence (drop_schedule.ts).

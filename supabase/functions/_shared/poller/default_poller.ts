@@ -1,5 +1,6 @@
 /** The poller's dependencies from the environment: the shared RDAP engine, DNS, the database. */
-import { checkDomain, defaultCheckDeps } from "../availability/check_domain.ts";
+import { checkDomainWithEvidence, defaultCheckDeps } from "../availability/check_domain.ts";
+import { databaseDropCorrections } from "../availability/drop_corrections.ts";
 import { configuredNsOptions, defaultNsLookup, resolverFor } from "../dns/nameservers.ts";
 import { config } from "../config.ts";
 import { realSleep, sharedHostLimiter, sharedWhoisLimiter } from "../rdap/host_limiter.ts";
@@ -18,7 +19,9 @@ export function defaultPollerDeps(): PollerDeps {
     check: {
       lookupDns,
       checkDomain: (name, dns, wait) =>
-        checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
+        checkDomainWithEvidence({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
+      // Read once per run: a correction learnt from the last drops applies from the next run on.
+      dropCorrections: databaseDropCorrections(),
       hostPausedUntil: (serverUrl) => sharedHostLimiter().pausedUntil(new URL(serverUrl).host),
       whoisHostPausedUntil: (server) => sharedWhoisLimiter().pausedUntil(server),
       now: Date.now,

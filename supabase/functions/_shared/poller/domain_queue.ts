@@ -3,6 +3,8 @@ import { asService, database, type Sql, type TransactionRunner } from "../db/cli
 import type { CheckResult } from "../availability/check_domain.ts";
 import type { DomainStatus } from "../availability/classify.ts";
 import { recordDomainCheck } from "../availability/live_check.ts";
+import type { AvailabilityEvidence } from "../availability/evidence.ts";
+import type { CorrectedPrediction } from "../availability/drop_prediction.ts";
 
 export interface ClaimedDomain {
   name: string;
@@ -13,6 +15,10 @@ export interface ClaimedDomain {
 }
 
 export interface CheckFollowUp {
+  /** An `available` result's evidence (carried to its alerts). */
+  evidence?: AvailabilityEvidence | null;
+  /** A `pending_delete` result's predicted drop, correction included. */
+  dropPrediction?: CorrectedPrediction;
   /** A pending-delete name's next check (the denser schedule around its predicted drop). */
   pendingDeleteNextCheckAt?: Date;
   /** Not before this (an RDAP host's 429 pause). */
@@ -65,7 +71,10 @@ export function databaseDomainQueue(
       }),
     recordCheck: (result, followUp) =>
       run(async (tx) => {
-        await recordDomainCheck(tx, result, "poller");
+        await recordDomainCheck(tx, result, "poller", {
+          evidence: followUp.evidence,
+          dropPrediction: followUp.dropPrediction,
+        });
         if (followUp.pendingDeleteNextCheckAt) {
           await tx`select private.schedule_pending_delete_check(
             ${result.domain_name}, ${result.checked_at}, ${followUp.pendingDeleteNextCheckAt})`;

@@ -19,6 +19,8 @@ export interface WhoisReading {
   registrar: string | null;
   /** ISO 8601 (UTC midnight for a date without time), or null when absent or unreadable. */
   expirationDate: string | null;
+  /** A `not_found` answer: the text that matched the row's not-found pattern (the alert's evidence). */
+  notFoundMatch?: string;
 }
 
 /** The answer's bytes as text, in the row's encoding (a bad UTF-8 sequence becomes U+FFFD, never an error). */
@@ -44,7 +46,9 @@ export function readWhoisAnswer(route: Phrasing, rawText: string): WhoisReading 
 
   const saysNotFound = route.notFound.test(text);
   const saysFound = route.found.test(text);
-  if (saysNotFound && !saysFound) return { ...none, answer: "not_found" };
+  if (saysNotFound && !saysFound) {
+    return { ...none, answer: "not_found", notFoundMatch: text.match(route.notFound)?.[0].trim() };
+  }
   if (!saysFound || saysNotFound) return none;
 
   const statuses = statusesOf(route, text);
