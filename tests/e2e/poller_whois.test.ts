@@ -88,11 +88,19 @@ Deno.test("a drop under a WHOIS TLD raises domain.available through the poller",
     const summary = await runPoller(stack.functionsBase);
     assert(summary.became_available >= 1, JSON.stringify(summary));
     assertEquals((await domainRow(sql, dropping)).status, "available");
-    const events = await sql<{ type: string; user_id: string; previous_status: string }[]>`
-      select type, user_id, previous_status from public.alert_events where domain_name = ${dropping}`;
+    const events = await sql<
+      { type: string; user_id: string; previous_status: string; evidence: Record<string, unknown> | null }[]
+    >`
+      select type, user_id, previous_status, evidence from public.alert_events where domain_name = ${dropping}`;
     assertEquals(events.map((event) => event.type), ["domain.available"]);
     assertEquals(events[0].user_id, account.user_id);
     assertEquals(events[0].previous_status, "pending_delete");
+    // The alert says why: the registry's own WHOIS "not found" text, its proven canary, and DNS.
+    const evidence = events[0].evidence!;
+    assertEquals([evidence.source, evidence.server, evidence.canary_name], ["whois", "whois.nic.it:43", "nic.it"]);
+    assert(typeof evidence.answer === "string" && evidence.answer.length > 0, JSON.stringify(evidence));
+    assert(evidence.canary_proved_at !== null, JSON.stringify(evidence));
+    assert(evidence.dns_rcode === "NXDOMAIN" || evidence.dns_rcode === "NOERROR", JSON.stringify(evidence));
     const asked = whois.queries.filter((query) => query.name === dropping).length;
     assertEquals(asked, 2, "one WHOIS query per check");
     assert(whois.queries.some((query) => query.name === "nic.it"), "the canary was asked");

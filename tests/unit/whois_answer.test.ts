@@ -102,3 +102,10 @@ function baseRecord() {
     source: "test",
   };
 }
+
+Deno.test("a not-found answer keeps the text that matched the row's pattern (the alert's evidence)", () => {
+  const reading = readWhoisAnswer(route, "% test registry\r\nNo entries found.\r\n");
+  assertEquals(reading.answer, "not_found");
+  assertEquals(reading.notFoundMatch, "No entries found.");
+  assertEquals(readWhoisAnswer(route, "domain: a.test\n").notFoundMatch, undefined);
+});
