@@ -1217,19 +1217,6 @@ $$;
 ALTER FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
 
 --
--- Name: note_drop_prediction(text, timestamp with time zone, timestamp with time zone, text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  select private.note_drop_prediction(p_domain_name, p_checked_at, p_predicted_drop_at, p_basis, 0)
-$$;
-
-ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) OWNER TO postgres;
-
---
 -- Name: note_drop_prediction(text, timestamp with time zone, timestamp with time zone, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -6896,13 +6883,6 @@ GRANT ALL ON FUNCTION private.next_check_delay(status text, expires_at timestamp
 
 REVOKE ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) TO service_role;
-
---
--- Name: FUNCTION note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text) TO service_role;
 
 --
 -- Name: FUNCTION note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer); Type: ACL; Schema: private; Owner: postgres

@@ -466,23 +466,6 @@ revoke all on function private.note_drop_prediction(text, timestamptz, timestamp
 grant execute on function private.note_drop_prediction(text, timestamptz, timestamptz, text, integer)
   to service_role;
 
--- The four-argument form: no correction (callers that predate the learnt corrections, and tests).
-create function private.note_drop_prediction(
-  p_domain_name text,
-  p_checked_at timestamptz,
-  p_predicted_drop_at timestamptz,
-  p_basis text
-)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  select private.note_drop_prediction(p_domain_name, p_checked_at, p_predicted_drop_at, p_basis, 0)
-$$;
-revoke all on function private.note_drop_prediction(text, timestamptz, timestamptz, text)
-  from public, anon, authenticated, service_role;
-grant execute on function private.note_drop_prediction(text, timestamptz, timestamptz, text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- drop_observations: one row per drop that had a prediction. Not tied to the watchlist or the domain row

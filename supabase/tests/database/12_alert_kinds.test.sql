@@ -19,9 +19,9 @@ select ok(
   'the app creates and updates endpoints with kind and events, and sets the Telegram opt-in'
 );
 select ok(
-  not has_function_privilege('authenticated', 'private.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE')
+  not has_function_privilege('authenticated', 'private.note_drop_prediction(text, timestamptz, timestamptz, text, integer)', 'EXECUTE')
   and not has_function_privilege('authenticated', 'private.queue_domain_pending_delete_alerts()', 'EXECUTE')
-  and has_function_privilege('service_role', 'private.note_drop_prediction(text, timestamptz, timestamptz, text)', 'EXECUTE'),
+  and has_function_privilege('service_role', 'private.note_drop_prediction(text, timestamptz, timestamptz, text, integer)', 'EXECUTE'),
   'the prediction and the outbox trigger are the service''s'
 );
 select ok(
@@ -132,7 +132,7 @@ select tests.authenticate_as_service_role();
 select private.record_domain_check('kinds-drop.test', 'registered', now() - interval '10 minutes', null, null, true, 'poller');
 select private.record_domain_check('kinds-drop.test', 'pending_delete', now() - interval '9 minutes', null, null, true, 'poller');
 select private.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '3 days',
-  'pending_delete_period');
+  'pending_delete_period', 0);
 select results_eq(
   $$ select user_id, previous_status, status, prediction_basis, predicted_drop_at = now() + interval '3 days'
        from public.alert_events where domain_name = 'kinds-drop.test' and type = 'domain.pending_delete' order by user_id $$,
@@ -150,7 +150,7 @@ select results_eq(
   'deliveries go only to the channels that asked for it'
 );
 select private.note_drop_prediction('kinds-drop.test', now() - interval '9 minutes', now() + interval '9 days',
-  'redemption_period');
+  'redemption_period', 0);
 select is((select count(*)::integer from public.alert_events
             where domain_name = 'kinds-drop.test' and prediction_basis = 'redemption_period'), 0,
   'a prediction once noted is not rewritten');
