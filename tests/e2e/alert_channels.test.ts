@@ -11,13 +11,14 @@ import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { startStack, type TestStack } from "../support/stack.ts";
+import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { startFakeDiscord, startFakeSlack } from "../fakes/chat_webhooks.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
+import { checkNow, domainStatus, postToPoller, sqlState } from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "chantest";
@@ -54,44 +55,6 @@ function pendingDeleteDomain(name: string, enteredAt: Date, redemption = false):
       { eventAction: "last changed", eventDate: enteredAt.toISOString() },
     ],
   };
-}
-
-async function makeDue(sql: postgres.Sql, name: string): Promise<void> {
-  await sql`update public.domains set next_check_at = '2000-01-01T00:00:00Z', lease_until = null
-            where name = ${name}`;
-}
-
-async function post(stack: TestStack, path: string) {
-  const response = await fetch(`${stack.functionsBase}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${Deno.env.get("POLLER_SECRET")}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  const body = await response.json();
-  assertEquals(response.status, 200, JSON.stringify(body));
-  return body;
-}
-
-/** Checks the name now (one poller run), then sends what that wrote (one delivery run). */
-async function checkNow(stack: TestStack, name: string): Promise<void> {
-  await makeDue(stack.sql, name);
-  const run = await post(stack, "/rdap-poller");
-  assertEquals(run.errors, 0, JSON.stringify(run));
-  await post(stack, "/rdap-poller/deliveries");
-}
-
-async function status(sql: postgres.Sql, name: string): Promise<string> {
-  const [row] = await sql<{ status: string }[]>`select status from public.domains where name = ${name}`;
-  return row.status;
-}
-
-async function sqlState(work: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await work();
-    return null;
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
-  }
 }
 
 Deno.test("Slack, Discord and domain.pending_delete end to end", options, async (t) => {
@@ -157,12 +120,12 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
 
       rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, new Date(Date.now() - 4 * DAY)) });
       await checkNow(stack, name);
-      assertEquals(await status(sql, name), "pending_delete");
+      assertEquals(await domainStatus(sql, name), "pending_delete");
       assertEquals(slack.received.filter((r) => r.path === slackPath).length, 0, "pending delete is opt-in");
 
       rdap.setDomain(name, { status: 404 });
       await checkNow(stack, name);
-      assertEquals(await status(sql, name), "available");
+      assertEquals(await domainStatus(sql, name), "available");
       const [event] = await sql<{ checked_at: Date }[]>`
         select checked_at from public.alert_events where domain_name = ${name} and type = 'domain.available'`;
 
@@ -242,7 +205,7 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
         assert(row.next_attempt_at.getTime() > Date.now() + 30_000, "retried after the first step (1 min)");
       }
       await sql`update public.alert_deliveries set next_attempt_at = now() where user_id = ${owner.user_id}`;
-      await post(stack, "/rdap-poller/deliveries");
+      await postToPoller(stack, "/rdap-poller/deliveries");
       assertEquals(slack.accepted(slackPath).length, 1);
       assertEquals(discord.accepted(discordPath).length, 1);
     });
@@ -284,11 +247,11 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
         // Registered, then into pending delete (RDAP's last change 2 days ago: drop in 3 days).
         rdap.setDomain(name, { status: 200 });
         await checkNow(stack, name);
-        assertEquals(await status(sql, name), "registered");
+        assertEquals(await domainStatus(sql, name), "registered");
         const enteredAt = new Date(Math.floor((Date.now() - 2 * DAY) / 1000) * 1000);
         rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, enteredAt) });
         await checkNow(stack, name);
-        assertEquals(await status(sql, name), "pending_delete");
+        assertEquals(await domainStatus(sql, name), "pending_delete");
         // Still pending delete at the next check: nothing new.
         await checkNow(stack, name);
 
@@ -327,7 +290,7 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
         // Restored, then into redemption: a new transition raises it again.
         rdap.setDomain(name, { status: 200 });
         await checkNow(stack, name);
-        assertEquals(await status(sql, name), "registered");
+        assertEquals(await domainStatus(sql, name), "registered");
         const redemptionAt = new Date(Math.floor((Date.now() - DAY) / 1000) * 1000);
         rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, redemptionAt, true) });
         await checkNow(stack, name);

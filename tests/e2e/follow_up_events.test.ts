@@ -11,18 +11,18 @@
  * `FOLLOW_UP_SAMPLES=<file>` writes one delivered body of each event there (for the docs).
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { startStack, type TestStack } from "../support/stack.ts";
+import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
 import { type ReceivedWebhook, startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { startFakeSlack } from "../fakes/chat_webhooks.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
+import { checkNow, domainStatus, makeDue, postToPoller, watch } from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "followtest";
@@ -78,39 +78,6 @@ function pendingDeleteDomain(name: string, enteredAt: Date): Record<string, unkn
       { eventAction: "last changed", eventDate: enteredAt.toISOString() },
     ],
   };
-}
-
-async function post(stack: TestStack, path: string) {
-  const response = await fetch(`${stack.functionsBase}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${Deno.env.get("POLLER_SECRET")}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  const body = await response.json();
-  assertEquals(response.status, 200, JSON.stringify(body));
-  return body;
-}
-
-async function makeDue(sql: postgres.Sql, names: string[]): Promise<void> {
-  await sql`update public.domains set next_check_at = '2000-01-01T00:00:00Z', lease_until = null
-            where name = any(${names}::text[])`;
-}
-
-/** Checks the names now (one poller run), then sends what that wrote (one delivery run). */
-async function checkNow(stack: TestStack, ...names: string[]): Promise<void> {
-  await makeDue(stack.sql, names);
-  const run = await post(stack, "/rdap-poller");
-  assertEquals(run.errors, 0, JSON.stringify(run));
-  await post(stack, "/rdap-poller/deliveries");
-}
-
-async function status(sql: postgres.Sql, name: string): Promise<string> {
-  const [row] = await sql<{ status: string }[]>`select status from public.domains where name = ${name}`;
-  return row.status;
-}
-
-async function watch(sql: postgres.Sql, account: CreatedAccount, names: string[]): Promise<void> {
-  await asAccount(sql, account, (tx) => tx`select * from public.add_watchlist_domains(${names})`);
 }
 
 Deno.test("evidence and follow-up events end to end", options, async (t) => {
@@ -210,7 +177,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       await checkNow(stack, name);
       rdap.setDomain(name, { status: 404 });
       await checkNow(stack, name);
-      assertEquals(await status(sql, name), "available");
+      assertEquals(await domainStatus(sql, name), "available");
 
       const [hook] = webhooks("domain.available", name);
       assert(hook, "the signed webhook got domain.available");
@@ -289,13 +256,13 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       await watch(sql, owner, [name]);
       rdap.setDomain(name, { status: 404 });
       await checkNow(stack, name);
-      assertEquals(await status(sql, name), "available");
+      assertEquals(await domainStatus(sql, name), "available");
       rdap.setDomain(name, {
         status: 200,
         body: registeredDomain(name, seconds(new Date(Date.now() + 365 * DAY))),
       });
       await checkNow(stack, name);
-      assertEquals(await status(sql, name), "registered");
+      assertEquals(await domainStatus(sql, name), "registered");
       const hooks = webhooks("domain.registered", name);
       assertEquals(hooks.length, 1);
       const body = JSON.parse(hooks[0].rawBody);
@@ -319,7 +286,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
         const remind = async (daysOut: number, expiry = expiresAt) => {
           const at = new Date(expiry.getTime() - daysOut * DAY);
           await sql`select private.queue_domain_expiring_alerts(${at})`;
-          await post(stack, "/rdap-poller/deliveries");
+          await postToPoller(stack, "/rdap-poller/deliveries");
         };
         const reminders = () =>
           webhooks("domain.expiring", name).map((hook) => JSON.parse(hook.rawBody).data.days_before);
@@ -393,12 +360,12 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
           r.json()
         );
       await Promise.all([
-        post(stack, "/rdap-poller"),
-        post(stack, "/rdap-poller"),
-        post(stack, "/rdap-poller"),
+        postToPoller(stack, "/rdap-poller"),
+        postToPoller(stack, "/rdap-poller"),
+        postToPoller(stack, "/rdap-poller"),
         ...names.flatMap((name) => [live(name), live(name)]),
       ]);
-      await post(stack, "/rdap-poller/deliveries");
+      await postToPoller(stack, "/rdap-poller/deliveries");
       const counts = await sql<{ domain_name: string; type: string; n: number }[]>`
         select domain_name, type, count(*)::int as n from public.alert_events
          where user_id = ${watcher.user_id} and domain_name = any(${names}::text[])
@@ -450,7 +417,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
         hook.headers["x-service-delivery"] === restored.id
       );
       await asAccount(sql, owner, (tx) => tx`select public.redeliver_webhook_delivery(${restored.id})`);
-      await post(stack, "/rdap-poller/deliveries");
+      await postToPoller(stack, "/rdap-poller/deliveries");
       const after = receiver.accepted(endpointName).filter((hook) =>
         hook.headers["x-service-delivery"] === restored.id
       );

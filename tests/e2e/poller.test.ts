@@ -24,6 +24,7 @@ import { type FakeRdap, minimalDomain, startFakeRdap } from "../fakes/rdap_serve
 import { type FakeTelegram, startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
+import { makeDue, postToPoller, sqlState, watch } from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "polltest";
@@ -50,10 +51,6 @@ function uniqueName(label: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
 }
 
-async function watch(sql: postgres.Sql, account: CreatedAccount, names: string[]): Promise<void> {
-  await asAccount(sql, account, (tx) => tx`select * from public.add_watchlist_domains(${names})`);
-}
-
 /** Links the chat through the bot (the only way), then forgets the bot's confirmation so only alerts count. */
 async function setTelegramChat(
   world: Pick<World, "stack" | "telegram">,
@@ -78,15 +75,6 @@ async function createWebhook(
   return row.id;
 }
 
-/** Makes names due now, in the given order (earliest first), ahead of anything else that is due. */
-async function makeDue(sql: postgres.Sql, names: string[], base = "2000-01-01T00:00:00Z"): Promise<void> {
-  for (const [index, name] of names.entries()) {
-    await sql`update public.domains
-              set next_check_at = ${base}::timestamptz + make_interval(secs => ${index}), lease_until = null
-              where name = ${name}`;
-  }
-}
-
 function pollerSecret(): string {
   return Deno.env.get("POLLER_SECRET")!;
 }
@@ -102,21 +90,10 @@ interface PollerSummary {
 
 /** One poller run, then one delivery run (what the pg_cron jobs and the wake-up do). */
 async function runPoller(stack: TestStack): Promise<PollerSummary> {
-  const body = await postPoller(stack, "/rdap-poller");
+  const body = await postToPoller(stack, "/rdap-poller");
   assertEquals(body.errors, 0, JSON.stringify(body));
-  const deliveries = await postPoller(stack, "/rdap-poller/deliveries");
+  const deliveries = await postToPoller(stack, "/rdap-poller/deliveries");
   return { ...body, deliveries } as PollerSummary;
-}
-
-async function postPoller(stack: TestStack, path: string) {
-  const response = await fetch(`${stack.functionsBase}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${pollerSecret()}`, "content-type": "application/json" },
-    body: "{}",
-  });
-  const body = await response.json();
-  assertEquals(response.status, 200, JSON.stringify(body));
-  return body;
 }
 
 function rdapRequests(rdap: FakeRdap, name: string): number {
@@ -185,15 +162,6 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function sqlState(work: () => Promise<unknown>): Promise<string | null> {
-  try {
-    await work();
-    return null;
-  } catch (error) {
-    return (error as { code?: string }).code ?? String(error);
   }
 }
 

@@ -97,7 +97,11 @@ Deno.test("a drop under a WHOIS TLD raises domain.available through the poller",
     assertEquals(events[0].previous_status, "pending_delete");
     // The alert says why: the registry's own WHOIS "not found" text, its proven canary, and DNS.
     const evidence = events[0].evidence!;
-    assertEquals([evidence.source, evidence.server, evidence.canary_name], ["whois", "whois.nic.it:43", "nic.it"]);
+    assertEquals([evidence.source, evidence.server, evidence.canary_name], [
+      "whois",
+      "whois.nic.it:43",
+      "nic.it",
+    ]);
     assert(typeof evidence.answer === "string" && evidence.answer.length > 0, JSON.stringify(evidence));
     assert(evidence.canary_proved_at !== null, JSON.stringify(evidence));
     assert(evidence.dns_rcode === "NXDOMAIN" || evidence.dns_rcode === "NOERROR", JSON.stringify(evidence));
