@@ -41,13 +41,11 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
       }
       return { available: false, status: "registered", reason: "rdap_found" };
     case "not_found":
-      if (dns.outcome === "delegated") {
-        return { available: false, status: "registered", reason: "rdap_404_but_delegated" };
-      }
-      if (dns.outcome === "not_delegated") {
-        return { available: true, status: "available", reason: "rdap_not_found" };
-      }
-      return unknown("rdap_not_found_dns_error");
+      return provenNotFound(dns, {
+        notDelegated: "rdap_not_found",
+        delegated: "rdap_404_but_delegated",
+        dnsError: "rdap_not_found_dns_error",
+      });
     case "unverified":
       return unknown("rdap_server_unverified");
     case "no_server":
@@ -85,18 +83,33 @@ export function classifyWhois(whois: WhoisOutcome, dns: DnsOutcome): Classificat
     case "pending_delete":
       return { available: false, status: "pending_delete", reason: "whois_pending_delete" };
     case "not_found":
-      if (dns.outcome === "delegated") {
-        return { available: false, status: "registered", reason: "whois_not_found_but_delegated" };
-      }
-      if (dns.outcome === "not_delegated") {
-        return { available: true, status: "available", reason: "whois_not_found" };
-      }
-      return unknown("whois_not_found_dns_error");
+      return provenNotFound(dns, {
+        notDelegated: "whois_not_found",
+        delegated: "whois_not_found_but_delegated",
+        dnsError: "whois_not_found_dns_error",
+      });
     case "rate_limited":
       return unknown("whois_rate_limited");
     case "unrecognized":
       return unknown("whois_unrecognized");
   }
+}
+
+/**
+ * The registry's proven "not found" (RDAP 404 or the WHOIS row's not-found phrasing), decided by DNS: the
+ * one place a name becomes `available`, and only when DNS positively found no delegation.
+ */
+function provenNotFound(
+  dns: DnsOutcome,
+  reasons: { notDelegated: CheckReason; delegated: CheckReason; dnsError: CheckReason },
+): Classification {
+  if (dns.outcome === "delegated") {
+    return { available: false, status: "registered", reason: reasons.delegated };
+  }
+  if (dns.outcome === "not_delegated") {
+    return { available: true, status: "available", reason: reasons.notDelegated };
+  }
+  return unknown(reasons.dnsError);
 }
 
 function unknown(reason: CheckReason): Classification {
