@@ -18,7 +18,7 @@ import { startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { startFakeDiscord, startFakeSlack } from "../fakes/chat_webhooks.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
-import { checkNow, domainStatus, postToPoller, sqlState } from "../support/poller_runs.ts";
+import { checkNow, domainStatus, leaveNothingDue, postToPoller, sqlState } from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "chantest";
@@ -306,10 +306,7 @@ Deno.test("Slack, Discord and domain.pending_delete end to end", options, async 
       },
     );
   } finally {
-    await sql`update public.watchlist_entries set deleted_at = now()
-              where domain_name like ${"%." + TLD} and deleted_at is null`.catch(() => {});
-    await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
-              where status = 'pending' and user_id = any(${accounts}::uuid[])`.catch(() => {});
+    await leaveNothingDue(sql, [TLD], accounts);
     await setWebhookTargetPolicy(sql, false).catch(() => {});
     await stack.close();
     await slack.close();

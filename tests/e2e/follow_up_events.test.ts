@@ -22,7 +22,14 @@ import { startFakeTelegram } from "../fakes/telegram_server.ts";
 import { type ReceivedWebhook, startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { startFakeSlack } from "../fakes/chat_webhooks.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
-import { checkNow, domainStatus, makeDue, postToPoller, watch } from "../support/poller_runs.ts";
+import {
+  checkNow,
+  domainStatus,
+  leaveNothingDue,
+  makeDue,
+  postToPoller,
+  watch,
+} from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "followtest";
@@ -473,13 +480,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
     const sampleFile = Deno.env.get("FOLLOW_UP_SAMPLES");
     if (sampleFile) await Deno.writeTextFile(sampleFile, JSON.stringify(samples, null, 2));
   } finally {
-    await sql`update public.watchlist_entries set deleted_at = now()
-              where (domain_name like ${"%." + TLD} or domain_name like ${
-      "%." + LATE_TLD
-    }) and deleted_at is null`
-      .catch(() => {});
-    await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
-              where status = 'pending' and user_id = any(${accounts}::uuid[])`.catch(() => {});
+    await leaveNothingDue(sql, [TLD, LATE_TLD], accounts);
     await setWebhookTargetPolicy(sql, false).catch(() => {});
     await stack.close();
     await slack.close();

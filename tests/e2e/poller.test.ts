@@ -24,7 +24,7 @@ import { type FakeRdap, minimalDomain, startFakeRdap } from "../fakes/rdap_serve
 import { type FakeTelegram, startFakeTelegram } from "../fakes/telegram_server.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook_receiver.ts";
 import { linkTelegramChat, registerBotWebhook } from "../support/telegram_link.ts";
-import { makeDue, postToPoller, sqlState, watch } from "../support/poller_runs.ts";
+import { leaveNothingDue, makeDue, postToPoller, sqlState, watch } from "../support/poller_runs.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const TLD = "polltest";
@@ -284,13 +284,8 @@ Deno.test("poller and alerts end to end", options, async (t) => {
       await rateLimitScenario(world);
     });
   } finally {
-    // Leave nothing due for a later run on the same database: unwatch this file's names, and close
-    // the deliveries this run left pending (the 2-minute Telegram 429, the unresolvable webhook).
-    await sql`update public.watchlist_entries set deleted_at = now()
-              where (domain_name like ${"%." + TLD} or domain_name like ${"%." + LIAR_TLD})
-                and deleted_at is null`.catch(() => {});
-    await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
-              where status = 'pending' and user_id = any(${createdAccounts}::uuid[])`.catch(() => {});
+    // The deliveries this run leaves pending: the 2-minute Telegram 429, the unresolvable webhook.
+    await leaveNothingDue(sql, [TLD, LIAR_TLD], createdAccounts);
     await setWebhookTargetPolicy(sql, false).catch(() => {});
     await stack.close();
     await receiver.close();

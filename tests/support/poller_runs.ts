@@ -59,3 +59,19 @@ export async function sqlState(work: () => Promise<unknown>): Promise<string | n
     return (error as { code?: string }).code ?? String(error);
   }
 }
+
+/**
+ * Leaves nothing due for a later test file on the same database: unwatches this file's names (those under
+ * `tlds`) and closes the pending deliveries of its accounts. Never throws (it runs in `finally`).
+ */
+export async function leaveNothingDue(
+  sql: postgres.Sql,
+  tlds: string[],
+  accountIds: string[],
+): Promise<void> {
+  const suffixes = tlds.map((tld) => `%.${tld}`);
+  await sql`update public.watchlist_entries set deleted_at = now()
+            where domain_name like any(${suffixes}::text[]) and deleted_at is null`.catch(() => {});
+  await sql`update public.alert_deliveries set status = 'failed', failed_at = now(), last_error = 'e2e cleanup'
+            where status = 'pending' and user_id = any(${accountIds}::uuid[])`.catch(() => {});
+}
