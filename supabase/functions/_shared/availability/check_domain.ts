@@ -26,7 +26,7 @@ import { type AvailabilityEvidence, availabilityEvidence, type CanaryProof } fro
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
 import { sharedWhoisDirectory, type WhoisDirectory } from "../whois/server_table.ts";
-import { checkWhois, type WhoisCheckDeps } from "./whois_check.ts";
+import { answerOfFailure, checkWhois, type WhoisCheckDeps } from "./whois_check.ts";
 import { createWhoisClient } from "../whois/client.ts";
 import { sharedWhoisLimiter } from "../rdap/host_limiter.ts";
 
@@ -240,11 +240,7 @@ function summariseWhois(registry: RegistryLookup): WhoisSummary | null {
     answer: whois.kind === "unverified"
       ? "not_found"
       : whois.kind === "failed"
-      ? (whois.reason === "whois_too_large" || whois.reason === "whois_truncated"
-        ? "unrecognized"
-        : whois.reason === "whois_rate_limited"
-        ? "rate_limited"
-        : null)
+      ? answerOfFailure(whois.reason)
       : whois.reading.answer,
     statuses: reading?.statuses ?? [],
     registrar: reading?.registrar ?? null,
@@ -259,6 +255,8 @@ function summariseWhois(registry: RegistryLookup): WhoisSummary | null {
  */
 export function defaultCheckDeps(): CheckDeps {
   const servers = sharedBootstrapStore();
+  const proof = databaseServerProofStore();
+  const whoisLimiter = sharedWhoisLimiter();
   return {
     servers,
     rdap: createRdapClient({
@@ -272,18 +270,18 @@ export function defaultCheckDeps(): CheckDeps {
     }),
     dns: defaultNsLookup(),
     resolver: resolverEvidenceName(resolverFor(configuredNsOptions())),
-    proof: databaseServerProofStore(),
+    proof,
     whois: {
       directory: sharedWhoisDirectory(),
       check: {
         client: createWhoisClient({
-          limiter: sharedWhoisLimiter(),
+          limiter: whoisLimiter,
           connectTimeoutMs: WHOIS_CONNECT_TIMEOUT_MS,
           readTimeoutMs: config.rdapTimeoutMs(),
           serverOverride: config.whoisServer,
         }),
-        limiter: sharedWhoisLimiter(),
-        proof: databaseServerProofStore(),
+        limiter: whoisLimiter,
+        proof,
       },
     },
   };

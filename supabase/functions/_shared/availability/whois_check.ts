@@ -26,6 +26,15 @@ export interface WhoisCheckDeps {
 }
 
 /** How long a limit text ("too many queries", "try again later") pauses the host. */
+/**
+ * What a failed query says of the server's answer: an answer too large or cut short is an unrecognised text,
+ * a limit is a limit, anything else (timeout, network, busy host) is no answer at all.
+ */
+export function answerOfFailure(reason: WhoisFailure): "unrecognized" | "rate_limited" | null {
+  if (reason === "whois_too_large" || reason === "whois_truncated") return "unrecognized";
+  return reason === "whois_rate_limited" ? "rate_limited" : null;
+}
+
 export const LIMIT_TEXT_PAUSE_MS = 10 * 60_000;
 
 /** The proof key of a WHOIS route in `public.rdap_server_proofs`. */
