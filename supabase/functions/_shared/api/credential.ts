@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { booleanLiteral, hexTextLiteral, uuidLiteral } from "../db/literals.ts";
 import { ApiError } from "../http/errors.ts";
+import { bearerToken } from "../http/bearer.ts";
 import { type OAuthTokenCaller, verifyOAuthAccessToken } from "../session/jwt.ts";
 
 /**
@@ -84,14 +85,9 @@ async function verifiedToken(token: string): Promise<OAuthTokenCaller> {
   return caller;
 }
 
-/** The token of `Authorization: Bearer <token>`, or undefined when the header is absent or another scheme. */
-function bearerTokenOf(authorization: string | undefined): string | undefined {
-  return authorization?.match(/^Bearer[ ]+([^\s]+)\s*$/i)?.[1];
-}
-
 /** Whether a request offers an OAuth access token (for the `error="invalid_token"` of a 401 challenge). */
 export function offersBearerToken(headers: { authorization?: string; apiKey?: string }): boolean {
-  return headers.apiKey === undefined && bearerTokenOf(headers.authorization) !== undefined;
+  return headers.apiKey === undefined && bearerToken(headers.authorization) !== null;
 }
 
 /**
@@ -103,8 +99,8 @@ export async function credentialOf(
   acceptsOAuth: boolean,
 ): Promise<Credential> {
   if (acceptsOAuth && headers.apiKey === undefined) {
-    const token = bearerTokenOf(headers.authorization);
-    if (token !== undefined) return oauthCredential(await verifiedToken(token));
+    const token = bearerToken(headers.authorization);
+    if (token !== null) return oauthCredential(await verifiedToken(token));
     return apiKeyCredential(
       undefined,
       "Send an API key in the x-api-key header, or an OAuth access token as `Authorization: Bearer <token>`.",

@@ -2,8 +2,12 @@
 
 const encoder = new TextEncoder();
 
+/**
+ * The token of `Authorization: Bearer <token>` (RFC 6750: the scheme, one or more spaces, the token), or
+ * null. The one reader of bearer credentials: the poller's secret, session tokens, OAuth access tokens.
+ */
 export function bearerToken(header: string | undefined | null): string | null {
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  const match = header?.match(/^Bearer[ ]+(\S+)\s*$/i);
   return match ? match[1] : null;
 }
 

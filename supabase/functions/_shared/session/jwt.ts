@@ -22,6 +22,7 @@ import {
 } from "jose";
 import { config } from "../config.ts";
 import { ApiError } from "../http/errors.ts";
+import { bearerToken as readBearerToken } from "../http/bearer.ts";
 
 export interface SessionUser {
   userId: string;
@@ -67,9 +68,11 @@ function unauthorized(
 
 /** The bearer token of an Authorization header; 401 when there is none. */
 export function bearerToken(authorization: string | null | undefined): string {
-  const match = authorization?.match(/^Bearer[ ]+([^\s]+)\s*$/i);
-  if (!match) throw unauthorized("Send the session token in the Authorization header as `Bearer <token>`.");
-  return match[1];
+  const token = readBearerToken(authorization);
+  if (token === null) {
+    throw unauthorized("Send the session token in the Authorization header as `Bearer <token>`.");
+  }
+  return token;
 }
 
 /** The key set for asymmetric tokens: `SUPABASE_JWKS` (JSON key set or its URL), else Auth's JWKS URL. */
