@@ -12,7 +12,9 @@
  *   deno task admin poll-now
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  *   deno task admin preflight --db-url <url> [--functions-url <https://<ref>.supabase.co/functions/v1>]
- *     (a target database ready to run? one line per check; exit 1 when something is missing)
+ *                             [--auth-url <project URL whose /auth/v1 is Supabase Auth, as AUTH_BASE_URL>]
+ *     (a target database ready to run, and its Auth ready for MCP over OAuth? one line per check; exit 1
+ *     when something is missing)
  *   deno task admin coverage [--bootstrap <dns.json file>] [--json]
  *                                  (the 60 most-registered TLDs: route rdap / rdap (shipped) / whois /
  *                                  unsupported and its proof state; the bootstrap is the stored copy unless
@@ -72,7 +74,7 @@ const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | set-plan --email <e> --plan <plan> | " +
   "session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] | " +
+  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] [--auth-url <url>] | " +
   "coverage [--bootstrap <file>] [--json] | drop-accuracy";
 
 /** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/local/coverage.ts). */
@@ -194,13 +196,17 @@ async function setPlan(
 }
 
 /** Checks a target database (and its functions) and prints what is missing; exit 1 when anything is. */
-async function preflight(databaseUrl: string | undefined, functionsUrl: string | undefined): Promise<void> {
+async function preflight(
+  databaseUrl: string | undefined,
+  functionsUrl: string | undefined,
+  authUrl: string | undefined,
+): Promise<void> {
   if (!databaseUrl) {
     fail("--db-url <connection string> is required (hosted: the pooler's, port 6543 or 5432)");
   }
   const sql = postgres.connect(databaseUrl, { max: 1, onnotice: () => {}, connectTimeoutMs: 10_000 });
   try {
-    const found = findings(await inspect(sql, functionsUrl));
+    const found = findings(await inspect(sql, functionsUrl, authUrl));
     console.log(report(found));
     if (found.some((finding) => !finding.ok)) Deno.exitCode = 1;
   } finally {
@@ -219,6 +225,7 @@ async function main(): Promise<void> {
     events: { type: "string" },
     "db-url": { type: "string" },
     "functions-url": { type: "string" },
+    "auth-url": { type: "string" },
     bootstrap: { type: "string" },
     json: { type: "boolean" },
   } as const;
@@ -241,7 +248,9 @@ async function main(): Promise<void> {
   ]
     .includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
-  if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
+  if (command === "preflight") {
+    return await preflight(values["db-url"], values["functions-url"], values["auth-url"]);
+  }
 
   const state = await stackState();
   const sql = postgres.connect(state.databaseUrl, { max: 1, onnotice: () => {} });
