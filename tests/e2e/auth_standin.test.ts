@@ -128,6 +128,23 @@ Deno.test("Auth stand-in: supabase-js signs up, in and out against the local sta
       },
     );
 
+    await t.step(
+      "concurrent sign-ups of one address: exactly one account, the rest user_already_exists",
+      async () => {
+        const racing = uniqueEmail("race");
+        const results = await Promise.all(
+          Array.from({ length: 5 }, () => client(stack).auth.signUp({ email: racing, password })),
+        );
+        assertEquals(results.filter((result) => result.data.session).length, 1);
+        for (const result of results.filter((result) => !result.data.session)) {
+          assertEquals([result.error?.status, result.error?.code], [422, "user_already_exists"]);
+        }
+        const [{ count }] = await stack.sql<{ count: string }[]>`
+        select count(*) from auth.users where email = ${racing}`;
+        assertEquals(count, "1");
+      },
+    );
+
     await t.step("the session token carries hosted's claims, ES256 with a kid of the JWKS", async () => {
       const header = decodeProtectedHeader(session.access_token);
       assertEquals(header.alg, "ES256");
