@@ -168,6 +168,13 @@ Deno.test("Auth stand-in: supabase-js signs up, in and out against the local sta
       );
     });
 
+    await t.step("supabase-js verifies the session token itself through the JWKS (getClaims)", async () => {
+      const { data, error } = await client(stack).auth.getClaims(session.access_token);
+      assertEquals(error, null);
+      assertEquals(data?.claims.sub, session.user.id);
+      assertEquals(data?.header.alg, "ES256");
+    });
+
     await t.step("a function verifies the session token through the JWKS (export-account)", async () => {
       const response = await fetch(`${stack.functionsBase}/export-account`, {
         method: "POST",
