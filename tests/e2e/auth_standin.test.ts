@@ -462,6 +462,24 @@ Deno.test("Auth stand-in: supabase-js signs up, in and out against the local sta
           assertEquals([early.error?.status, early.error?.code], [400, "email_not_confirmed"]);
           const resent = await client(stack).auth.signUp({ email: target, password });
           assertEquals([resent.error?.status, resent.error?.code], [429, "over_email_send_rate_limit"]);
+          const resend = await client(stack).auth.resend({ type: "signup", email: target });
+          assertEquals([resend.error?.status, resend.error?.code], [429, "over_email_send_rate_limit"]);
+          assertEquals(
+            (await client(stack).auth.resend({ type: "signup", email: uniqueEmail("none") })).error,
+            null,
+          );
+          assertEquals((await mailsTo(mailbox, target)).length, 1, "one confirmation mail");
+          const firstMail = await latestMail(mailbox, target);
+          await withEnv({ GOTRUE_SMTP_MAX_FREQUENCY: "0s" }, async () => {
+            assertEquals((await client(stack).auth.resend({ type: "signup", email: target })).error, null);
+          });
+          assertEquals((await mailsTo(mailbox, target)).length, 2, "resent");
+          const replaced = await fetch(firstMail.link, { redirect: "manual" });
+          assertEquals(
+            fragmentOf(replaced.headers.get("location")!).get("error_code"),
+            "otp_expired",
+            "the new mail replaces the old link",
+          );
           const mail = await latestMail(mailbox, target);
           assertEquals(mail.Subject, "Confirm your email address");
           const followed = await fetch(mail.link, { redirect: "manual" });
