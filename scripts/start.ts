@@ -3,7 +3,9 @@
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
  * demo Pro account whose fresh API key is printed with a curl line, and a stand-in for the app's OAuth
  * consent page (on the Site URL, http://localhost:3000) for trying an MCP connector's OAuth flow by hand.
- * Ctrl-C stops everything.
+ * The Auth stand-in answers sign-up and sign-in under /auth/v1, its mails land in the local mailbox on
+ * http://127.0.0.1:54324 (START_MAILBOX_PORT), and the lines a client needs (API URL, publishable and secret
+ * keys, App URL, Mailbox) are printed as `supabase start` prints them. Ctrl-C stops everything.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
