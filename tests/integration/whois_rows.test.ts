@@ -22,6 +22,7 @@ import { decodeWhoisBytes, readWhoisAnswer } from "../../supabase/functions/_sha
 import { classifyWhois } from "../../supabase/functions/_shared/availability/classify.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import { WHOIS_SAMPLES } from "../fixtures/whois/answers.ts";
+import { REAL_ANSWERS, realAnswerBytes } from "../fixtures/whois/real_answers.ts";
 import { fakeWhoisAnswer, type WhoisState } from "../fakes/whois_server.ts";
 
 async function shippedRoutes(): Promise<
@@ -265,6 +266,14 @@ Deno.test("zones with their own servers: their names never resolve to the TLD's 
     if (normalized.ok) assertEquals(entrySuffix(findWhoisEntry(entries, normalized.domainName)!), zone);
     else assert(normalized.reason.includes("subdomain"), `${name}: ${normalized.reason}`);
   }
+  // Why: asked for a com.ru name, the .ru registry's server answers "not found" (a real capture), which the
+  // ru row would read as not_found, a false available for a name registered in the com.ru zone.
+  const capture = REAL_ANSWERS.find((sample) => sample.name === "mining.com.ru")!;
+  const ru = entries.get("ru")!;
+  assert(ru.kind === "route");
+  const text = decodeWhoisBytes(await realAnswerBytes(capture), ru.route.encoding);
+  assertEquals(readWhoisAnswer(ru.route, text, capture.name!).answer, "not_found");
+  assertEquals(unsupportedZone(findWhoisEntry(entries, capture.name!)), "com.ru");
   // For every shipped row, names under the zones never resolve to any other row.
   for (const suffix of entries.keys()) {
     for (const zone of Object.keys(OWN_SERVER_ZONES)) {
