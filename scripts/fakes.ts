@@ -52,6 +52,7 @@ const whoisCanaries: Record<string, string> = {
   "net.za": "registry.net.za",
   nz: "internetnz.nz",
   "org.za": "zadna.org.za",
+  "priv.at": "nic.priv.at",
   pt: "dns.pt",
   ro: "rotld.ro",
   ru: "tcinet.ru",
