@@ -169,6 +169,24 @@ values
    '^Domain Status:\s*(\S+)', '{pendingdelete,redemptionperiod}', '^(?:Sponsoring )?Registrar:\s*(.+)$',
    '^Registry Expiry Date:\s*(.+)$', 'utf-8',
    'ZACR org.za WHOIS: rfc1036/whois tld_serv_list (.org.za), weppos org-whois parser; phrasings as co.za.'),
+  -- ac.uk and gov.uk: run by Jisc, not by Nominet (whose RDAP serves .uk): their names are read here, never
+  -- at the .uk server (docs/whois.md "Zones with their own servers").
+  ('ac.uk', 'whois.nic.ac.uk', 43, '%s', 'jisc.ac.uk',
+   '^No such domain \S+\.ac\.uk$', '^Domain:\s*\n\s+\S+\.ac\.uk$',
+   '^(?:Query limit exceeded|Too many (?:queries|requests))\b.*$',
+   null, '{}', '^Registered By:\s*\n\s+(.+)$', null, 'utf-8',
+   'Jisc (ac.uk): whois.nic.ac.uk per rfc1036/whois tld_serv_list (since 2022; formerly whois.ja.net); "No such domain <name>" and the Domain:/Registered By: record: weppos and flipbit/whois whois.ja.net fixtures (the canary proof checks them daily).'),
+  ('gov.uk', 'whois.gov.uk', 43, '%s', 'hmrc.gov.uk',
+   '^No such domain \S+\.gov\.uk$', '^Domain:\s*\n\s+\S+\.gov\.uk$',
+   '^(?:Query limit exceeded|Too many (?:queries|requests))\b.*$',
+   null, '{}', '^Registered By:\s*\n\s+(.+)$', null, 'utf-8',
+   'Jisc (gov.uk): whois.gov.uk per rfc1036/whois tld_serv_list (since 2022; formerly whois.ja.net); "No such domain <name>" and the record (direct.gov.uk): weppos whois.ja.net fixtures (the canary proof checks them daily).'),
+  -- gov.za: its own server (ZACR does not hold it); other za zones without a row have no route.
+  ('gov.za', 'whois.gov.za', 43, '%s', 'dha.gov.za',
+   '^No match found for \S+\.gov\.za$', '^1a\.\s+Domain Name :\s*\S+\.gov\.za$',
+   '^(?:Query limit exceeded|Too many (?:queries|requests))\b.*$',
+   null, '{}', null, null, 'utf-8',
+   'whois.gov.za: rfc1036/whois tld_serv_list (.gov.za); "No match found for <name>" and the numbered record: weppos and flipbit/whois whois.gov.za fixtures.'),
   -- priv.at: a second-level zone whose names whois.nic.at does not hold (it answers "nothing found").
   ('priv.at', 'whois.nic.priv.at', 43, '%s', 'nic.priv.at',
    '^% No entries found for the selected source\(s\)\.$', '^domain:\s+\S+\.priv\.at$',
@@ -232,6 +250,10 @@ insert into public.whois_servers (suffix, host, unsupported_reason, source) valu
    'rfc1036/whois tld_serv_list and Net::Whois::Raw (ORG.RU whois.nic.net.ru); issue 34.'),
   ('pp.ru', null, 'pp.ru has its own WHOIS server (whois.nic.net.ru); whois.tcinet.ru does not hold its names and no public capture shows its phrasings.',
    'rfc1036/whois tld_serv_list and Net::Whois::Raw (PP.RU whois.nic.net.ru); issue 34.'),
+  ('ac.ru', null, 'ac.ru has its own WHOIS server (whois.free.net); whois.tcinet.ru does not hold its names and no public capture shows its phrasings.',
+   'rfc1036/whois tld_serv_list (.ac.ru whois.free.net).'),
+  ('edu.ru', null, 'edu.ru has its own WHOIS server (whois.informika.ru); whois.tcinet.ru does not hold its names and no public capture shows its phrasings.',
+   'rfc1036/whois tld_serv_list (.edu.ru whois.informika.ru).'),
   ('edu.cn', null, 'edu.cn has its own WHOIS server (whois.edu.cn, CERNET); whois.cnnic.cn does not hold its names and no public capture shows its phrasings.',
    'rfc1036/whois tld_serv_list, weppos and php-whois server lists (.edu.cn whois.edu.cn); issue 34.')
 on conflict (suffix) do nothing;

@@ -2,15 +2,15 @@
 -- zone rule: names under a zone with its own WHOIS server this service cannot read are refused.
 \ir _setup.psql
 
-select plan(22);
+select plan(23);
 
 select has_table('public', 'whois_servers', 'the WHOIS server table exists');
-select is((select count(*)::int from public.whois_servers where host is not null), 24,
-  '24 shipped WHOIS rows (za by co.za, net.za and org.za; priv.at by its own server)');
+select is((select count(*)::int from public.whois_servers where host is not null), 27,
+  '27 shipped WHOIS rows (za by co.za, net.za and org.za; priv.at, ac.uk, gov.uk, gov.za by their own servers)');
 select is((select string_agg(suffix, ' ' order by suffix) from public.whois_servers where host is null and suffix !~ '\.'),
   'es gr vn', 'es, gr and vn are listed as unsupported');
 select is((select string_agg(suffix, ' ' order by suffix) from public.whois_servers where host is null and suffix ~ '\.'),
-  'com.ru edu.cn msk.ru net.ru nov.ru org.ru pp.ru spb.ru',
+  'ac.ru com.ru edu.cn edu.ru msk.ru net.ru nov.ru org.ru pp.ru spb.ru',
   'the zones with their own servers whose phrasings are not sourced are listed without a host');
 select is_empty(
   $$ select suffix from public.whois_servers
@@ -51,6 +51,7 @@ reset role;
 select is(private.whois_row_suffix('example.com.ru'), 'com.ru', 'example.com.ru is read under the com.ru zone');
 select is(private.whois_row_suffix('com.ru'), 'ru', 'com.ru itself is a .ru name');
 select is(private.whois_row_suffix('example.priv.at'), 'priv.at', 'priv.at names go to whois.nic.priv.at');
+select is(private.whois_row_suffix('example.ac.uk'), 'ac.uk', 'ac.uk names go to Jisc, not to the .uk registry');
 select is(private.whois_unsupported_zone('Example.EDU.CN'), 'edu.cn', 'a name under edu.cn is under an unsupported zone');
 select is(private.whois_unsupported_zone('example.es'), null, 'an unsupported TLD is not a zone');
 select is(private.whois_unsupported_zone('edu.cn'), null, 'edu.cn itself is a .cn name');
