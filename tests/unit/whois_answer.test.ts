@@ -137,4 +137,7 @@ Deno.test("hasLimitNotice: anchored to a whole line, case-insensitive, skips the
   assertEquals(hasLimitNotice(limit, "EXCEEDED\n", "exceeded.se"), true);
   assertEquals(hasLimitNotice(limit, "exceeded.se\n", "exceeded.se"), false);
   assertEquals(hasLimitNotice(null, "exceeded\n"), false);
+  // An IDN's line is skipped in its Unicode form too (xn--exceeded-i1a.se is exceededé.se).
+  assertEquals(hasLimitNotice(/exceeded.*/mi, "exceededé.se\n", "xn--exceeded-i1a.se"), false);
+  assertEquals(hasLimitNotice(/exceeded.*/mi, "exceeded for you\n", "xn--exceeded-i1a.se"), true);
 });

@@ -11,6 +11,7 @@
  *   - an empty answer, or one no pattern explains, is `unrecognized`.
  * Only `not_found` can ever lead to `available`, and only with a proven canary and DNS (classify.ts).
  */
+import { domainToUnicode } from "node:url";
 import type { WhoisRoute } from "./server_table.ts";
 
 export type WhoisAnswerKind = "found" | "not_found" | "pending_delete" | "rate_limited" | "unrecognized";
@@ -80,13 +81,22 @@ export function readWhoisAnswer(route: Phrasing, rawText: string, queriedName?: 
 export function hasLimitNotice(limit: RegExp | null, text: string, queriedName?: string): boolean {
   if (limit === null) return false;
   const notice = new RegExp(`^(?:${limit.source})$`, limit.flags.replace(/[gmy]/g, ""));
-  const name = queriedName?.trim().toLowerCase().replace(/\.$/, "");
+  const names = namesOf(queriedName);
   return text.split("\n").some((line) => {
     const trimmed = line.trim();
     if (trimmed === "") return false;
-    if (name && trimmed.toLowerCase().includes(name)) return false;
+    const lowered = trimmed.toLowerCase();
+    if (names.some((name) => lowered.includes(name))) return false;
     return notice.test(trimmed);
   });
+}
+
+/** The queried name as a server may echo it: its A-labels and, for an IDN, its Unicode form (lower case). */
+function namesOf(queriedName: string | undefined): string[] {
+  const ascii = queriedName?.trim().toLowerCase().replace(/\.$/, "") ?? "";
+  if (ascii === "") return [];
+  const unicode = domainToUnicode(ascii).toLowerCase();
+  return unicode !== "" && unicode !== ascii ? [ascii, unicode] : [ascii];
 }
 
 function statusesOf(route: Phrasing, text: string): string[] {
