@@ -34,6 +34,7 @@ const dns = await startFakeDns({ port: 9053 });
 const whois = startFakeWhois({ port: 9043 });
 // The canaries of the shipped WHOIS rows are registered, so each server is proven and may say "not found".
 const whoisCanaries: Record<string, string> = {
+  "ac.uk": "jisc.ac.uk",
   at: "nic.at",
   au: "auda.org.au",
   be: "dnsbelgium.be",
@@ -42,6 +43,8 @@ const whoisCanaries: Record<string, string> = {
   dk: "punktum.dk",
   eu: "eurid.eu",
   gg: "google.gg",
+  "gov.uk": "hmrc.gov.uk",
+  "gov.za": "dha.gov.za",
   hu: "nic.hu",
   ir: "nic.ir",
   it: "nic.it",
@@ -52,6 +55,7 @@ const whoisCanaries: Record<string, string> = {
   "net.za": "registry.net.za",
   nz: "internetnz.nz",
   "org.za": "zadna.org.za",
+  "priv.at": "nic.priv.at",
   pt: "dns.pt",
   ro: "rotld.ro",
   ru: "tcinet.ru",

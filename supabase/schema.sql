@@ -833,6 +833,28 @@ $_$;
 ALTER FUNCTION private.domain_unicode_name(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: domains_refuse_unsupported_zone(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.domains_refuse_unsupported_zone() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_zone text := private.whois_unsupported_zone(new.name);
+begin
+  if v_zone is not null then
+    raise exception using errcode = 'DW400',
+      message = format('DW400: %s is under %s, a zone with its own WHOIS server that this service cannot read '
+        '(unsupported_zone); it cannot be watched.', new.name, v_zone);
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.domains_refuse_unsupported_zone() OWNER TO postgres;
+
+--
 -- Name: drop_accuracy_report(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3419,6 +3441,53 @@ CREATE FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_
 $$;
 
 ALTER FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean) OWNER TO postgres;
+
+--
+-- Name: whois_row_suffix(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.whois_row_suffix(p_domain_name text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select w.suffix
+    from public.whois_servers as w
+   where w.enabled
+     and right(lower(p_domain_name), length(w.suffix) + 1) = '.' || w.suffix
+   order by length(w.suffix) desc
+   limit 1
+$$;
+
+ALTER FUNCTION private.whois_row_suffix(p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION whois_row_suffix(p_domain_name text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.whois_row_suffix(p_domain_name text) IS 'The whois_servers row (enabled) whose suffix is the longest proper suffix of whole labels of the name, or null.';
+
+--
+-- Name: whois_unsupported_zone(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.whois_unsupported_zone(p_domain_name text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select w.suffix
+    from public.whois_servers as w
+   where w.suffix = private.whois_row_suffix(p_domain_name)
+     and w.host is null
+     and strpos(w.suffix, '.') > 0
+$$;
+
+ALTER FUNCTION private.whois_unsupported_zone(p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION whois_unsupported_zone(p_domain_name text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.whois_unsupported_zone(p_domain_name text) IS 'The second-level (or deeper) zone a name is under when that zone has its own WHOIS server this service cannot read (a whois_servers row without host), else null. Such names are refused (unsupported_zone).';
 
 --
 -- Name: accept_invitation(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6386,6 +6455,12 @@ CREATE TRIGGER domains_queue_restored_alerts AFTER UPDATE OF status ON public.do
 CREATE TRIGGER domains_record_drop_observation AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'available'::text) AND (old.status = 'pending_delete'::text) AND (old.predicted_drop_at IS NOT NULL) AND (old.prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text])))) EXECUTE FUNCTION private.record_drop_observation();
 
 --
+-- Name: domains domains_refuse_unsupported_zone; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_refuse_unsupported_zone BEFORE INSERT ON public.domains FOR EACH ROW EXECUTE FUNCTION private.domains_refuse_unsupported_zone();
+
+--
 -- Name: domains domains_reset_drop_prediction; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7232,6 +7307,12 @@ REVOKE ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) FROM PUBL
 GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service_role;
 
 --
+-- Name: FUNCTION domains_refuse_unsupported_zone(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
+
+--
 -- Name: FUNCTION drop_accuracy_report(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7692,6 +7773,20 @@ GRANT ALL ON FUNCTION private.webhook_secret_problem(p_secret text) TO service_r
 
 REVOKE ALL ON FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean) TO service_role;
+
+--
+-- Name: FUNCTION whois_row_suffix(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.whois_row_suffix(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.whois_row_suffix(p_domain_name text) TO service_role;
+
+--
+-- Name: FUNCTION whois_unsupported_zone(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.whois_unsupported_zone(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.whois_unsupported_zone(p_domain_name text) TO service_role;
 
 --
 -- Name: FUNCTION accept_invitation(p_token text); Type: ACL; Schema: public; Owner: postgres

@@ -142,6 +142,22 @@ Deno.test("REST API end to end", options, async (t) => {
       assertEquals(await activeCount(stack, pro.user_id), before);
     });
 
+    await t.step(
+      "a name under a zone with its own WHOIS server is a 400 (unsupported_zone), nothing written",
+      async () => {
+        const before = await activeCount(stack, pro.user_id);
+        const response = await callChecked<{ error: string; message: string }>(contract, `${api}/domains`, {
+          method: "POST",
+          apiKey: key,
+          json: { domains: ["zone-test.cn", "zone-test.edu.cn"] },
+        });
+        assertEquals(response.status, 400);
+        assertEquals(response.body.error, "invalid_request");
+        assertMatch(response.body.message, /zone-test\.edu\.cn is under edu\.cn.*\(unsupported_zone\)/);
+        assertEquals(await activeCount(stack, pro.user_id), before);
+      },
+    );
+
     await t.step("500 names are accepted, 501 and 0 are not", async () => {
       const account = await stack.account("pro");
       const five00 = await callChecked(contract, `${api}/domains`, {

@@ -17,6 +17,11 @@ import { memoryServerProofStore } from "../../supabase/functions/_shared/availab
 import type { ServerOverride } from "../../supabase/functions/_shared/rdap/bootstrap.ts";
 import { type FakeRdap, minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";
+import {
+  createWhoisDirectory,
+  type WhoisServerRecord,
+} from "../../supabase/functions/_shared/whois/server_table.ts";
+import type { WhoisCheckDeps } from "../../supabase/functions/_shared/availability/whois_check.ts";
 
 interface Harness {
   deps: CheckDeps;
@@ -459,3 +464,50 @@ withHarness("the canary goes through the same per-host politeness as every reque
   assertEquals([lookup.path, canary.path], ["/domain/free.test", "/domain/nic.test"]);
   assert(canary.at - lookup.at >= 950, `canary ${canary.at - lookup.at} ms after the lookup at 1 request/s`);
 });
+
+// Zones with their own WHOIS servers (docs/whois.md): a name under such a zone is never read under the TLD's
+// server (here the RDAP fake, which would answer 404 for it); a zone listed without a usable server answers
+// unsupported_zone, and DNS still decides a delegated name.
+withHarness(
+  "a name under a zone with its own server is never asked at the TLD's server: unsupported_zone",
+  async (h) => {
+    const zones: WhoisServerRecord[] = [{
+      suffix: "edu.test",
+      host: null,
+      port: 43,
+      queryFormat: "%s",
+      canaryName: null,
+      notFoundPattern: null,
+      foundPattern: null,
+      limitPattern: null,
+      statusPattern: null,
+      pendingDeleteStatuses: [],
+      registrarPattern: null,
+      expirationPattern: null,
+      encoding: "utf-8",
+      unsupportedReason: "edu.test has its own WHOIS server (whois.edu.test)",
+      source: "test",
+    }];
+    const deps: CheckDeps = {
+      ...h.deps,
+      whois: {
+        directory: createWhoisDirectory(() => Promise.resolve(zones)),
+        // Never used: no route is asked for these names.
+        check: {} as WhoisCheckDeps,
+      },
+    };
+    const free = await checkDomain(deps, "example.edu.test");
+    assertEquals([free.available, free.status, free.reason], [null, "unknown", "unsupported_zone"]);
+    assertEquals([free.rdap, free.whois], [null, null]);
+    h.dns.setDelegated("taken.edu.test", ["ns1.host.test"]);
+    const taken = await checkDomain(deps, "taken.edu.test");
+    assertEquals([taken.available, taken.status, taken.reason], [false, "registered", "unsupported_zone"]);
+    assertEquals(
+      h.domainRequests().filter((r) => r.path.includes("edu.test/") || r.path.endsWith("edu.test")),
+      [],
+    );
+    // The zone's own name is a name under the TLD, asked at the TLD's server.
+    h.registry.setDomain("edu.test", { status: 200 });
+    assertEquals((await checkDomain(deps, "edu.test")).reason, "rdap_found");
+  },
+);

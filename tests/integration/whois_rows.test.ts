@@ -10,33 +10,61 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
 import {
   compileWhoisRow,
+  entrySuffix,
+  findWhoisEntry,
   recordFromRow,
+  unsupportedZone,
+  type WhoisEntry,
   type WhoisRoute,
 } from "../../supabase/functions/_shared/whois/server_table.ts";
+import { normalizeDomainName } from "../../supabase/functions/_shared/domain/normalize.ts";
 import { decodeWhoisBytes, readWhoisAnswer } from "../../supabase/functions/_shared/whois/answer.ts";
 import { classifyWhois } from "../../supabase/functions/_shared/availability/classify.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import { WHOIS_SAMPLES } from "../fixtures/whois/answers.ts";
+import { REAL_ANSWERS, realAnswerBytes } from "../fixtures/whois/real_answers.ts";
 import { fakeWhoisAnswer, type WhoisState } from "../fakes/whois_server.ts";
 
-async function shippedRoutes(): Promise<{ routes: WhoisRoute[]; unsupported: string[] }> {
+async function shippedRoutes(): Promise<
+  { routes: WhoisRoute[]; unsupported: string[]; entries: Map<string, WhoisEntry> }
+> {
   const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
   try {
     // deno-lint-ignore no-explicit-any
     const rows = await sql<any[]>`select * from public.whois_servers order by suffix`;
     const routes: WhoisRoute[] = [];
     const unsupported: string[] = [];
+    const entries = new Map<string, WhoisEntry>();
     for (const row of rows) {
       const entry = compileWhoisRow(recordFromRow(row));
       assert(entry !== null, `row ${row.suffix} compiles`);
+      entries.set(row.suffix, entry);
       if (entry.kind === "route") routes.push(entry.route);
       else unsupported.push(entry.unsupported.suffix);
     }
-    return { routes, unsupported };
+    return { routes, unsupported, entries };
   } finally {
     await sql.end();
   }
 }
+
+/** The second-level zones with their own WHOIS servers (issue 34; docs/whois.md). */
+const OWN_SERVER_ZONES: Record<string, string> = {
+  "com.ru": "whois.flexireg.net",
+  "msk.ru": "whois.flexireg.net",
+  "spb.ru": "whois.flexireg.net",
+  "nov.ru": "whois.flexireg.net",
+  "net.ru": "whois.nic.net.ru",
+  "org.ru": "whois.nic.net.ru",
+  "pp.ru": "whois.nic.net.ru",
+  "priv.at": "whois.nic.priv.at",
+  "edu.cn": "whois.edu.cn",
+  "ac.ru": "whois.free.net",
+  "edu.ru": "whois.informika.ru",
+  "ac.uk": "whois.nic.ac.uk",
+  "gov.uk": "whois.gov.uk",
+  "gov.za": "whois.gov.za",
+};
 
 const NOT_DELEGATED: DnsOutcome = { outcome: "not_delegated", rcode: "NXDOMAIN" };
 const DELEGATED: DnsOutcome = { outcome: "delegated", rcode: "NOERROR", nameservers: ["ns1.example.net"] };
@@ -49,10 +77,24 @@ function read(route: WhoisRoute, state: WhoisState, name = nameUnder(route)) {
   return readWhoisAnswer(route, decodeWhoisBytes(fakeWhoisAnswer(name, state), route.encoding));
 }
 
-Deno.test("the shipped table: 23 WHOIS rows (21 TLDs; za by its second levels) and es, gr, vn unsupported", async () => {
+Deno.test("the shipped table: 27 WHOIS rows (21 TLDs; za by its second levels; 4 zones), es, gr, vn and 10 zones unsupported", async () => {
   const { routes, unsupported } = await shippedRoutes();
-  assertEquals(unsupported, ["es", "gr", "vn"]);
-  assertEquals(routes.length, 23);
+  assertEquals(unsupported, [
+    "ac.ru",
+    "com.ru",
+    "edu.cn",
+    "edu.ru",
+    "es",
+    "gr",
+    "msk.ru",
+    "net.ru",
+    "nov.ru",
+    "org.ru",
+    "pp.ru",
+    "spb.ru",
+    "vn",
+  ]);
+  assertEquals(routes.length, 27);
   for (const route of routes) {
     assert(WHOIS_SAMPLES[route.suffix], `captured-style answers for ${route.suffix}`);
   }
@@ -155,4 +197,138 @@ Deno.test("0 false available over every row's table of answers", async () => {
   }
   console.log(`${cases} answers over ${routes.length} rows: ${available} false available`);
   assertEquals(available, 0);
+});
+
+/** The words of a row's limit pattern (letters only, 4 or more), as a name's labels would spell them. */
+function limitWords(route: WhoisRoute): string[] {
+  const words = (route.limit?.source ?? "").toLowerCase().replace(/\\[a-z]/g, " ").match(/[a-z]{4,}/g) ?? [];
+  return [...new Set(words)];
+}
+
+/** Names made of a row's own limit words: each word, each pair, and the whole phrase joined by hyphens. */
+function limitWordNames(route: WhoisRoute): string[] {
+  const words = limitWords(route);
+  const labels = new Set<string>([
+    "exceeded",
+    "quota",
+    "too-many",
+    "blacklisted",
+    "denied",
+    "limit-exceeded",
+  ]);
+  for (const word of words) labels.add(word);
+  for (let i = 0; i + 1 < words.length; i++) labels.add(`${words[i]}-${words[i + 1]}`);
+  labels.add(words.join("-").slice(0, 63).replace(/-+$/, ""));
+  return [...labels].filter((label) => label !== "").map((label) => `${label}.${route.suffix}`);
+}
+
+Deno.test("limit texts cannot be forged by a name: names made of each row's limit words, registered and free", async () => {
+  const { routes } = await shippedRoutes();
+  let names = 0;
+  for (const route of routes) {
+    assert(route.limit !== null, `${route.suffix}: a limit pattern`);
+    for (const name of limitWordNames(route)) {
+      names++;
+      for (const state of ["registered", "available", "pending_delete"] as const) {
+        const text = decodeWhoisBytes(fakeWhoisAnswer(name, state), route.encoding);
+        const reading = readWhoisAnswer(route, text, name);
+        const wanted = state === "available"
+          ? "not_found"
+          : state === "registered"
+          ? "found"
+          : reading.answer;
+        assertEquals(reading.answer, wanted, `${route.suffix}: ${name} ${state}`);
+        assert(reading.answer !== "rate_limited", `${route.suffix}: ${name} ${state} is no limit text`);
+      }
+      // A text no pattern explains that echoes the name next to the row's limit words is no limit text
+      // either (the name's line is never read as the server's notice).
+      const echo = `% Information related to '${name}'\r\n% ${limitWords(route).join(" ")} ${name}\r\n`;
+      assert(readWhoisAnswer(route, echo, name).answer !== "rate_limited", `${route.suffix}: ${name} echoed`);
+    }
+    // The server's own notice still pauses the host.
+    assertEquals(read(route, "rate_limited").answer, "rate_limited", `${route.suffix}: its notice`);
+  }
+  console.log(`${names} names made of limit words over ${routes.length} rows: none read as a limit`);
+});
+
+Deno.test("zones with their own servers: their names never resolve to the TLD's row", async () => {
+  const { entries } = await shippedRoutes();
+  for (const [zone, host] of Object.entries(OWN_SERVER_ZONES)) {
+    const tld = zone.split(".").pop()!;
+    const name = `example.${zone}`;
+    const entry = findWhoisEntry(entries, name);
+    assert(entry !== null, `${name}: a row`);
+    assertEquals(entrySuffix(entry), zone, `${name} is read under its zone's own row, not ${tld}'s`);
+    if (entry.kind === "route") {
+      assertEquals(entry.route.host, host, `${zone}: its own server`);
+    } else {
+      assertEquals(unsupportedZone(entry), zone, `${zone}: refused as unsupported_zone`);
+      assert(entry.unsupported.reason.includes(host), `${zone}: the reason names ${host}`);
+    }
+    // The zone's own name is a name under the TLD, read by the TLD's WHOIS row (or its RDAP server: .uk).
+    const own = findWhoisEntry(entries, zone);
+    assertEquals(own === null ? tld : entrySuffix(own), tld, `${zone} itself is a .${tld} name`);
+    // Whatever the Public Suffix List says: a name it makes registrable is read under the zone's row, and
+    // one it calls a sub-domain (the zone in the PSL's private section) is refused before any check.
+    const normalized = normalizeDomainName(name);
+    if (normalized.ok) assertEquals(entrySuffix(findWhoisEntry(entries, normalized.domainName)!), zone);
+    else assert(normalized.reason.includes("subdomain"), `${name}: ${normalized.reason}`);
+  }
+  // Why: asked for a com.ru name, the .ru registry's server answers "not found" (a real capture), which the
+  // ru row would read as not_found, a false available for a name registered in the com.ru zone.
+  const capture = REAL_ANSWERS.find((sample) => sample.name === "mining.com.ru")!;
+  const ru = entries.get("ru")!;
+  assert(ru.kind === "route");
+  const text = decodeWhoisBytes(await realAnswerBytes(capture), ru.route.encoding);
+  assertEquals(readWhoisAnswer(ru.route, text, capture.name!).answer, "not_found");
+  assertEquals(unsupportedZone(findWhoisEntry(entries, capture.name!)), "com.ru");
+  // For every shipped row, names under the zones never resolve to any other row.
+  for (const suffix of entries.keys()) {
+    for (const zone of Object.keys(OWN_SERVER_ZONES)) {
+      if (zone === suffix || !zone.endsWith(`.${suffix}`)) continue;
+      assertEquals(
+        entrySuffix(findWhoisEntry(entries, `drop-test.${zone}`)!),
+        zone,
+        `${zone} is not ${suffix}'s`,
+      );
+    }
+  }
+});
+
+Deno.test("the route lookup and the zone rule: TypeScript and SQL agree (one table of cases)", async () => {
+  const { entries } = await shippedRoutes();
+  const cases = [
+    "example.com.ru",
+    "com.ru",
+    "a.b.msk.ru",
+    "example.ru",
+    "example.priv.at",
+    "priv.at",
+    "example.at",
+    "example.edu.cn",
+    "edu.cn",
+    "example.cn",
+    "example.co.za",
+    "co.za",
+    "example.za",
+    "example.es",
+    "example.com",
+    "EXAMPLE.PP.RU",
+    "example.ac.uk",
+    "ac.uk",
+    "example.co.uk",
+    "example.gov.za",
+  ];
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
+  try {
+    for (const name of cases) {
+      const entry = findWhoisEntry(entries, name);
+      const [row] = await sql<{ suffix: string | null; zone: string | null }[]>`
+        select private.whois_row_suffix(${name}) as suffix, private.whois_unsupported_zone(${name}) as zone`;
+      assertEquals(row.suffix, entry === null ? null : entrySuffix(entry), `${name}: the row`);
+      assertEquals(row.zone, unsupportedZone(entry), `${name}: the zone rule`);
+    }
+  } finally {
+    await sql.end();
+  }
 });

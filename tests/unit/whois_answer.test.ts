@@ -2,6 +2,7 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   decodeWhoisBytes,
+  hasLimitNotice,
   parseWhoisDate,
   readWhoisAnswer,
 } from "../../supabase/functions/_shared/whois/answer.ts";
@@ -36,7 +37,8 @@ const route = (() => {
 Deno.test("not found only when nothing contradicts it", () => {
   assertEquals(readWhoisAnswer(route, "No entries found.\r\n").answer, "not_found");
   assertEquals(readWhoisAnswer(route, "No entries found.\ndomain: a.test\n").answer, "unrecognized");
-  assertEquals(readWhoisAnswer(route, "No entries found.\nToo many queries\n").answer, "rate_limited");
+  // A limit notice next to "not found" contradicts it: neither available nor a limit.
+  assertEquals(readWhoisAnswer(route, "No entries found.\nToo many queries\n").answer, "unrecognized");
   assertEquals(readWhoisAnswer(route, "").answer, "unrecognized");
   assertEquals(readWhoisAnswer(route, "  \r\n").answer, "unrecognized");
   assertEquals(readWhoisAnswer(route, "No entries found. Maybe.\n").answer, "unrecognized");
@@ -62,6 +64,7 @@ Deno.test("WHOIS dates", () => {
   assertEquals(parseWhoisDate("2027-03-17 12:48:36"), "2027-03-17T12:48:36.000Z");
   assertEquals(parseWhoisDate("2027/05/31"), "2027-05-31T00:00:00.000Z");
   assertEquals(parseWhoisDate("28/02/2027"), "2027-02-28T00:00:00.000Z");
+  assertEquals(parseWhoisDate("02/11/2019 23:59:00"), "2019-11-02T23:59:00.000Z");
   assertEquals(parseWhoisDate("2027-02-17T00:00:00+13:00"), "2027-02-16T11:00:00.000Z");
   assertEquals(parseWhoisDate("2027-02-30"), null);
   assertEquals(parseWhoisDate("2027. 03. 02."), null);
@@ -81,6 +84,9 @@ Deno.test("the longest matching suffix wins", () => {
   assertEquals(findWhoisEntry(entries, "example.co.za")?.kind, "route");
   assertEquals(findWhoisEntry(entries, "example.za")?.kind, "unsupported");
   assertEquals(findWhoisEntry(entries, "example.com"), null);
+  // A row covers the names under its suffix, never the suffix itself (co.za is no name of the co.za zone).
+  assertEquals(findWhoisEntry(entries, "co.za")?.kind, "unsupported");
+  assertEquals(findWhoisEntry(entries, "a.b.co.za")?.kind, "route");
 });
 
 function baseRecord() {
@@ -108,4 +114,30 @@ Deno.test("a not-found answer keeps the text that matched the row's pattern (the
   assertEquals(reading.answer, "not_found");
   assertEquals(reading.notFoundMatch, "No entries found.");
   assertEquals(readWhoisAnswer(route, "domain: a.test\n").notFoundMatch, undefined);
+});
+
+Deno.test("a limit notice is a whole line of the server's own, never a line carrying the queried name", () => {
+  assertEquals(readWhoisAnswer(route, "% test registry\nToo many queries\n").answer, "rate_limited");
+  assertEquals(readWhoisAnswer(route, "  Too many queries  \r\n").answer, "rate_limited");
+  // Part of a line is not a notice (the pattern is anchored to the whole line whatever its author wrote).
+  assertEquals(readWhoisAnswer(route, "- do not send too many queries or else\n").answer, "unrecognized");
+  // A line that carries the queried name is never the server's notice.
+  const name = "too-many-queries.test";
+  assertEquals(readWhoisAnswer(route, `Too many queries\n`, name).answer, "rate_limited");
+  assertEquals(readWhoisAnswer(route, `Too many queries: ${name}\n`, name).answer, "unrecognized");
+  // Found and not-found answers are read first: a name full of limit words is read as what the server said.
+  assertEquals(readWhoisAnswer(route, `domain: ${name}\n`, name).answer, "found");
+  assertEquals(readWhoisAnswer(route, "No entries found.\n", name).answer, "not_found");
+});
+
+Deno.test("hasLimitNotice: anchored to a whole line, case-insensitive, skips the name's lines", () => {
+  const limit = /exceeded/mi;
+  assertEquals(hasLimitNotice(limit, "quota exceeded\nexceeded\n"), true);
+  assertEquals(hasLimitNotice(limit, "quota exceeded\n"), false);
+  assertEquals(hasLimitNotice(limit, "EXCEEDED\n", "exceeded.se"), true);
+  assertEquals(hasLimitNotice(limit, "exceeded.se\n", "exceeded.se"), false);
+  assertEquals(hasLimitNotice(null, "exceeded\n"), false);
+  // An IDN's line is skipped in its Unicode form too (xn--exceeded-i1a.se is exceededé.se).
+  assertEquals(hasLimitNotice(/exceeded.*/mi, "exceededé.se\n", "xn--exceeded-i1a.se"), false);
+  assertEquals(hasLimitNotice(/exceeded.*/mi, "exceeded for you\n", "xn--exceeded-i1a.se"), true);
 });

@@ -26,7 +26,7 @@ function itRoute(overrides: Partial<{ queryFormat: string; host: string }> = {})
     canaryName: "nic.it",
     notFoundPattern: "^Status:\\s*AVAILABLE$",
     foundPattern: "^Status:\\s*(?!AVAILABLE\\s*$)\\S",
-    limitPattern: "Service temporarily unavailable",
+    limitPattern: "^(?:Service temporarily unavailable|Excessive querying)\\b.*$",
     statusPattern: "^Status:\\s*(.+)$",
     pendingDeleteStatuses: ["pendingdelete", "redemptionperiod"],
     registrarPattern: "^Registrar\\s*\\n\\s+Organization:\\s*(.+)$",

@@ -25,7 +25,13 @@ import { databaseServerProofStore, serverProofState, type ServerProofStore } fro
 import { type AvailabilityEvidence, availabilityEvidence, type CanaryProof } from "./evidence.ts";
 import { config } from "../config.ts";
 import { denoResolver } from "../net/dns_resolver.ts";
-import { sharedWhoisDirectory, type WhoisDirectory } from "../whois/server_table.ts";
+import {
+  entrySuffix,
+  sharedWhoisDirectory,
+  unsupportedZone,
+  type WhoisDirectory,
+  type WhoisEntry,
+} from "../whois/server_table.ts";
 import { answerOfFailure, checkWhois, type WhoisCheckDeps } from "./whois_check.ts";
 import { createWhoisClient } from "../whois/client.ts";
 import { sharedWhoisLimiter } from "../rdap/host_limiter.ts";
@@ -159,7 +165,7 @@ async function askRegistry(
     }
     throw error;
   }
-  if (service === null || service.baseUrls.length === 0) {
+  if (service === null || service.baseUrls.length === 0 || await zoneHasOwnRow(deps, domainName, service)) {
     return await askWhois(deps, domainName, options);
   }
   const server = service.baseUrls[0];
@@ -177,9 +183,31 @@ async function askRegistry(
   return { server, answer: await withRegistrarDetails(deps.rdap, lookup, options) };
 }
 
-/** No RDAP route: the WHOIS table's route for the name, if it has one (RDAP always wins where it exists). */
+/**
+ * A name under a zone with its own WHOIS row (e.g. `example.edu.cn`) is never read under the TLD's RDAP
+ * server, which does not hold the zone (docs/whois.md "Zones with their own servers"): the row wins when its
+ * suffix is longer than the RDAP service's. A table that cannot be read leaves RDAP's route as it was.
+ */
+async function zoneHasOwnRow(deps: CheckDeps, domainName: string, service: RdapService): Promise<boolean> {
+  let entry: WhoisEntry | null | undefined;
+  try {
+    entry = await deps.whois?.directory.entryFor(domainName);
+  } catch {
+    return false;
+  }
+  if (!entry) return false;
+  return entrySuffix(entry).split(".").length > service.suffix.split(".").length;
+}
+
+/**
+ * No RDAP route (or a zone with its own row): the WHOIS table's route for the name, if it has one (RDAP
+ * always wins where it exists for the name's zone). A zone listed without a usable server is
+ * `unsupported_zone`.
+ */
 async function askWhois(deps: CheckDeps, domainName: string, options: CheckOptions): Promise<RegistryLookup> {
   const entry = await deps.whois?.directory.entryFor(domainName);
+  const zone = unsupportedZone(entry ?? null);
+  if (zone !== null) return { server: "", answer: { outcome: "unsupported_zone", zone } };
   if (!deps.whois || !entry || entry.kind !== "route") {
     return { server: "", answer: { outcome: "no_server" } };
   }
@@ -216,7 +244,10 @@ async function withRegistrarDetails(
 
 function summarise(registry: RegistryLookup): RdapSummary | null {
   const { server, answer } = registry;
-  if (answer.outcome === "no_server" || answer.outcome === "bootstrap_unavailable") return null;
+  if (
+    answer.outcome === "no_server" || answer.outcome === "bootstrap_unavailable" ||
+    answer.outcome === "unsupported_zone"
+  ) return null;
   if (answer.outcome === "whois") return null;
   const domain = answer.outcome === "found" ? answer.domain : null;
   return {

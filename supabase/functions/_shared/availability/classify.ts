@@ -21,6 +21,8 @@ export type RegistryAnswer =
   | RdapLookup
   | { outcome: "unverified"; url: string; httpStatus: 404 }
   | { outcome: "no_server" }
+  /** The name is under a zone with its own WHOIS server this service cannot read (docs/whois.md). */
+  | { outcome: "unsupported_zone"; zone: string }
   | { outcome: "bootstrap_unavailable" }
   /** No RDAP route: the registry's WHOIS server was asked (availability/whois_check.ts). */
   | { outcome: "whois"; server: string; whois: WhoisOutcome };
@@ -53,6 +55,11 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
         return { available: false, status: "registered", reason: "no_rdap_server_for_tld" };
       }
       return unknown("no_rdap_server_for_tld");
+    case "unsupported_zone":
+      if (dns.outcome === "delegated") {
+        return { available: false, status: "registered", reason: "unsupported_zone" };
+      }
+      return unknown("unsupported_zone");
     case "bootstrap_unavailable":
       return unknown("rdap_bootstrap_unavailable");
     case "failed":

@@ -77,7 +77,7 @@ async function askAndRead(
 ): Promise<{ lookup: WhoisLookup; reading: WhoisReading | null }> {
   const lookup = await deps.client.query(route, domainName, wait);
   if (lookup.outcome === "failed") return { lookup, reading: null };
-  const reading = readWhoisAnswer(route, decodeWhoisBytes(lookup.bytes, route.encoding));
+  const reading = readWhoisAnswer(route, decodeWhoisBytes(lookup.bytes, route.encoding), domainName);
   const now = deps.now ?? Date.now;
   if (reading.answer === "rate_limited") {
     await deps.limiter.pause(route.server, now() + LIMIT_TEXT_PAUSE_MS, "rdap_rate_limited");

@@ -134,6 +134,9 @@ export const checkReason = z.enum([
   "rdap_404_but_delegated",
   "rdap_not_found_dns_error",
   "no_rdap_server_for_tld",
+  // The name is under a second-level zone with its own WHOIS server that this service cannot read
+  // (docs/whois.md "Zones with their own servers"); a delegated one is registered.
+  "unsupported_zone",
   "rdap_bootstrap_unavailable",
   "rdap_server_unverified",
   ...rdapFailureReason.options,
@@ -150,7 +153,8 @@ export const checkReason = z.enum([
   ...whoisFailureReason.options,
 ]).describe(
   "Why the answer is what it is, e.g. rdap_not_found, rdap_timeout, whois_not_found. no_rdap_server_for_tld: " +
-    "the TLD has neither an RDAP nor a WHOIS route.",
+    "the TLD has neither an RDAP nor a WHOIS route. unsupported_zone: the name is under a zone with its own " +
+    "WHOIS server (e.g. edu.cn) that this service cannot read.",
 );
 
 export type CheckReason = z.infer<typeof checkReason>;

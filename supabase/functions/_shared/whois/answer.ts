@@ -1,13 +1,17 @@
 /**
  * Reading one WHOIS answer (pure, no I/O): decode it in the row's encoding, then say what the server
  * said in its own phrasing. The rules mirror RDAP's evidence rules:
- *   - `not_found` only when the row's not-found pattern matches and neither its found pattern nor its
- *     limit pattern does (anything contradicting "not found" makes the answer `unrecognized`);
- *   - `rate_limited` when the limit pattern matches, whatever else the text holds;
+ *   - `not_found` only when the row's not-found pattern matches and neither its found pattern nor a limit
+ *     notice does (anything contradicting "not found" makes the answer `unrecognized`);
  *   - `found`, or `pending_delete` when a status is one of the row's redemption / pending-delete words;
+ *   - `rate_limited` only when neither the found nor the not-found pattern matched and a line of the answer
+ *     is, as a whole, one of the row's limit notices: the limit pattern is anchored to a whole line, and a
+ *     line that carries the queried name is never read as a notice, so no name can forge a limit text
+ *     (docs/whois.md "Limit texts");
  *   - an empty answer, or one no pattern explains, is `unrecognized`.
  * Only `not_found` can ever lead to `available`, and only with a proven canary and DNS (classify.ts).
  */
+import { domainToUnicode } from "node:url";
 import type { WhoisRoute } from "./server_table.ts";
 
 export type WhoisAnswerKind = "found" | "not_found" | "pending_delete" | "rate_limited" | "unrecognized";
@@ -38,18 +42,25 @@ type Phrasing = Pick<
   "notFound" | "found" | "limit" | "status" | "pendingDeleteStatuses" | "registrar" | "expiration"
 >;
 
-export function readWhoisAnswer(route: Phrasing, rawText: string): WhoisReading {
+/**
+ * Reads `rawText`, the server's answer to the query for `queriedName` (the name as sent; its lines are never
+ * read as limit notices).
+ */
+export function readWhoisAnswer(route: Phrasing, rawText: string, queriedName?: string): WhoisReading {
   const text = normaliseWhoisText(rawText);
   const none: WhoisReading = { answer: "unrecognized", statuses: [], registrar: null, expirationDate: null };
   if (text.trim() === "") return none;
-  if (route.limit !== null && route.limit.test(text)) return { ...none, answer: "rate_limited" };
 
   const saysNotFound = route.notFound.test(text);
   const saysFound = route.found.test(text);
   if (saysNotFound && !saysFound) {
+    if (hasLimitNotice(route.limit, text, queriedName)) return none;
     return { ...none, answer: "not_found", notFoundMatch: text.match(route.notFound)?.[0].trim() };
   }
-  if (!saysFound || saysNotFound) return none;
+  if (!saysFound) {
+    return hasLimitNotice(route.limit, text, queriedName) ? { ...none, answer: "rate_limited" } : none;
+  }
+  if (saysNotFound) return none;
 
   const statuses = statusesOf(route, text);
   const lowered = statuses.map((status) => status.toLowerCase());
@@ -60,6 +71,32 @@ export function readWhoisAnswer(route: Phrasing, rawText: string): WhoisReading 
     registrar: firstCapture(route.registrar, text),
     expirationDate: parseWhoisDate(firstCapture(route.expiration, text)),
   };
+}
+
+/**
+ * Whether a line of `text` is, as a whole (blanks around it aside), one of the server's limit notices. The
+ * row's pattern is anchored to the whole line whatever its author wrote, and a line that carries the queried
+ * name (in any case) is skipped: a name such as `exceeded.se` echoed in a "not found" line is never a notice.
+ */
+export function hasLimitNotice(limit: RegExp | null, text: string, queriedName?: string): boolean {
+  if (limit === null) return false;
+  const notice = new RegExp(`^(?:${limit.source})$`, limit.flags.replace(/[gmy]/g, ""));
+  const names = namesOf(queriedName);
+  return text.split("\n").some((line) => {
+    const trimmed = line.trim();
+    if (trimmed === "") return false;
+    const lowered = trimmed.toLowerCase();
+    if (names.some((name) => lowered.includes(name))) return false;
+    return notice.test(trimmed);
+  });
+}
+
+/** The queried name as a server may echo it: its A-labels and, for an IDN, its Unicode form (lower case). */
+function namesOf(queriedName: string | undefined): string[] {
+  const ascii = queriedName?.trim().toLowerCase().replace(/\.$/, "") ?? "";
+  if (ascii === "") return [];
+  const unicode = domainToUnicode(ascii).toLowerCase();
+  return unicode !== "" && unicode !== ascii ? [ascii, unicode] : [ascii];
 }
 
 function statusesOf(route: Phrasing, text: string): string[] {
@@ -82,7 +119,8 @@ function firstCapture(pattern: RegExp | null, text: string): string | null {
 
 /**
  * A WHOIS date as ISO 8601 UTC: `2026-03-17`, `2026.03.17`, `2026/03/17` (optionally with a time, read as
- * UTC unless it carries `Z`), a full ISO timestamp with offset, or `17/03/2026` (day first). Null otherwise.
+ * UTC unless it carries `Z`), a full ISO timestamp with offset, or `17/03/2026` (day first, optionally with a
+ * time, read as UTC). Null otherwise.
  */
 export function parseWhoisDate(value: string | null): string | null {
   if (value === null) return null;
@@ -93,8 +131,8 @@ export function parseWhoisDate(value: string | null): string | null {
   }
   let match = text.match(/^(\d{4})[-./](\d{2})[-./](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/);
   if (match) return isoDate(match[1], match[2], match[3], match[4], match[5], match[6]);
-  match = text.match(/^(\d{2})[-./](\d{2})[-./](\d{4})$/);
-  if (match) return isoDate(match[3], match[2], match[1]);
+  match = text.match(/^(\d{2})[-./](\d{2})[-./](\d{4})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/);
+  if (match) return isoDate(match[3], match[2], match[1], match[4], match[5], match[6]);
   return null;
 }
 

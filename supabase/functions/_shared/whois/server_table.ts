@@ -101,14 +101,34 @@ export function compileWhoisRow(record: WhoisServerRecord): WhoisEntry | null {
   }
 }
 
-/** The entry of the longest suffix of whole labels that the table lists, or null. */
+/**
+ * The entry of the longest suffix of whole labels that the table lists, or null. A row covers the names
+ * *under* its suffix, never the suffix itself: `com.ru` (a name registered under `.ru`) is read under the
+ * `ru` row, `example.com.ru` under the `com.ru` row (a zone with its own server). Mirrored in SQL by
+ * `private.whois_suffix_of` (parity: tests/integration/whois_rows.test.ts).
+ */
 export function findWhoisEntry(entries: Map<string, WhoisEntry>, domainName: string): WhoisEntry | null {
   const labels = domainName.toLowerCase().replace(/\.$/, "").split(".");
-  for (let start = 0; start < labels.length; start++) {
+  for (let start = 1; start < labels.length; start++) {
     const entry = entries.get(labels.slice(start).join("."));
     if (entry !== undefined) return entry;
   }
   return null;
+}
+
+/** The suffix a WHOIS entry covers. */
+export function entrySuffix(entry: WhoisEntry): string {
+  return entry.kind === "route" ? entry.route.suffix : entry.unsupported.suffix;
+}
+
+/**
+ * The zone rule (docs/whois.md "Zones with their own servers"): a second-level (or deeper) zone listed
+ * without a usable server. Its names are refused when added and answer `unsupported_zone` in live checks,
+ * since the TLD's server does not hold them. Mirrored in SQL by `private.whois_unsupported_zone`.
+ */
+export function unsupportedZone(entry: WhoisEntry | null): string | null {
+  if (entry === null || entry.kind !== "unsupported") return null;
+  return entry.unsupported.suffix.includes(".") ? entry.unsupported.suffix : null;
 }
 
 /** The query line for a name: the row's format with `%s` replaced, ended by CRLF (RFC 3912). */
