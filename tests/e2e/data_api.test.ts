@@ -112,6 +112,43 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(count, 0);
     });
 
+    await t.step("each request runs as PostgREST runs it: role, claims, request.* settings", async () => {
+      // A probe function made for this test only (dropped at the end), reporting what SQL sees.
+      await stack.sql.unsafe(`
+        create function public.data_api_test_probe(p_echo text default null) returns json
+          language sql stable set search_path = '' as $probe$
+          select json_build_object(
+            'uid', auth.uid(), 'role', current_user, 'jwt_role', auth.jwt() ->> 'role',
+            'email', auth.jwt() ->> 'email', 'method', current_setting('request.method', true),
+            'path', current_setting('request.path', true),
+            'client_info', current_setting('request.headers', true)::json ->> 'x-client-info',
+            'authorization', (current_setting('request.headers', true)::json ->> 'authorization') is not null,
+            'echo', p_echo, 'read_only', current_setting('transaction_read_only'))
+          $probe$;
+        grant execute on function public.data_api_test_probe(text) to anon, authenticated;`);
+      const asOwner = await ownerDb.rpc("data_api_test_probe", { p_echo: "hi" });
+      assertEquals(asOwner.error, null);
+      const seen = asOwner.data as Record<string, unknown>;
+      assertEquals(seen.uid, owner.user_id);
+      assertEquals(seen.role, "authenticated");
+      assertEquals(seen.jwt_role, "authenticated");
+      assertEquals(seen.email, owner.email);
+      assertEquals(seen.method, "POST");
+      assertEquals(seen.path, "/rpc/data_api_test_probe");
+      assertMatch(String(seen.client_info), /^supabase-js/);
+      assertEquals(seen.authorization, true);
+      assertEquals(seen.echo, "hi");
+      assertEquals(seen.read_only, "on", "a POST to a STABLE function runs read-only, as in PostgREST");
+      const asAnon = await anonDb.rpc("data_api_test_probe", {}, { get: true });
+      assertEquals((asAnon.data as Record<string, unknown>).role, "anon");
+      assertEquals((asAnon.data as Record<string, unknown>).uid, null);
+      assertEquals((asAnon.data as Record<string, unknown>).method, "GET");
+      // A VOLATILE function that writes, called with GET, meets a read-only transaction: 25006, 405.
+      const viaGet = await ownerDb.rpc("create_organization", { p_name: "Read only" }, { get: true });
+      assertEquals(viaGet.status, 405);
+      assertEquals(viaGet.error?.code, "25006");
+    });
+
     await t.step("tables: select with filters, order, range and exact count", async () => {
       const plans = await ownerDb.from("plans").select("id, quota:watchlist_quota", { count: "exact" })
         .in("id", ["free", "pro", "business"]).gte("watchlist_quota", 10).order("sort_order", {
@@ -384,6 +421,7 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(actual.headers.get("content-range"), "0-3/4");
     });
   } finally {
+    await stack.sql`drop function if exists public.data_api_test_probe(text)`;
     await stack.close();
   }
 });

@@ -4,8 +4,8 @@
  * `set_config('role', …)` to the caller's role, `request.jwt.claims`, `request.method`, `request.path`,
  * `request.headers` and `request.cookies` set for the transaction, `search_path` to the exposed schema and
  * `extensions`; then the catalog is read, the statement built (statements.ts) and run, and the answer shaped
- * as PostgREST shapes it (status, `Content-Range`, `Preference-Applied`, error bodies). GET and HEAD run in a
- * read-only transaction, as in PostgREST.
+ * as PostgREST shapes it (status, `Content-Range`, `Preference-Applied`, error bodies). GET and HEAD, and POST
+ * to a STABLE or IMMUTABLE function, run read-only, as in PostgREST (a write there is 25006, 405).
  */
 import { isUnreachable } from "../../../supabase/functions/_shared/db/failures.ts";
 import type { TransactionSql } from "../../../supabase/functions/_shared/db/sql.ts";
@@ -137,6 +137,11 @@ async function setRequestContext(
            set_config('request.cookies', ${cookiesJson(request)}, true)`;
 }
 
+/** Makes the rest of the transaction read-only (allowed after queries: only read-write must come first). */
+async function readOnly(tx: TransactionSql): Promise<void> {
+  await tx.unsafe("set transaction read only");
+}
+
 async function run(tx: TransactionSql, statement: Statement, shape: BodyShape): Promise<ResultRow> {
   const [row] = await tx.unsafe<ResultRow[]>(statement.text, statement.values);
   if (shape.single && row.page_total !== 1) throw pgrstErrors.singularity(row.page_total);
@@ -187,6 +192,7 @@ async function answerTable(
   };
   const method = request.method;
   if (method === "GET" || method === "HEAD") {
+    await readOnly(tx);
     const range = requestedRange(method, request.headers.get("range"), query.limit, query.offset, maxRows);
     const row = await run(tx, readStatement(name, query, range, shape, withCount), shape);
     const total = totalOf(row);
@@ -283,6 +289,8 @@ async function answerRpc(
 ): Promise<Answer> {
   const viaPost = request.method === "POST";
   const routine = chooseRoutine(await findRoutines(tx, name), name, Object.keys(args), viaPost);
+  // PostgREST's transaction mode: GET/HEAD, and POST to a STABLE or IMMUTABLE function, run read-only.
+  if (!viaPost || routine.volatility !== "volatile") await readOnly(tx);
   const range = requestedRange(
     request.method,
     request.headers.get("range"),
@@ -333,12 +341,10 @@ async function answer(request: Request): Promise<Response> {
     }
   }
   const path = url.pathname.replace(/^\/rest\/v1/, "");
-  const readOnly = method === "GET" || method === "HEAD";
   const authenticated = identity.role !== "anon";
   let result: Answer;
   try {
     result = await restDatabase().begin(async (tx) => {
-      if (readOnly) await tx.unsafe("set transaction read only");
       await setRequestContext(tx, request, identity, path);
       return target.kind === "table"
         ? await answerTable(tx, request, target.name, query, preferences, shape, search)
