@@ -254,6 +254,52 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(unfiltered.error?.code, "21000");
     });
 
+    await t.step(
+      "more of the surface: Range header, HEAD, stripped nulls, upsert, Preference-Applied",
+      async () => {
+        const ownerToken = await tokenFor(owner);
+        const ranged = await raw("/plans?select=id&order=sort_order", {
+          headers: { range: "1-2", "range-unit": "items", prefer: "count=exact" },
+          token: ownerToken,
+        });
+        assertEquals(ranged.status, 206);
+        assertEquals(ranged.body, [{ id: "pro" }, { id: "business" }]);
+        assertEquals(ranged.headers.get("content-range"), "1-2/4");
+        assertEquals(ranged.headers.get("preference-applied"), "count=exact");
+        const head = await ownerDb.from("plans").select("*", { count: "exact", head: true });
+        assertEquals([head.status, head.count, head.data], [200, 4, null]);
+        const stripped = await ownerDb.from("plans").select("id,requests_per_day").eq("id", "free")
+          .stripNulls();
+        assertEquals(stripped.data, [{ id: "free" }]);
+        const past = await raw("/plans?offset=10", { headers: { prefer: "count=exact" }, token: ownerToken });
+        assertEquals([past.status, past.body.code], [416, "PGRST103"]);
+        // Upsert as service_role (plans are written by the operator only), writing back the same values.
+        const service = client(undefined, localSecretKey);
+        const freePlan = {
+          id: "free",
+          api_access: false,
+          watchlist_quota: 10,
+          webhooks: false,
+          sort_order: 10,
+        };
+        const merged = await service.from("plans").upsert(freePlan).select("id,sort_order");
+        assertEquals(
+          [merged.status, merged.data],
+          [200, [{ id: "free", sort_order: 10 }]],
+          "a merge that only updated is 200, as PostgREST answers",
+        );
+        const ignored = await service.from("plans").upsert({ ...freePlan, sort_order: 99 }, {
+          ignoreDuplicates: true,
+        })
+          .select("id");
+        assertEquals([ignored.status, ignored.data], [201, []]);
+        const [free] = await stack.sql<
+          { sort_order: number }[]
+        >`select sort_order from public.plans where id = 'free'`;
+        assertEquals(free.sort_order, 10);
+      },
+    );
+
     await t.step("errors: PostgREST's codes, statuses and shapes", async () => {
       const expect = (
         response: { status: number; body: ErrorShape },
@@ -299,6 +345,33 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         "PGRST101",
       );
       expect(await raw("/plans", { headers: { accept: "text/csv" }, token: ownerToken }), 406, "PGRST107");
+      expect(
+        await raw("/invitations", { method: "POST", body: { nope: 1 }, token: ownerToken }),
+        400,
+        "PGRST204",
+        /Could not find the 'nope' column of 'invitations' in the schema cache/,
+      );
+      const badJson = await fetch(`${rest}/invitations`, {
+        method: "POST",
+        headers: {
+          apikey: localPublishableKey,
+          authorization: `Bearer ${ownerToken}`,
+          "content-type": "application/json",
+        },
+        body: "{not json",
+      });
+      assertEquals([badJson.status, (await badJson.json()).code], [400, "PGRST102"]);
+      expect(await raw("/plans/extra", { token: ownerToken }), 404, "PGRST125");
+      expect(
+        await raw("/invitations", {
+          method: "POST",
+          body: { organization_id: crypto.randomUUID(), email: "a@b.c" },
+          token: ownerToken,
+        }),
+        403,
+        "42501",
+      );
+      expect(await raw("/profiles?id=eq.not-a-uuid", { token: ownerToken }), 400, "22P02");
       expect(
         await raw("/rpc/list_watchlist", { method: "POST", body: { p_limit: 0 }, token: ownerToken }),
         400,

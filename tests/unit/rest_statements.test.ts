@@ -42,7 +42,7 @@ Deno.test("a read: filters and or-trees are parameters; names quoted; range and 
       'WHERE "plans"."id" = $1 AND ("plans"."sort_order" > $2 OR "plans"."requests_per_day" IS NULL) ' +
       'ORDER BY "plans"."id" DESC LIMIT 10 OFFSET 5) SELECT coalesce(json_agg(_postgrest_t), \'[]\')::text AS body, ' +
       'pg_catalog.count(_postgrest_t)::int AS page_total, (SELECT pg_catalog.count(*) FROM "public"."plans" ' +
-      'WHERE "plans"."id" = $1 AND ("plans"."sort_order" > $2 OR "plans"."requests_per_day" IS NULL))::bigint AS total ' +
+      'WHERE "plans"."id" = $1 AND ("plans"."sort_order" > $2 OR "plans"."requests_per_day" IS NULL))::bigint AS total, null AS inserted ' +
       "FROM (SELECT * FROM pgrst_source) _postgrest_t",
   );
 });
@@ -109,8 +109,14 @@ Deno.test("insert, update and delete: the payload is one JSON parameter; RETURNI
   });
   assertMatch(
     upsert.text,
-    /ON CONFLICT\("id"\) DO UPDATE SET "id" = EXCLUDED\."id", "v" = EXCLUDED\."v" RETURNING 1/,
+    /ON CONFLICT\("id"\) DO UPDATE SET "id" = EXCLUDED\."id", "v" = EXCLUDED\."v" WHERE /,
   );
+  // PostgREST's count of inserted rows: +1 per proposed row, -1 per row that updated instead.
+  assertMatch(
+    upsert.text,
+    /_ WHERE pg_catalog\.set_config\('pgrst\.inserted', .* \+ 1\)::text, true\) <> '0' ON CONFLICT/,
+  );
+  assertMatch(upsert.text, /RETURNING 1\) SELECT .* AS inserted FROM/);
   const update = updateStatement(
     "organizations",
     { name: "n" },

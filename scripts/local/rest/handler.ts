@@ -44,6 +44,8 @@ interface ResultRow {
   body: string;
   page_total: number;
   total: string | number | null;
+  /** Rows an upsert (merge-duplicates) inserted rather than updated; null otherwise. */
+  inserted: number | null;
 }
 
 type Target = { kind: "table"; name: string } | { kind: "rpc"; name: string };
@@ -231,7 +233,9 @@ async function answerTable(
       ...applied(["return", "count", "resolution", "missing"]),
     };
     if (representation) headers["Content-Type"] = contentType(shape);
-    return { status: 201, headers, body: representation ? row.body : null };
+    // PostgREST: 201, except a merge that inserted nothing (it only updated) is 200.
+    const status = row.inserted !== null && row.inserted <= 0 ? 200 : 201;
+    return { status, headers, body: representation ? row.body : null };
   }
   if (method === "PATCH") {
     const payload = await jsonBody(request);
@@ -242,7 +246,7 @@ async function answerTable(
     requireWhere(query, "UPDATE");
     let row: ResultRow;
     if (columns.length === 0) {
-      row = { body: shape.single ? "null" : "[]", page_total: 0, total: null };
+      row = { body: shape.single ? "null" : "[]", page_total: 0, total: null, inserted: null };
       if (shape.single) throw pgrstErrors.singularity(0);
     } else {
       const statement = updateStatement(
