@@ -386,6 +386,14 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         );
       expect(await raw("/plans", { token: forged }), 401, "PGRST301");
       expect(await raw("/plans", { token: "not-a-jwt" }), 401, "PGRST301", /Expected 3 parts/);
+      expect(
+        await raw("/plans", { headers: { authorization: "Bearer " } }),
+        401,
+        "PGRST301",
+        /Empty JWT is sent in Authorization header/,
+      );
+      // Another scheme is no token to PostgREST: the key's role (anon), which has no grant on plans.
+      expect(await raw("/plans", { headers: { authorization: "Basic YTpi" } }), 401, "42501");
       const noKey = await fetch(`${rest}/plans`);
       assertEquals(noKey.status, 401);
       assertEquals((await noKey.json()).message, "No API key found in request");
