@@ -351,6 +351,16 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         "PGRST204",
         /Could not find the 'nope' column of 'invitations' in the schema cache/,
       );
+      expect(
+        await raw("/invitations", {
+          method: "POST",
+          body: [{ email: "a@b.c" }, { role: "member" }],
+          token: ownerToken,
+        }),
+        400,
+        "PGRST102",
+        /All object keys must match/,
+      );
       const badJson = await fetch(`${rest}/invitations`, {
         method: "POST",
         headers: {

@@ -218,6 +218,11 @@ async function answerTable(
     if (!rows.every((each) => each !== null && typeof each === "object" && !Array.isArray(each))) {
       throw pgrstErrors.invalidBody("All object keys must match");
     }
+    // Without `columns`, PostgREST wants every object of an array to have the same keys.
+    const keysOf = (row: unknown) => Object.keys(row as object).sort().join(",");
+    if (query.columns === undefined && rows.some((row) => keysOf(row) !== keysOf(rows[0]))) {
+      throw pgrstErrors.invalidBody("All object keys must match");
+    }
     const columns = writtenColumns(table, rows.flatMap((each) => Object.keys(each as object)), query);
     const conflictColumns = query.onConflict ?? table.primaryKey;
     const statement = insertStatement(name, rows as Record<string, unknown>[], query, shape, {
