@@ -10,16 +10,19 @@ import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
 import { startConsentPage } from "./local/consent_page.ts";
 import { startGateway } from "./local/gateway.ts";
+import { startMailbox } from "./local/mailbox/server.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
 import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
 import { clusterAt, stopCluster } from "./local/postgres.ts";
 import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
+import { keysOfJson } from "./local/secrets.ts";
 import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
 
 // Fixed as on Supabase's local stack; the Ctrl-C test (tests/e2e/db_outage_shutdown.test.ts) moves them.
 const gatewayPort = Number(Deno.env.get("START_GATEWAY_PORT") || 54321);
 const databasePort = Number(Deno.env.get("START_DB_PORT") || 54322);
+const mailboxPort = Number(Deno.env.get("START_MAILBOX_PORT") || 54324);
 const stateDir = Deno.env.get("START_STATE_DIR") || localDir;
 const stateFile = stateDir === localDir ? stackStateFile : join(stateDir, "stack.json");
 /** Ctrl-C stops everything within this long, even with a poller run in flight. */
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     sslRootCertFile: cluster.caFile,
   });
   const gateway = await startGateway({ port: gatewayPort });
+  const mailbox = startMailbox({ port: mailboxPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
   const consentPage = startConsentPage({
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
         authBaseUrl,
         databaseUrl: cluster.url,
         jwtSecret: environment.AUTH_JWT_SECRET,
+        mailboxUrl: mailbox.url,
       },
       null,
       2,
@@ -85,8 +90,18 @@ async function main(): Promise<void> {
   );
 
   const baseUrl = `${supabaseUrl}/functions/v1/api-v1`;
+  const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
+  const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
+  // The lines a client needs, as `supabase start` prints them.
   console.log(`
 Domain Watchlist is running.
+
+API URL: ${supabaseUrl}
+Publishable key: ${publishableKey}
+Secret key: ${secretKey}
+App URL: ${environment.APP_URL}
+Mailbox: ${mailbox.url}
+
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
   OAuth consent  ${
@@ -120,6 +135,7 @@ Press Ctrl-C to stop.`);
     await Promise.all([
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
+      within(1_000, mailbox.close()),
       within(1_000, typeof consentPage === "string" ? Promise.resolve() : consentPage.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
