@@ -446,6 +446,30 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(refused.body.code, "42501");
     });
 
+    await t.step(
+      "a session from the Auth stand-in (sign-up, ES256) reads and writes through the Data API",
+      async () => {
+        const app = client();
+        const email = uniqueEmail("signup");
+        const signedUp = await app.auth.signUp({ email, password: "correct-horse-1" });
+        assertEquals(signedUp.error, null);
+        assert(signedUp.data.session, "local sign-up needs no confirmation");
+        const userId = signedUp.data.user!.id;
+        const profile = await app.from("profiles").select("id,email,plan_id").single();
+        assertEquals(profile.data, { id: userId, email, plan_id: "free" });
+        const renamed = await app.from("profiles").update({ display_name: "Ada" }).eq("id", userId)
+          .select("display_name").single();
+        assertEquals(renamed.data, { display_name: "Ada" });
+        const added = await app.rpc("add_watchlist_domains", {
+          p_domain_names: [`signup-${userId.slice(0, 8)}.com`],
+        });
+        assertEquals(added.data?.[0]?.added, 1);
+        await app.auth.signOut();
+        const afterSignOut = await app.from("profiles").select("id");
+        assertEquals(afterSignOut.status, 401, "signed out, the client is anonymous again");
+      },
+    );
+
     await t.step("hostile query strings change nothing and leak nothing", async () => {
       const ownerToken = await tokenFor(owner);
       const before = await stack.sql<{ count: number }[]>`select count(*)::int as count from public.profiles`;
