@@ -123,7 +123,8 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
             'path', current_setting('request.path', true),
             'client_info', current_setting('request.headers', true)::json ->> 'x-client-info',
             'authorization', (current_setting('request.headers', true)::json ->> 'authorization') is not null,
-            'echo', p_echo, 'read_only', current_setting('transaction_read_only'))
+            'echo', p_echo, 'read_only', current_setting('transaction_read_only'),
+            'statement_timeout', current_setting('statement_timeout'))
           $probe$;
         grant execute on function public.data_api_test_probe(text) to anon, authenticated;`);
       const asOwner = await ownerDb.rpc("data_api_test_probe", { p_echo: "hi" });
@@ -139,10 +140,12 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(seen.authorization, true);
       assertEquals(seen.echo, "hi");
       assertEquals(seen.read_only, "on", "a POST to a STABLE function runs read-only, as in PostgREST");
+      assertEquals(seen.statement_timeout, "8s");
       const asAnon = await anonDb.rpc("data_api_test_probe", {}, { get: true });
       assertEquals((asAnon.data as Record<string, unknown>).role, "anon");
       assertEquals((asAnon.data as Record<string, unknown>).uid, null);
       assertEquals((asAnon.data as Record<string, unknown>).method, "GET");
+      assertEquals((asAnon.data as Record<string, unknown>).statement_timeout, "3s");
       // A VOLATILE function that writes, called with GET, meets a read-only transaction: 25006, 405.
       const viaGet = await ownerDb.rpc("create_organization", { p_name: "Read only" }, { get: true });
       assertEquals(viaGet.status, 405);

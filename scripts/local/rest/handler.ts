@@ -122,6 +122,16 @@ function cookiesJson(request: Request): string {
   return JSON.stringify(cookies);
 }
 
+/**
+ * Supabase's role settings, which PostgREST applies with the role (`ALTER ROLE … SET statement_timeout`):
+ * anon 3 s, authenticated 8 s, service_role none of its own (the authenticator's 8 s).
+ */
+export const statementTimeouts: Record<Identity["role"], string> = {
+  anon: "3s",
+  authenticated: "8s",
+  service_role: "8s",
+};
+
 /** The transaction's settings, as PostgREST's `txVarQuery` sets them (all local to the transaction). */
 async function setRequestContext(
   tx: TransactionSql,
@@ -131,6 +141,7 @@ async function setRequestContext(
 ): Promise<void> {
   await tx`
     select set_config('search_path', ${searchPath}, true),
+           set_config('statement_timeout', ${statementTimeouts[identity.role]}, true),
            set_config('role', ${identity.role}, true),
            set_config('request.jwt.claims', ${JSON.stringify(identity.claims)}, true),
            set_config('request.method', ${request.method}, true),
