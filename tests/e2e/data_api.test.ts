@@ -497,6 +497,7 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         `/profiles?order=${encodeURIComponent("id;drop table public.plans")}`,
         `/${encodeURIComponent('plans"; drop table public.plans; --')}`,
         "/rpc/private.current_account_id",
+        "/plans%zz",
         `/rpc/${encodeURIComponent("pg_sleep")}?seconds=1`,
       ];
       for (const path of attempts) {
