@@ -394,6 +394,9 @@ function failure(error: unknown): Response {
   }
   if (isUnreachable(error)) {
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? null;
+    if (cause && /timeout exceeded when trying to connect/i.test(cause)) {
+      return errorResponse(pgrstErrors.poolTimeout());
+    }
     return errorResponse(pgrstErrors.connection(cause));
   }
   console.error(`[rest] ${error instanceof Error ? error.stack : String(error)}`);
