@@ -2685,6 +2685,26 @@ $$;
 ALTER FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) OWNER TO postgres;
 
 --
+-- Name: refuse_oauth_client_token(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_oauth_client_token() RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if public.is_oauth_client_token() then
+    raise exception using
+      errcode = '42501',
+      message = 'An assistant''s access token cannot manage the account: sign in to the app to do this.',
+      hint = 'OAuth client tokens may only list, add and remove watchlist names (the MCP tools).';
+  end if;
+end
+$$;
+
+ALTER FUNCTION private.refuse_oauth_client_token() OWNER TO postgres;
+
+--
 -- Name: registry_of(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3301,6 +3321,7 @@ declare
   v_email text;
   v_inv public.invitations%rowtype;
 begin
+  perform private.refuse_oauth_client_token();
   -- Only a confirmed address proves the caller owns the invited mailbox (an unconfirmed sign-up with the
   -- invitee's address must not be able to take the invitation).
   select u.email into v_email from auth.users as u where u.id = v_uid and u.email_confirmed_at is not null;
@@ -3495,6 +3516,7 @@ declare
   v_raw text;
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 100 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An API key needs a name of 1 to 100 characters.';
@@ -3539,6 +3561,7 @@ declare
   v_name text := btrim(coalesce(p_name, ''));
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 200 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An organization needs a name of 1 to 200 characters.';
@@ -3566,6 +3589,7 @@ declare
   v_token text := encode(extensions.gen_random_bytes(24), 'hex');
   v_expires_at timestamptz := now() + interval '15 minutes';
 begin
+  perform private.refuse_oauth_client_token();
   select s.bot_username into v_bot from public.telegram_bot_settings as s;
   if v_bot is null then
     raise exception using errcode = 'DW503',
@@ -3597,6 +3621,7 @@ declare
   v_uid uuid := auth.uid();
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if (select count(*) from public.webhook_endpoints as w where w.user_id = v_uid) >= 10 then
     raise exception using errcode = 'DW400', message = 'DW400: An account can have at most 10 webhooks.';
@@ -3649,6 +3674,7 @@ CREATE FUNCTION public.delete_webhook_endpoint(p_id uuid) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   delete from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -3687,6 +3713,7 @@ CREATE FUNCTION public.invitation_for_sending(p_invitation_id uuid) RETURNS TABL
     AS $$
 #variable_conflict use_column
 begin
+  perform private.refuse_oauth_client_token();
   if auth.uid() is null then
     raise exception using errcode = 'DW401', message = 'DW401: Sign in to send an invitation.';
   end if;
@@ -3717,6 +3744,19 @@ end
 $$;
 
 ALTER FUNCTION public.invitation_for_sending(p_invitation_id uuid) OWNER TO postgres;
+
+--
+-- Name: is_oauth_client_token(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.is_oauth_client_token() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(auth.jwt() ->> 'client_id', '') <> ''
+$$;
+
+ALTER FUNCTION public.is_oauth_client_token() OWNER TO postgres;
 
 --
 -- Name: is_valid_domain_name(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -3817,6 +3857,7 @@ declare
   v_count integer;
   v_next_cursor text;
 begin
+  perform private.refuse_oauth_client_token();
   if p_endpoint_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the webhook (p_endpoint_id).';
   end if;
@@ -3934,6 +3975,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_delivery record;
 begin
+  perform private.refuse_oauth_client_token();
   if p_delivery_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
   end if;
@@ -4036,6 +4078,7 @@ CREATE FUNCTION public.revoke_api_key(p_key_id uuid) RETURNS boolean
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.api_keys as k
      set revoked_at = now()
    where k.id = p_key_id
@@ -4060,6 +4103,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set previous_secret = w.secret,
          previous_secret_expires_at = case when w.secret is null then null else now() + interval '24 hours' end,
@@ -4085,6 +4129,7 @@ CREATE FUNCTION public.send_telegram_test() RETURNS uuid
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (
     select 1 from public.notification_settings as n where n.user_id = v_uid and n.telegram_chat_id is not null
@@ -4108,6 +4153,7 @@ CREATE FUNCTION public.send_webhook_test(p_id uuid) RETURNS uuid
 declare
   v_uid uuid := auth.uid();
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if not exists (select 1 from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid) then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -4129,6 +4175,7 @@ CREATE FUNCTION public.set_telegram_chat(p_chat_id text) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_chat_id is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Link Telegram through the bot: open the link from create_telegram_link() in Telegram.';
@@ -4152,6 +4199,7 @@ CREATE FUNCTION public.set_telegram_enabled(p_enabled boolean) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_enabled is null then
     raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
   end if;
@@ -4173,8 +4221,10 @@ CREATE FUNCTION public.set_telegram_event_types(p_event_types text[]) RETURNS vo
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_types text[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_types := private.validated_alert_event_types(p_event_types);
   if v_types is null then
     raise exception using errcode = 'DW400', message = 'DW400: Choose at least one event type.';
   end if;
@@ -4196,8 +4246,10 @@ CREATE FUNCTION public.set_telegram_expiring_days(p_days integer[]) RETURNS void
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;
@@ -4219,8 +4271,10 @@ CREATE FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) RE
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;
@@ -4244,6 +4298,7 @@ CREATE FUNCTION public.set_webhook_secret(p_id uuid, p_secret text) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set secret = private.validated_webhook_secret(p_secret)
    where w.id = p_id and w.user_id = v_uid;
@@ -4285,6 +4340,7 @@ CREATE FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text DEFAULT NUL
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(p_description) > 500 then
     raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
   end if;
@@ -6266,6 +6322,138 @@ ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: invitations Assistants' tokens cannot add invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot add invitations" ON public.invitations AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: invitations Assistants' tokens cannot change invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change invitations" ON public.invitations AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot change organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change organization members" ON public.organization_members AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot change organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change organizations" ON public.organizations AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: notification_settings Assistants' tokens cannot delete notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete notification settings" ON public.notification_settings AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot delete organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete organization members" ON public.organization_members AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot delete organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete organizations" ON public.organizations AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: webhook_endpoints Assistants' tokens cannot delete webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete webhook endpoints" ON public.webhook_endpoints AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_deliveries Assistants' tokens cannot read alert deliveries; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert deliveries" ON public.alert_deliveries AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_delivery_attempts Assistants' tokens cannot read alert delivery attempts; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert delivery attempts" ON public.alert_delivery_attempts AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_delivery_lanes Assistants' tokens cannot read alert delivery lanes; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert delivery lanes" ON public.alert_delivery_lanes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_events Assistants' tokens cannot read alert events; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert events" ON public.alert_events AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: api_keys Assistants' tokens cannot read api keys; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read api keys" ON public.api_keys AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: api_request_counters Assistants' tokens cannot read api request counters; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read api request counters" ON public.api_request_counters AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: invitations Assistants' tokens cannot read invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read invitations" ON public.invitations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: notification_settings Assistants' tokens cannot read notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read notification settings" ON public.notification_settings AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot read organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization members" ON public.organization_members AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot read organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organizations" ON public.organizations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: profiles Assistants' tokens cannot read profiles; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read profiles" ON public.profiles AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: session_request_log Assistants' tokens cannot read session request log; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read session request log" ON public.session_request_log AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read webhook endpoints" ON public.webhook_endpoints AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: profiles Assistants' tokens cannot rename the account; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot rename the account" ON public.profiles AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: organization_members Members can read the members of their organizations; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7083,6 +7271,12 @@ REVOKE ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry tex
 GRANT ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) TO service_role;
 
 --
+-- Name: FUNCTION refuse_oauth_client_token(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_oauth_client_token() FROM PUBLIC;
+
+--
 -- Name: FUNCTION registry_of(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7314,6 +7508,14 @@ GRANT ALL ON FUNCTION public.has_org_role(org uuid, roles text[]) TO service_rol
 
 REVOKE ALL ON FUNCTION public.invitation_for_sending(p_invitation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.invitation_for_sending(p_invitation_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION is_oauth_client_token(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.is_oauth_client_token() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.is_oauth_client_token() TO authenticated;
+GRANT ALL ON FUNCTION public.is_oauth_client_token() TO service_role;
 
 --
 -- Name: FUNCTION is_valid_domain_name(p_name text); Type: ACL; Schema: public; Owner: postgres

@@ -315,6 +315,36 @@ Deno.test("MCP over OAuth 2.1 through the local Supabase Auth stand-in", options
     );
 
     await t.step(
+      "an assistant's access token is refused by the session endpoints (403): it may only use the tools",
+      async () => {
+        const account = await stack.account("pro");
+        const provider = new TestProvider();
+        const client = await oauthClient(stack, account, provider, []);
+        const token = provider.saved!.access_token;
+        for (
+          const [name, body] of [
+            ["export-account", {}],
+            ["send-org-invite", { invitationId: crypto.randomUUID() }],
+          ] as const
+        ) {
+          const response = await fetch(`${stack.functionsBase}/${name}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+          assertEquals(response.status, 403, name);
+          const answer = await response.json();
+          assertEquals(answer.error, "forbidden", name);
+          assertMatch(answer.message, /assistant's access token cannot manage the account/, name);
+        }
+        // The same token still runs the tools.
+        const result = await client.callTool({ name: "list_watchlist", arguments: {} });
+        assert(!result.isError, JSON.stringify(result.structuredContent));
+        await client.close();
+      },
+    );
+
+    await t.step(
       "a Free account's token gets upgrade_required; limits and headers as with a key",
       async () => {
         const free = await stack.account("free");

@@ -160,14 +160,29 @@ async function verifiedUserPayload(
 
 /**
  * The signed-in user behind an Authorization header. Invalid, expired, foreign or unsigned tokens are a 401;
- * a key set that cannot be fetched or read is an error on our side (500).
+ * an OAuth access token (it carries `client_id`: an assistant's token, which may only use the MCP tools) is
+ * a 403; a key set that cannot be fetched or read is an error on our side (500).
  */
 export async function verifySession(authorization: string | null | undefined): Promise<SessionUser> {
   const payload = await verifiedUserPayload(bearerToken(authorization), "asymmetric_or_shared");
+  if (isOAuthClientPayload(payload)) {
+    throw new ApiError(
+      "forbidden",
+      "An assistant's access token cannot manage the account: sign in to the app to do this.",
+    );
+  }
   return {
     userId: payload.sub.toLowerCase(),
     email: typeof payload.email === "string" ? payload.email : null,
   };
+}
+
+/**
+ * Whether a verified token was issued to an OAuth client (an assistant): it carries `client_id`. The same
+ * rule as SQL's `public.is_oauth_client_token()`.
+ */
+function isOAuthClientPayload(payload: JWTPayload): boolean {
+  return payload.client_id !== undefined && payload.client_id !== null && payload.client_id !== "";
 }
 
 /** The account and OAuth client behind an access token of the project's OAuth 2.1 server. */
