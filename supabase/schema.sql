@@ -1301,8 +1301,8 @@ begin
         + (('x' || lpad(coalesce(nullif(v_groups[2], ''), '0'), 4, '0')
               || lpad(coalesce(nullif(v_groups[3], ''), '0'), 4, '0'))::bit(32)::bigint);
     elsif p_address <<= any (array[
-      '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32', 'fc00::/7', 'fe80::/10',
-      'fec0::/10', 'ff00::/8'
+      '::ffff:0:0:0/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32',
+      '3fff::/20', '5f00::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8'
     ]::inet[]) then
       return 'non_public';
     else
