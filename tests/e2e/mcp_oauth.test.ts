@@ -232,6 +232,19 @@ Deno.test("MCP over OAuth 2.1 through the local Supabase Auth stand-in", options
           resource_documentation: `${stack.apiBase}/openapi.json`,
         });
       }
+      // Spoofed forwarding headers change nothing: the URLs come from SUPABASE_URL (or PROJECT_PUBLIC_URL).
+      const spoofed = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" };
+      const spoofedMetadata = await fetch(metadataUrl, { headers: spoofed });
+      assertEquals((await spoofedMetadata.json()).resource, mcpUrl);
+      const spoofedChallenge = await rpc(mcpUrl, spoofed, initialize);
+      assertEquals(spoofedChallenge.status, 401);
+      assertEquals(
+        spoofedChallenge.headers.get("www-authenticate"),
+        `Bearer resource_metadata="${metadataUrl}"`,
+      );
+      await spoofedChallenge.body?.cancel();
+      const openApi = await (await fetch(`${stack.apiBase}/openapi.json`, { headers: spoofed })).json();
+      assertEquals(openApi.servers.map((server: { url: string }) => server.url), [stack.apiBase]);
       const asMetadata =
         await (await fetch(`${stack.gateway.url}/.well-known/oauth-authorization-server/auth/v1`))
           .json();
