@@ -2718,23 +2718,6 @@ $_$;
 ALTER FUNCTION private.registry_of(p_domain_name text) OWNER TO postgres;
 
 --
--- Name: release_invite_mail(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  delete from public.invite_mail_log as g
-   where g.id = (
-     select max(x.id) from public.invite_mail_log as x
-      where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
-   )
-$$;
-
-ALTER FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) OWNER TO postgres;
-
---
 -- Name: require_session_request(uuid, text, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -7282,13 +7265,6 @@ REVOKE ALL ON FUNCTION private.refuse_oauth_client_token() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.registry_of(p_domain_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.registry_of(p_domain_name text) TO service_role;
-
---
--- Name: FUNCTION release_invite_mail(p_user_id uuid, p_invitation_id uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION require_session_request(p_user_id uuid, p_action text, p_what text); Type: ACL; Schema: private; Owner: postgres

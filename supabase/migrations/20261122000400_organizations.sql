@@ -417,22 +417,6 @@ grant select, insert, update, delete on table public.invite_mail_log to service_
 
 grant select, usage on sequence public.invite_mail_log_id_seq to service_role;
 
--- Gives back a reservation when Auth sent nothing (the address already has an account).
-create function private.release_invite_mail(p_user_id uuid, p_invitation_id uuid)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  delete from public.invite_mail_log as g
-   where g.id = (
-     select max(x.id) from public.invite_mail_log as x
-      where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
-   )
-$$;
-revoke all on function private.release_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function private.release_invite_mail(uuid, uuid) to service_role;
-
 create function private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid)
 returns void
 language plpgsql
