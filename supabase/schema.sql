@@ -1529,6 +1529,47 @@ ALTER FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds
 COMMENT ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) IS 'POSTs {} p_times times to <Vault project_url>/functions/v1/<p_path> with the Vault secret poller_secret as bearer token; the first pg_net request id, or null while a secret is missing. For invoke_rdap_poller() and invoke_alert_delivery() only (no grants).';
 
 --
+-- Name: public_suffix_length(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.public_suffix_length(p_name text) RETURNS integer
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  v_labels text[] := string_to_array(p_name, '.');
+  v_count integer := cardinality(v_labels);
+  v_suffix text;
+  v_parent text;
+  v_longest integer := 0;
+  v_exception integer;
+begin
+  -- From the top-level domain down: one primary-key look-up per candidate rule.
+  for k in 1 .. v_count loop
+    v_suffix := array_to_string(v_labels[v_count - k + 1:], '.');
+    if exists (select 1 from private.public_suffixes as r where r.rule = '!' || v_suffix) then
+      v_exception := k - 1;
+    end if;
+    if exists (select 1 from private.public_suffixes as r where r.rule = v_suffix)
+       or (k > 1 and exists (select 1 from private.public_suffixes as r where r.rule = '*.' || v_parent)) then
+      v_longest := k;
+    end if;
+    v_parent := v_suffix;
+  end loop;
+  if v_exception is not null then
+    return v_exception;
+  end if;
+  if v_longest = 0 and v_labels[v_count] ~ 'test$'
+     and (select d.local_test_tlds from private.domain_name_rules as d) then
+    return 1;
+  end if;
+  return v_longest;
+end
+$_$;
+
+ALTER FUNCTION private.public_suffix_length(p_name text) OWNER TO postgres;
+
+--
 -- Name: punycode_decode(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2705,6 +2746,58 @@ $$;
 ALTER FUNCTION private.refuse_oauth_client_token() OWNER TO postgres;
 
 --
+-- Name: registrable_domain_problem(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.registrable_domain_problem(p_name text) RETURNS text
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  v_labels text[];
+  v_suffix integer;
+begin
+  if p_name is null or p_name = '' then
+    return 'is empty';
+  end if;
+  if p_name ~ '\.$' then
+    return 'ends with a dot; send the name without it';
+  end if;
+  if p_name !~ '^[a-z0-9.-]+$' then
+    return 'is not in normalized form (lower-case letters, digits, hyphens and dots; Unicode as A-labels)';
+  end if;
+  if length(p_name) > 253 then
+    return 'is longer than 253 characters';
+  end if;
+  v_labels := string_to_array(p_name, '.');
+  if cardinality(v_labels) < 2 then
+    return 'is a bare top-level domain, not a registrable name';
+  end if;
+  if exists (select 1 from unnest(v_labels) as x (label)
+              where x.label !~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$') then
+    return 'has a label that is empty, too long, or uses characters other than letters, digits and hyphens';
+  end if;
+  if p_name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then
+    return 'is an IP address, not a domain name';
+  end if;
+  v_suffix := private.public_suffix_length(p_name);
+  if v_suffix = 0 then
+    return 'does not end in a known top-level domain';
+  end if;
+  if v_suffix >= cardinality(v_labels) then
+    return 'is a public suffix (' || p_name || '), not a registrable name';
+  end if;
+  if v_suffix < cardinality(v_labels) - 1 then
+    return 'is a subdomain; only registrable names can be watched (try '
+      || array_to_string(v_labels[cardinality(v_labels) - v_suffix:], '.') || ')';
+  end if;
+  return null;
+end
+$_$;
+
+ALTER FUNCTION private.registrable_domain_problem(p_name text) OWNER TO postgres;
+
+--
 -- Name: registry_of(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3380,16 +3473,17 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  -- Validate the whole request before writing anything.
+  -- Validate the whole request before writing anything, by the API's rule (registrable_domain_problem).
   select array_agg(coalesce(n.name, '(null)') order by n.ord)
     into v_invalid
     from unnest(p_domain_names) with ordinality as n (name, ord)
-   where not public.is_valid_domain_name(n.name);
+   where private.registrable_domain_problem(n.name) is not null;
 
   if v_invalid is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end,
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
       detail = to_jsonb(v_invalid)::text;
   end if;
 
@@ -3746,15 +3840,11 @@ ALTER FUNCTION public.is_oauth_client_token() OWNER TO postgres;
 --
 
 CREATE FUNCTION public.is_valid_domain_name(p_name text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
-  select p_name is not null
-     and p_name = lower(p_name)
-     and p_name !~ '\.$'
-     and length(p_name) <= 253
-     and p_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'
-$_$;
+    AS $$
+  select private.registrable_domain_problem(p_name) is null
+$$;
 
 ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
 
@@ -4043,7 +4133,13 @@ begin
    where e.user_id = v_uid
      and e.domain_name = lower(p_domain_name)
      and e.deleted_at is null;
-
+  -- A watched name is always removable (even one a newer suffix list would refuse); a name that is not
+  -- watched and could not be is refused as DELETE /domains/{name} refuses it.
+  if not found and private.registrable_domain_problem(lower(p_domain_name)) is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: ' || coalesce(p_domain_name, '(null)') || ' '
+        || private.registrable_domain_problem(lower(p_domain_name)) || '.';
+  end if;
   return found;
 end
 $$;
@@ -4365,6 +4461,34 @@ end
 $$;
 
 ALTER FUNCTION public.webhook_url_problem(p_url text) OWNER TO postgres;
+
+--
+-- Name: domain_name_rules; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.domain_name_rules (
+    id boolean DEFAULT true NOT NULL,
+    local_test_tlds boolean DEFAULT false NOT NULL,
+    CONSTRAINT domain_name_rules_id_check CHECK (id)
+);
+
+ALTER TABLE private.domain_name_rules OWNER TO postgres;
+
+--
+-- Name: public_suffixes; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.public_suffixes (
+    rule text NOT NULL
+);
+
+ALTER TABLE private.public_suffixes OWNER TO postgres;
+
+--
+-- Name: TABLE public_suffixes; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.public_suffixes IS 'The Public Suffix List''s ICANN rules as tldts@<import_map pin> has them (generated, see scripts/public_suffixes.ts).';
 
 --
 -- Name: alert_deliveries; Type: TABLE; Schema: public; Owner: postgres
@@ -5478,6 +5602,20 @@ COMMENT ON TABLE public.whois_servers IS 'WHOIS servers (RFC 3912, port 43) for 
 --
 
 COMMENT ON COLUMN public.whois_servers.source IS 'Where the server and phrasings come from, and when checked.';
+
+--
+-- Name: domain_name_rules domain_name_rules_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.domain_name_rules
+    ADD CONSTRAINT domain_name_rules_pkey PRIMARY KEY (id);
+
+--
+-- Name: public_suffixes public_suffixes_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.public_suffixes
+    ADD CONSTRAINT public_suffixes_pkey PRIMARY KEY (rule);
 
 --
 -- Name: alert_deliveries alert_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -7103,6 +7241,12 @@ GRANT ALL ON FUNCTION private.poller_invocations_needed() TO service_role;
 REVOKE ALL ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) FROM PUBLIC;
 
 --
+-- Name: FUNCTION public_suffix_length(p_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.public_suffix_length(p_name text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION punycode_decode(p_input text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7258,6 +7402,13 @@ GRANT ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text
 --
 
 REVOKE ALL ON FUNCTION private.refuse_oauth_client_token() FROM PUBLIC;
+
+--
+-- Name: FUNCTION registrable_domain_problem(p_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.registrable_domain_problem(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.registrable_domain_problem(p_name text) TO service_role;
 
 --
 -- Name: FUNCTION registry_of(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
@@ -7629,6 +7780,18 @@ GRANT ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_de
 REVOKE ALL ON FUNCTION public.webhook_url_problem(p_url text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO service_role;
+
+--
+-- Name: TABLE domain_name_rules; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT,UPDATE ON TABLE private.domain_name_rules TO service_role;
+
+--
+-- Name: TABLE public_suffixes; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT ON TABLE private.public_suffixes TO service_role;
 
 --
 -- Name: TABLE alert_deliveries; Type: ACL; Schema: public; Owner: postgres
