@@ -103,6 +103,11 @@ begin
               where x.label !~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$') then
     return 'has a label that is empty, too long, or uses characters other than letters, digits and hyphens';
   end if;
+  -- Every A-label must decode (RFC 3492) to a plausible Unicode label (domain_unicode_name's rule: no plain
+  -- ASCII, controls, spaces, format or private-use characters), as UTS #46 asks.
+  if p_name ~ '(^|\.)xn--' and private.domain_unicode_name(p_name) is null then
+    return 'is not a valid domain name';
+  end if;
   if p_name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then
     return 'is an IP address, not a domain name';
   end if;
