@@ -148,7 +148,7 @@ Deno.test("the suffix list SQL reads is the one tldts holds (scripts/public_suff
       r.rule
     )
       .sort();
-    const expected = icannSuffixRules();
+    const expected = await icannSuffixRules();
     assert(expected.length > 7000, `tldts holds ${expected.length} ICANN rules`);
     const missing = expected.filter((rule) => !shipped.includes(rule));
     const extra = shipped.filter((rule) => !expected.includes(rule));
