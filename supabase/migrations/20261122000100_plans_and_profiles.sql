@@ -57,6 +57,45 @@ revoke all on function public.current_account_id() from public, anon, authentica
 grant execute on function public.current_account_id() to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
+-- Assistants' OAuth tokens (docs/mcp.md, "What a connected assistant can and cannot do"). Supabase Auth's
+-- OAuth 2.1 server issues access tokens that carry the `client_id` of the assistant they were issued to;
+-- PostgREST and the product app's direct calls run with those claims as `authenticated`. Such a token may
+-- do what the four MCP tools do (read, add and remove watchlist names) and nothing else: every function
+-- that manages the account starts with `perform private.refuse_oauth_client_token();`, and the tables'
+-- restrictive policies "Assistants' tokens ..." keep their reads and writes away. The one rule:
+-- ---------------------------------------------------------------------------------------------------
+create function public.is_oauth_client_token()
+returns boolean
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce(auth.jwt() ->> 'client_id', '') <> ''
+$$;
+revoke all on function public.is_oauth_client_token() from public, anon, authenticated, service_role;
+grant execute on function public.is_oauth_client_token() to authenticated, service_role;
+
+-- 42501 (insufficient_privilege) for an assistant's token; the managing functions call it first.
+create function private.refuse_oauth_client_token()
+returns void
+language plpgsql
+stable
+security invoker
+set search_path = ''
+as $$
+begin
+  if public.is_oauth_client_token() then
+    raise exception using
+      errcode = '42501',
+      message = 'An assistant''s access token cannot manage the account: sign in to the app to do this.',
+      hint = 'OAuth client tokens may only list, add and remove watchlist names (the MCP tools).';
+  end if;
+end
+$$;
+revoke all on function private.refuse_oauth_client_token() from public, anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------
 -- plans
 -- ---------------------------------------------------------------------------------------------------
 create table public.plans (
@@ -116,6 +155,15 @@ create policy "Users can update their own display name"
   on public.profiles for update to authenticated
   using (id = (select auth.uid()))
   with check (id = (select auth.uid()));
+
+create policy "Assistants' tokens cannot read profiles"
+  on public.profiles as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot rename the account"
+  on public.profiles as restrictive for update to authenticated
+  using (true)
+  with check (not (select public.is_oauth_client_token()));
 
 -- Create the profile when Supabase Auth creates a user (basejump style).
 create function private.handle_new_user()

@@ -23,6 +23,10 @@ create policy "Users can read their own API keys"
   on public.api_keys for select to authenticated
   using (user_id = (select auth.uid()));
 
+create policy "Assistants' tokens cannot read api keys"
+  on public.api_keys as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 create function public.revoke_api_key(p_key_id uuid)
 returns boolean
 language plpgsql
@@ -32,6 +36,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.api_keys as k
      set revoked_at = now()
    where k.id = p_key_id
@@ -66,6 +71,7 @@ declare
   v_raw text;
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 100 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An API key needs a name of 1 to 100 characters.';

@@ -2,18 +2,141 @@
 -- accounts watch it) and each account's entries (`watchlist_entries`, soft-deleted). Adding applies the
 -- plan's quota in request order under concurrency; names are validated and their Unicode form derived here.
 
-create function public.is_valid_domain_name(p_name text)
-returns boolean
-language sql
-immutable
+-- ---------------------------------------------------------------------------------------------------
+-- Domain names: the same rule as the API (POST /domains, `_shared/domain/normalize.ts` with tldts). A name
+-- is watchable when it is in its normalized form (lower case, A-labels, no trailing dot; the app and the API
+-- normalize Unicode input through normalize.ts first), has 2+ labels of letters, digits and inner hyphens
+-- (1-63 characters each, 253 in all), is no IP address, ends in a public suffix of the Public Suffix List's
+-- ICANN section (`private.public_suffixes`, generated from the tldts the functions pin by
+-- scripts/public_suffixes.ts into migration 20261122001210) and is exactly that suffix plus one label.
+-- tests/integration/public_suffix_parity.test.ts runs one table of cases through both rules.
+-- ---------------------------------------------------------------------------------------------------
+create table private.public_suffixes (
+  -- `com`, `co.uk`, `*.ck` (any label under ck), `!www.ck` (an exception: www.ck is registrable)
+  rule text primary key
+);
+comment on table private.public_suffixes is
+  'The Public Suffix List''s ICANN rules as tldts@<import_map pin> has them (generated, see scripts/public_suffixes.ts).';
+grant select on table private.public_suffixes to service_role;
+
+-- One row: whether made-up top-level domains ending in `test` (RFC 6761 reserves .test; the local fakes
+-- serve names like x.followtest) count as known suffixes. Off by default and on hosted; the local seed
+-- (supabase/seed.sql, never run on hosted) turns it on so tests can watch names the fakes serve.
+create table private.domain_name_rules (
+  id boolean primary key default true check (id),
+  local_test_tlds boolean not null default false
+);
+insert into private.domain_name_rules default values;
+grant select, update on table private.domain_name_rules to service_role;
+
+-- How many labels of the name form its public suffix (the PSL algorithm: an exception rule wins and
+-- drops its leftmost label; else the matching rule with the most labels, `*` matching any one label);
+-- 0 when no rule matches (an unknown top-level domain). The name is lower-case ASCII, labels non-empty.
+create function private.public_suffix_length(p_name text)
+returns integer
+language plpgsql
+stable
 parallel safe
 set search_path = ''
 as $$
-  select p_name is not null
-     and p_name = lower(p_name)
-     and p_name !~ '\.$'
-     and length(p_name) <= 253
-     and p_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'
+declare
+  v_labels text[] := string_to_array(p_name, '.');
+  v_count integer := cardinality(v_labels);
+  v_suffix text;
+  v_parent text;
+  v_longest integer := 0;
+  v_exception integer;
+begin
+  -- From the top-level domain down: one primary-key look-up per candidate rule.
+  for k in 1 .. v_count loop
+    v_suffix := array_to_string(v_labels[v_count - k + 1:], '.');
+    if exists (select 1 from private.public_suffixes as r where r.rule = '!' || v_suffix) then
+      v_exception := k - 1;
+    end if;
+    if exists (select 1 from private.public_suffixes as r where r.rule = v_suffix)
+       or (k > 1 and exists (select 1 from private.public_suffixes as r where r.rule = '*.' || v_parent)) then
+      v_longest := k;
+    end if;
+    v_parent := v_suffix;
+  end loop;
+  if v_exception is not null then
+    return v_exception;
+  end if;
+  if v_longest = 0 and v_labels[v_count] ~ 'test$'
+     and (select d.local_test_tlds from private.domain_name_rules as d) then
+    return 1;
+  end if;
+  return v_longest;
+end
+$$;
+revoke all on function private.public_suffix_length(text) from public, anon, authenticated, service_role;
+
+-- Why a name cannot be watched (the API's wording), or null when it can.
+create function private.registrable_domain_problem(p_name text)
+returns text
+language plpgsql
+stable
+parallel safe
+set search_path = ''
+as $$
+declare
+  v_labels text[];
+  v_suffix integer;
+begin
+  if p_name is null or p_name = '' then
+    return 'is empty';
+  end if;
+  if p_name ~ '\.$' then
+    return 'ends with a dot; send the name without it';
+  end if;
+  if p_name !~ '^[a-z0-9.-]+$' then
+    return 'is not in normalized form (lower-case letters, digits, hyphens and dots; Unicode as A-labels)';
+  end if;
+  if length(p_name) > 253 then
+    return 'is longer than 253 characters';
+  end if;
+  v_labels := string_to_array(p_name, '.');
+  if cardinality(v_labels) < 2 then
+    return 'is a bare top-level domain, not a registrable name';
+  end if;
+  if exists (select 1 from unnest(v_labels) as x (label)
+              where x.label !~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$') then
+    return 'has a label that is empty, too long, or uses characters other than letters, digits and hyphens';
+  end if;
+  -- Every A-label must decode (RFC 3492) to a plausible Unicode label (domain_unicode_name's rule: no plain
+  -- ASCII, controls, spaces, format or private-use characters), as UTS #46 asks.
+  if p_name ~ '(^|\.)xn--' and private.domain_unicode_name(p_name) is null then
+    return 'is not a valid domain name';
+  end if;
+  if p_name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then
+    return 'is an IP address, not a domain name';
+  end if;
+  v_suffix := private.public_suffix_length(p_name);
+  if v_suffix = 0 then
+    return 'does not end in a known top-level domain';
+  end if;
+  if v_suffix >= cardinality(v_labels) then
+    return 'is a public suffix (' || p_name || '), not a registrable name';
+  end if;
+  if v_suffix < cardinality(v_labels) - 1 then
+    return 'is a subdomain; only registrable names can be watched (try '
+      || array_to_string(v_labels[cardinality(v_labels) - v_suffix:], '.') || ')';
+  end if;
+  return null;
+end
+$$;
+revoke all on function private.registrable_domain_problem(text) from public, anon, authenticated, service_role;
+grant execute on function private.registrable_domain_problem(text) to service_role;
+
+-- For the app: may this (normalized) name be watched? The same rule as add_watchlist_domains.
+create function public.is_valid_domain_name(p_name text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.registrable_domain_problem(p_name) is null
 $$;
 revoke all on function public.is_valid_domain_name(text) from public, anon, authenticated, service_role;
 grant execute on function public.is_valid_domain_name(text) to authenticated, service_role;
@@ -105,7 +228,13 @@ begin
    where e.user_id = v_uid
      and e.domain_name = lower(p_domain_name)
      and e.deleted_at is null;
-
+  -- A watched name is always removable (even one a newer suffix list would refuse); a name that is not
+  -- watched and could not be is refused as DELETE /domains/{name} refuses it.
+  if not found and private.registrable_domain_problem(lower(p_domain_name)) is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: ' || coalesce(p_domain_name, '(null)') || ' '
+        || private.registrable_domain_problem(lower(p_domain_name)) || '.';
+  end if;
   return found;
 end
 $$;
@@ -346,16 +475,17 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  -- Validate the whole request before writing anything.
+  -- Validate the whole request before writing anything, by the API's rule (registrable_domain_problem).
   select array_agg(coalesce(n.name, '(null)') order by n.ord)
     into v_invalid
     from unnest(p_domain_names) with ordinality as n (name, ord)
-   where not public.is_valid_domain_name(n.name);
+   where private.registrable_domain_problem(n.name) is not null;
 
   if v_invalid is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end,
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
       detail = to_jsonb(v_invalid)::text;
   end if;
 

@@ -101,6 +101,19 @@ create policy "Owners can delete their organizations"
   on public.organizations for delete to authenticated
   using (public.has_org_role(id, array['owner']));
 
+create policy "Assistants' tokens cannot read organizations"
+  on public.organizations as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot change organizations"
+  on public.organizations as restrictive for update to authenticated
+  using (true)
+  with check (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot delete organizations"
+  on public.organizations as restrictive for delete to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 create policy "Members can read the members of their organizations"
   on public.organization_members for select to authenticated
   using (public.has_org_role(organization_id, array['owner', 'admin', 'member']));
@@ -117,6 +130,19 @@ create policy "Owners and admins can remove members, and members can leave"
     or (public.has_org_role(organization_id, array['owner']) and user_id <> (select auth.uid()))
     or (public.has_org_role(organization_id, array['admin']) and role = 'member')
   );
+
+create policy "Assistants' tokens cannot read organization members"
+  on public.organization_members as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot change organization members"
+  on public.organization_members as restrictive for update to authenticated
+  using (true)
+  with check (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot delete organization members"
+  on public.organization_members as restrictive for delete to authenticated
+  using (not (select public.is_oauth_client_token()));
 
 create policy "Owners, admins and the inviter can read invitations"
   on public.invitations for select to authenticated
@@ -138,6 +164,19 @@ create policy "Owners and admins can revoke pending invitations"
   using (public.has_org_role(organization_id, array['owner', 'admin']) and status = 'pending')
   with check (public.has_org_role(organization_id, array['owner', 'admin']) and status = 'revoked');
 
+create policy "Assistants' tokens cannot read invitations"
+  on public.invitations as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot add invitations"
+  on public.invitations as restrictive for insert to authenticated
+  with check (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot change invitations"
+  on public.invitations as restrictive for update to authenticated
+  using (true)
+  with check (not (select public.is_oauth_client_token()));
+
 -- Members of a shared organisation see each other's profile (email and name).
 create policy "Members can read the profiles of people in their organizations"
   on public.profiles for select to authenticated
@@ -157,6 +196,7 @@ declare
   v_name text := btrim(coalesce(p_name, ''));
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 200 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An organization needs a name of 1 to 200 characters.';
@@ -192,6 +232,7 @@ set search_path = ''
 as $$
 #variable_conflict use_column
 begin
+  perform private.refuse_oauth_client_token();
   if auth.uid() is null then
     raise exception using errcode = 'DW401', message = 'DW401: Sign in to send an invitation.';
   end if;
@@ -284,6 +325,7 @@ declare
   v_email text;
   v_inv public.invitations%rowtype;
 begin
+  perform private.refuse_oauth_client_token();
   -- Only a confirmed address proves the caller owns the invited mailbox (an unconfirmed sign-up with the
   -- invitee's address must not be able to take the invitation).
   select u.email into v_email from auth.users as u where u.id = v_uid and u.email_confirmed_at is not null;
@@ -374,22 +416,6 @@ alter table public.invite_mail_log enable row level security;
 grant select, insert, update, delete on table public.invite_mail_log to service_role;
 
 grant select, usage on sequence public.invite_mail_log_id_seq to service_role;
-
--- Gives back a reservation when Auth sent nothing (the address already has an account).
-create function private.release_invite_mail(p_user_id uuid, p_invitation_id uuid)
-returns void
-language sql
-security definer
-set search_path = ''
-as $$
-  delete from public.invite_mail_log as g
-   where g.id = (
-     select max(x.id) from public.invite_mail_log as x
-      where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
-   )
-$$;
-revoke all on function private.release_invite_mail(uuid, uuid) from public, anon, authenticated, service_role;
-grant execute on function private.release_invite_mail(uuid, uuid) to service_role;
 
 create function private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid)
 returns void

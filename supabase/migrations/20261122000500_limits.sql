@@ -30,9 +30,17 @@ create policy "Users can read their own API request counters"
   on public.api_request_counters for select to authenticated
   using (user_id = (select auth.uid()));
 
+create policy "Assistants' tokens cannot read api request counters"
+  on public.api_request_counters as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 create policy "Users can read their own session request log"
   on public.session_request_log for select to authenticated
   using (user_id = (select auth.uid()));
+
+create policy "Assistants' tokens cannot read session request log"
+  on public.session_request_log as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
 
 -- ---------------------------------------------------------------------------------------------------
 -- api_request_allowance: today's allowance without counting a request (for responses, such as MCP

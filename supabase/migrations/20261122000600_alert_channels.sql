@@ -27,6 +27,14 @@ create policy "Users can delete their own notification settings"
   on public.notification_settings for delete to authenticated
   using (user_id = (select auth.uid()));
 
+create policy "Assistants' tokens cannot read notification settings"
+  on public.notification_settings as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot delete notification settings"
+  on public.notification_settings as restrictive for delete to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 -- ---------------------------------------------------------------------------------------------------
 -- webhook_endpoints
 -- ---------------------------------------------------------------------------------------------------
@@ -60,6 +68,14 @@ create policy "Users can read their own webhooks"
 create policy "Users can delete their own webhooks"
   on public.webhook_endpoints for delete to authenticated
   using (user_id = (select auth.uid()));
+
+create policy "Assistants' tokens cannot read webhook endpoints"
+  on public.webhook_endpoints as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
+create policy "Assistants' tokens cannot delete webhook endpoints"
+  on public.webhook_endpoints as restrictive for delete to authenticated
+  using (not (select public.is_oauth_client_token()));
 
 create table public.webhook_target_policy (
   id boolean primary key default true constraint webhook_target_policy_single_row check (id),
@@ -135,6 +151,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set secret = private.validated_webhook_secret(p_secret)
    where w.id = p_id and w.user_id = v_uid;
@@ -156,6 +173,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   delete from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -174,6 +192,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_enabled is null then
     raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
   end if;
@@ -222,6 +241,7 @@ as $$
 declare
   v_uid uuid := auth.uid();
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if not exists (select 1 from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid) then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -241,6 +261,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (
     select 1 from public.notification_settings as n where n.user_id = v_uid and n.telegram_chat_id is not null
@@ -302,8 +323,8 @@ begin
         + (('x' || lpad(coalesce(nullif(v_groups[2], ''), '0'), 4, '0')
               || lpad(coalesce(nullif(v_groups[3], ''), '0'), 4, '0'))::bit(32)::bigint);
     elsif p_address <<= any (array[
-      '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32', 'fc00::/7', 'fe80::/10',
-      'fec0::/10', 'ff00::/8'
+      '::ffff:0:0:0/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32',
+      '3fff::/20', '5f00::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8'
     ]::inet[]) then
       return 'non_public';
     else
@@ -574,6 +595,7 @@ declare
   v_token text := encode(extensions.gen_random_bytes(24), 'hex');
   v_expires_at timestamptz := now() + interval '15 minutes';
 begin
+  perform private.refuse_oauth_client_token();
   select s.bot_username into v_bot from public.telegram_bot_settings as s;
   if v_bot is null then
     raise exception using errcode = 'DW503',
@@ -691,6 +713,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_chat_id is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Link Telegram through the bot: open the link from create_telegram_link() in Telegram.';
@@ -744,6 +767,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set previous_secret = w.secret,
          previous_secret_expires_at = case when w.secret is null then null else now() + interval '24 hours' end,
@@ -939,6 +963,7 @@ declare
   v_uid uuid := auth.uid();
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if (select count(*) from public.webhook_endpoints as w where w.user_id = v_uid) >= 10 then
     raise exception using errcode = 'DW400', message = 'DW400: An account can have at most 10 webhooks.';
@@ -979,6 +1004,7 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(p_description) > 500 then
     raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
   end if;
@@ -1010,8 +1036,10 @@ set search_path = ''
 as $$
 declare
   v_uid uuid := public.current_account_id();
-  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_types text[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_types := private.validated_alert_event_types(p_event_types);
   if v_types is null then
     raise exception using errcode = 'DW400', message = 'DW400: Choose at least one event type.';
   end if;

@@ -27,6 +27,10 @@ create policy "Users can read their own alert events"
   on public.alert_events for select to authenticated
   using (user_id = (select auth.uid()));
 
+create policy "Assistants' tokens cannot read alert events"
+  on public.alert_events as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 -- ---------------------------------------------------------------------------------------------------
 -- alert_deliveries: one row per event and channel (per endpoint for webhooks). Its id is the webhook's
 -- X-Service-Delivery header, the same on every retry. No secrets and no chat IDs are stored here.
@@ -75,6 +79,10 @@ create policy "Users can read their own alert deliveries"
   on public.alert_deliveries for select to authenticated
   using (user_id = (select auth.uid()));
 
+create policy "Assistants' tokens cannot read alert deliveries"
+  on public.alert_deliveries as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 -- ---------------------------------------------------------------------------------------------------
 -- alert_delivery_attempts: the history of every attempt (kept; never contains secrets or chat IDs).
 --   outcome: delivered | failed (counts towards the schedule) | rate_limited (Telegram 429) |
@@ -100,6 +108,10 @@ alter table public.alert_delivery_attempts enable row level security;
 create policy "Users can read the attempts of their own deliveries"
   on public.alert_delivery_attempts for select to authenticated
   using (user_id = (select auth.uid()));
+
+create policy "Assistants' tokens cannot read alert delivery attempts"
+  on public.alert_delivery_attempts as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
 
 -- ---------------------------------------------------------------------------------------------------
 -- Dispatcher: claim due deliveries with what is needed to send them (secrets and chat IDs included:
@@ -313,6 +325,10 @@ alter table public.alert_delivery_lanes enable row level security;
 create policy "Users can read their own delivery lanes"
   on public.alert_delivery_lanes for select to authenticated
   using (user_id = (select auth.uid()));
+
+create policy "Assistants' tokens cannot read alert delivery lanes"
+  on public.alert_delivery_lanes as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
 
 grant all on table public.alert_delivery_lanes to service_role;
 grant select (breaker_state, channel, consecutive_failures, lane_key, next_probe_at, opened_at, opened_count, updated_at, user_id, webhook_endpoint_id)
@@ -800,6 +816,7 @@ declare
   v_count integer;
   v_next_cursor text;
 begin
+  perform private.refuse_oauth_client_token();
   if p_endpoint_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the webhook (p_endpoint_id).';
   end if;
@@ -903,6 +920,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_delivery record;
 begin
+  perform private.refuse_oauth_client_token();
   if p_delivery_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
   end if;

@@ -58,8 +58,10 @@ set search_path = ''
 as $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;
@@ -79,8 +81,10 @@ set search_path = ''
 as $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;

@@ -67,6 +67,8 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.domain_detail(text)":
     "reads one name of the caller's own watchlist with its history and the caller's alerts",
   "authenticated EXECUTE public.current_account_id()": "auth.uid() or DW401; reads nothing else",
+  "authenticated EXECUTE public.is_oauth_client_token()":
+    "whether the caller's token was issued to an assistant (client_id); the policies' rule, reads nothing else",
   // organisations -------------------------------------------------------------------------------------
   "authenticated SELECT public.organizations": "members read their organisations (RLS)",
   "authenticated DELETE public.organizations": "owners delete their organisation (RLS)",

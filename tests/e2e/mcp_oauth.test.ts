@@ -232,6 +232,19 @@ Deno.test("MCP over OAuth 2.1 through the local Supabase Auth stand-in", options
           resource_documentation: `${stack.apiBase}/openapi.json`,
         });
       }
+      // Spoofed forwarding headers change nothing: the URLs come from SUPABASE_URL (or PROJECT_PUBLIC_URL).
+      const spoofed = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" };
+      const spoofedMetadata = await fetch(metadataUrl, { headers: spoofed });
+      assertEquals((await spoofedMetadata.json()).resource, mcpUrl);
+      const spoofedChallenge = await rpc(mcpUrl, spoofed, initialize);
+      assertEquals(spoofedChallenge.status, 401);
+      assertEquals(
+        spoofedChallenge.headers.get("www-authenticate"),
+        `Bearer resource_metadata="${metadataUrl}"`,
+      );
+      await spoofedChallenge.body?.cancel();
+      const openApi = await (await fetch(`${stack.apiBase}/openapi.json`, { headers: spoofed })).json();
+      assertEquals(openApi.servers.map((server: { url: string }) => server.url), [stack.apiBase]);
       const asMetadata =
         await (await fetch(`${stack.gateway.url}/.well-known/oauth-authorization-server/auth/v1`))
           .json();
@@ -311,6 +324,36 @@ Deno.test("MCP over OAuth 2.1 through the local Supabase Auth stand-in", options
             /mcp tools\/call list_watchlist \[Bearer\] → 401\n[^]*?POST \/auth\/v1\/oauth\/token → 200\n[^]*?mcp tools\/call list_watchlist \[Bearer\] → 200/,
           ]
         ) assertMatch(text, step);
+      },
+    );
+
+    await t.step(
+      "an assistant's access token is refused by the session endpoints (403): it may only use the tools",
+      async () => {
+        const account = await stack.account("pro");
+        const provider = new TestProvider();
+        const client = await oauthClient(stack, account, provider, []);
+        const token = provider.saved!.access_token;
+        for (
+          const [name, body] of [
+            ["export-account", {}],
+            ["send-org-invite", { invitationId: crypto.randomUUID() }],
+          ] as const
+        ) {
+          const response = await fetch(`${stack.functionsBase}/${name}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          });
+          assertEquals(response.status, 403, name);
+          const answer = await response.json();
+          assertEquals(answer.error, "forbidden", name);
+          assertMatch(answer.message, /assistant's access token cannot manage the account/, name);
+        }
+        // The same token still runs the tools.
+        const result = await client.callTool({ name: "list_watchlist", arguments: {} });
+        assert(!result.isError, JSON.stringify(result.structuredContent));
+        await client.close();
       },
     );
 

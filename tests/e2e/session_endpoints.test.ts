@@ -426,6 +426,10 @@ Deno.test("account session endpoints end to end", options, async (t) => {
       assertEquals(response.status, 200);
       assertEquals(response.body, { sent: false, reason: "existing_account" });
       assertEquals(await invitationRow(invitation.id), { status: "pending", emailed_at: null });
+      // The probe used the allowance as a sent mail does.
+      const [log] = await stack.sql<{ count: number }[]>`
+        select count(*)::int as count from public.invite_mail_log where user_id = ${org.owner.user_id}`;
+      assertEquals(log.count, 1, "the existing_account answer keeps its mail reservation");
     });
 
     await t.step(

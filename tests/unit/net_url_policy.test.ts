@@ -54,11 +54,25 @@ Deno.test("IPv6 addresses, including forms that carry an IPv4 address", () => {
       "ff02::1",
       "2001:db8::1",
       "2001::1",
+      "::ffff:0:a9fe:a9fe", // IPv4-translated (::ffff:0:0:0/96), whatever it carries
+      "::ffff:0:808:808",
+      "5f00::1", // SRv6 SIDs (5f00::/16)
+      "5f00:ffff:ffff::1",
+      "3fff::1", // documentation (3fff::/20)
+      "3fff:fff:ffff::1",
     ]
   ) {
     assertEquals(classifyAddress(address), "non_public", address);
   }
-  for (const address of ["2001:4860:4860::8888", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e"]) {
+  for (
+    const address of [
+      "2001:4860:4860::8888",
+      "2606:4700:4700::1111",
+      "2a00:1450:4001:80b::200e",
+      "3fff:1000::1",
+      "5f01::1",
+    ]
+  ) {
     assertEquals(classifyAddress(address), "public", address);
   }
   for (const address of ["1::2::3", "fe80::1%eth0", "12345::", "1:2:3:4:5:6:7:8:9", "::ffff:1.2.3"]) {

@@ -38,3 +38,9 @@ Deno.test("only registrable names are accepted, with a reason that says why", ()
   assertMatch(rejected("x".repeat(64) + ".com"), /label/);
   assertMatch(rejected(42), /string/);
 });
+
+Deno.test("an A-label that is no valid punycode is refused, never thrown (Deno 2.1's node:url throws)", () => {
+  for (const input of ["xn--zz.com", "xn--a.com", "xn--.com"]) {
+    assertEquals(rejected(input), "is not a valid domain name", input);
+  }
+});

@@ -6,6 +6,7 @@ import { exportJWK, exportSPKI, generateKeyPair, SignJWT, UnsecuredJWT } from "j
 import { ApiError } from "../../supabase/functions/_shared/http/errors.ts";
 import {
   bearerToken,
+  jwksRefetchIntervalMs,
   verifyOAuthAccessToken,
   verifySession,
 } from "../../supabase/functions/_shared/session/jwt.ts";
@@ -117,6 +118,73 @@ Deno.test("session JWT verification", options, async (t) => {
           await expectUnauthorized(forged, "EdDSA signed by another key");
         },
       );
+    });
+
+    await t.step("a token issued to an OAuth client (client_id) is no session: 403", async () => {
+      await withEnvironment(remote, async () => {
+        const token = await fake.sign({ sub: userId, client_id: "assistant-client" });
+        const error = await assertRejects(() => verifySession(`Bearer ${token}`));
+        assert(error instanceof ApiError, String(error));
+        assertEquals([error.code, error.status], ["forbidden", 403]);
+        assertEquals((await verifyOAuthAccessToken(token)).clientId, "assistant-client");
+        const plain = await fake.sign({ sub: userId, client_id: "" });
+        assertEquals((await verifySession(`Bearer ${plain}`)).userId, userId);
+      });
+    });
+
+    await t.step(
+      "an inline SUPABASE_JWKS without the token's kid asks Auth's JWKS URL (a rotated key works)",
+      async () => {
+        const rotated = await generateKeyPair("ES256", { extractable: true });
+        const rotatedJwk = {
+          ...(await exportJWK(rotated.publicKey)),
+          kid: "rotated-1",
+          alg: "ES256",
+          use: "sig",
+        };
+        const inline = JSON.stringify(fake.jwks); // the key set as configured before the rotation
+        fake.jwks.keys.push(rotatedJwk); // Auth now also serves the new key
+        try {
+          await withEnvironment({ ...remote, SUPABASE_JWKS: inline }, async () => {
+            const before = fake.jwksRequests;
+            const token = await fake.sign({ sub: userId }, { key: rotated.privateKey, kid: "rotated-1" });
+            assertEquals((await verifySession(`Bearer ${token}`)).userId, userId);
+            assertEquals(fake.jwksRequests, before + 1, "one fetch of the JWKS URL");
+            const again = await fake.sign({ sub: userId }, { key: rotated.privateKey, kid: "rotated-1" });
+            assertEquals((await verifySession(`Bearer ${again}`)).userId, userId);
+            assertEquals(fake.jwksRequests, before + 1, "the fetched key set is used within the window");
+            // A known kid never fetches.
+            assertEquals((await verifySession(`Bearer ${await fake.sign({ sub: userId })}`)).userId, userId);
+            assertEquals(fake.jwksRequests, before + 1);
+          });
+        } finally {
+          fake.jwks.keys.pop();
+        }
+      },
+    );
+
+    await t.step("a flood of unknown kids fetches the JWKS URL at most once per window", async () => {
+      const other: FakeAuth = await startFakeAuth(); // a fresh URL, so a fresh window
+      try {
+        await withEnvironment(
+          { ...remote, AUTH_BASE_URL: other.url, SUPABASE_JWKS: JSON.stringify(other.jwks) },
+          async () => {
+            const forger = await generateKeyPair("ES256");
+            const tokens = await Promise.all(
+              Array.from(
+                { length: 25 },
+                (_, i) => other.sign({ sub: userId }, { key: forger.privateKey, kid: `unknown-${i}` }),
+              ),
+            );
+            await Promise.all(tokens.map((token, i) => expectUnauthorized(token, `unknown kid ${i}`)));
+            for (const token of tokens.slice(0, 5)) await expectUnauthorized(token, "unknown kid, again");
+            assertEquals(other.jwksRequests, 1, "one fetch for 30 refused tokens");
+            assert(jwksRefetchIntervalMs >= 30_000, "the window is at least 30 s");
+          },
+        );
+      } finally {
+        await other.close();
+      }
     });
 
     await t.step("SUPABASE_JWKS holding a URL is fetched from there", async () => {

@@ -5,6 +5,8 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startFakeWhois } from "../fakes/whois_server.ts";
+import { startFakeDns } from "../fakes/dns_server.ts";
+import { denoResolver } from "../../supabase/functions/_shared/net/dns_resolver.ts";
 import {
   createWhoisClient,
   parseHostPort,
@@ -165,6 +167,68 @@ Deno.test(
       assertEquals(after, { kind: "failed", reason: "whois_rate_limited" });
     } finally {
       await fake.close();
+    }
+  },
+);
+
+Deno.test(
+  "the row's host is resolved once and judged: a name that points inside gets no connection",
+  options,
+  async () => {
+    const dns = await startFakeDns({});
+    const connected: { hostname: string; port: number }[] = [];
+    const answering: WhoisConnect = (target) => {
+      connected.push(target);
+      let sent = false;
+      return Promise.resolve({
+        write: (data) => Promise.resolve(data.byteLength),
+        read: (buffer) => {
+          if (sent) return Promise.resolve(null);
+          sent = true;
+          buffer.set(new TextEncoder().encode("Status: AVAILABLE\n"));
+          return Promise.resolve(18);
+        },
+        close: () => {},
+      });
+    };
+    const client = createWhoisClient({
+      limiter: limiter(),
+      connectTimeoutMs: 500,
+      readTimeoutMs: 500,
+      connect: answering,
+      outbound: { allowPrivateTargets: false, resolve: denoResolver(dns.address) },
+    });
+    const errors: string[] = [];
+    const originalError = console.error;
+    console.error = (...args: unknown[]) => errors.push(args.map(String).join(" "));
+    try {
+      const inside: [string, { A?: string[][]; AAAA?: string[][] }][] = [
+        ["loopback.whois.test", { A: [["127.0.0.1"]] }],
+        ["private.whois.test", { A: [["10.1.2.3"]] }],
+        ["metadata.whois.test", { A: [["169.254.169.254"]] }],
+        ["ula.whois.test", { AAAA: [["fd00::1"]] }],
+        ["mixed.whois.test", { A: [["93.184.216.34", "192.168.1.1"]] }],
+      ];
+      for (const [host, answers] of inside) {
+        dns.setAddresses(host, answers);
+        const lookup = await client.query(itRoute({ host }), "x.it");
+        assertEquals(lookup, { outcome: "failed", reason: "whois_network_error", retryAt: null }, host);
+      }
+      const unresolved = await client.query(itRoute({ host: "nowhere.whois.test" }), "x.it");
+      assertEquals(unresolved.outcome === "failed" && unresolved.reason, "whois_network_error");
+      assertEquals(connected, [], "no connection to a name that points inside");
+      for (const line of errors) {
+        assert(!/\d+\.\d+\.\d+\.\d+|fd00/.test(line), `the log names no address: ${line}`);
+      }
+
+      // A public answer: the connection goes to that judged address (never the name again).
+      dns.setAddresses("public.whois.test", { A: [["93.184.216.34"], ["10.9.9.9"]] });
+      const answered = await client.query(itRoute({ host: "public.whois.test" }), "x.it");
+      assertEquals(answered.outcome, "answered");
+      assertEquals(connected, [{ hostname: "93.184.216.34", port: 43 }]);
+    } finally {
+      console.error = originalError;
+      await dns.close();
     }
   },
 );

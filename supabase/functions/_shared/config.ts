@@ -27,6 +27,8 @@ export function intEnv(name: string, fallback: number, min: number, max: number)
 
 export const config = {
   supabaseUrl: () => env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
+  /** The project's URL as API clients address it (a custom domain); api-v1's `{base_url}` is built on it. */
+  projectPublicUrl: () => env("PROJECT_PUBLIC_URL") ?? env("SUPABASE_URL") ?? "http://127.0.0.1:54321",
   databaseUrl: () => env("SUPABASE_DB_URL"),
   /** The `default` key of SUPABASE_SECRET_KEYS, else the legacy SUPABASE_SERVICE_ROLE_KEY (service_key.ts). */
   serviceKey: () => serviceKeyFrom(env("SUPABASE_SECRET_KEYS"), env("SUPABASE_SERVICE_ROLE_KEY")),

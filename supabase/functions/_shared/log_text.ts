@@ -8,14 +8,31 @@
 const PATTERNS: [RegExp, string][] = [
   // Any URL: a webhook URL can carry a token in its path, a Bot API URL the bot's token.
   [/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi, "<url>"],
-  [/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, "<email>"],
+  // A URL without its scheme: a host name (or IPv4 address) with a path, `//` optional. A domain name alone
+  // (`example.com`, what the poller's lines name) is no URL and stays.
+  [
+    /(?<![\p{L}\p{N}_@.\/-])(?:\/\/)?(?:(?:[\p{L}\p{N}-]+\.)+\p{L}[\p{L}\p{N}-]+|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\/[^\s"'<>()]*/giu,
+    "<url>",
+  ],
+  // Email addresses, Unicode ones included (bücher@müller.de, 用户@例子.广告).
+  [/[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, "<email>"],
   // JSON Web Tokens (session and access tokens).
   [/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, "<token>"],
   // Telegram bot tokens (<bot id>:<secret>).
   [/\b\d{5,}:[A-Za-z0-9_-]{20,}/g, "<token>"],
-  // The service's API keys and Standard Webhooks secrets.
+  // The service's API keys, Supabase secret keys and Standard Webhooks secrets.
   [/\bdwl_[0-9a-f]{8,}/gi, "<key>"],
+  [/\bsb_secret_[A-Za-z0-9_-]+/g, "<key>"],
   [/\bwhsec_[A-Za-z0-9+/=]*/g, "<secret>"],
+  // A secret, password or token given by name, whatever its form: `secret=…`, `"secret": "…"`,
+  // `(p_secret)=(…)`, `password: …`.
+  [
+    /((?<![A-Za-z])(?:secret|password|token)["')]*\s*[:=]\s*[("']*)(?!<)[^\s"',;&)}\]]+/gi,
+    "$1<secret>",
+  ],
+  // A chat ID given by name, however short: `chat 4242`, `chat_id=4242`, `"chat_id": -4242`,
+  // `(telegram_chat_id)=(4242)`.
+  [/((?<![A-Za-z])chat(?:[ _-]?id)?["')]*\s*[:=]?\s*[("']*)-?\d+/gi, "$1<number>"],
   // Long digit runs: chat IDs and the like.
   [/(?<![\w.-])-?\d{7,}(?![\w.-])/g, "<number>"],
 ];

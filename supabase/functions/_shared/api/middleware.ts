@@ -80,8 +80,6 @@ export const oauthChallenge: MiddlewareHandler<ApiEnv> = async (c, next) => {
   });
   c.header(
     "WWW-Authenticate",
-    `Bearer resource_metadata="${protectedResourceMetadataUrl(c)}"${
-      offered ? ', error="invalid_token"' : ""
-    }`,
+    `Bearer resource_metadata="${protectedResourceMetadataUrl()}"${offered ? ', error="invalid_token"' : ""}`,
   );
 };

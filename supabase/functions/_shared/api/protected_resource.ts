@@ -5,19 +5,18 @@
  * at `{base_url}/.well-known/oauth-protected-resource/mcp` (the path-suffixed form RFC 9728 builds for the
  * resource `/mcp`, with `{base_url}` in place of the origin) and at `{base_url}/.well-known/oauth-protected-resource`.
  */
-import type { Context } from "hono";
 import { protectedResourceMetadata } from "../contract/protected_resource.ts";
 import { sessionIssuer } from "../session/jwt.ts";
 import type { ApiContext } from "./context.ts";
 import { publicBaseUrl } from "./public_url.ts";
 
-export function protectedResourceMetadataUrl(c: Context): string {
-  return `${publicBaseUrl(c)}/.well-known/oauth-protected-resource/mcp`;
+export function protectedResourceMetadataUrl(): string {
+  return `${publicBaseUrl()}/.well-known/oauth-protected-resource/mcp`;
 }
 
 /** The metadata document; public, cacheable and readable from any origin (browser-based MCP clients). */
 export function protectedResourceHandler(c: ApiContext): Response {
   c.header("Access-Control-Allow-Origin", "*");
   c.header("Cache-Control", "public, max-age=3600");
-  return c.json(protectedResourceMetadata(publicBaseUrl(c), sessionIssuer()));
+  return c.json(protectedResourceMetadata(publicBaseUrl(), sessionIssuer()));
 }

@@ -1,14 +1,11 @@
-import type { Context } from "hono";
+import { config } from "../config.ts";
 
 /**
- * `{base_url}`: api-v1's URL as its callers address it (`<origin>/functions/v1/api-v1`), from the request's
- * own URL or the forwarding proxy's `X-Forwarded-Host` and `-Proto`. Everything this function publishes about
- * itself (the OpenAPI servers, the MCP resource and its metadata) is built from it.
+ * `{base_url}`: api-v1's public URL, `<PROJECT_PUBLIC_URL or SUPABASE_URL>/functions/v1/api-v1`. Everything
+ * this function publishes about itself (the OpenAPI servers, the MCP resource, its metadata and the
+ * `WWW-Authenticate` challenge that names it) is built from configuration, never from a request's `Host` or
+ * `X-Forwarded-Host`/`-Proto`: those are the caller's to write, and the metadata is cached for an hour.
  */
-export function publicBaseUrl(c: Context): string {
-  const forwardedHost = c.req.header("x-forwarded-host");
-  const origin = forwardedHost
-    ? `${c.req.header("x-forwarded-proto") ?? "https"}://${forwardedHost}`
-    : new URL(c.req.url).origin;
-  return `${origin}/functions/v1/api-v1`;
+export function publicBaseUrl(): string {
+  return `${config.projectPublicUrl().replace(/\/+$/, "")}/functions/v1/api-v1`;
 }

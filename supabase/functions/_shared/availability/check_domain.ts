@@ -310,6 +310,10 @@ export function defaultCheckDeps(): CheckDeps {
           connectTimeoutMs: WHOIS_CONNECT_TIMEOUT_MS,
           readTimeoutMs: config.rdapTimeoutMs(),
           serverOverride: config.whoisServer,
+          outbound: {
+            allowPrivateTargets: config.webhookAllowPrivateTargets(),
+            resolve: denoResolver(config.dnsNameserver()),
+          },
         }),
         limiter: whoisLimiter,
         proof,

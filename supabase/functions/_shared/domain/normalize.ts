@@ -24,7 +24,13 @@ export function normalizeDomainName(input: unknown): NormalizedDomain {
   if (name.length > 1000) return invalid("is too long to be a domain name");
   if (/[\s/\\:@?#%]/.test(name)) return invalid("is not a domain name (it contains spaces, a URL or a port)");
 
-  const ascii = domainToASCII(name);
+  let ascii: string;
+  try {
+    ascii = domainToASCII(name);
+  } catch {
+    // Deno 2.1's node:url throws (rather than answering "") for an A-label that is no valid punycode.
+    return invalid("is not a valid domain name");
+  }
   if (!ascii) return invalid("is not a valid domain name");
   if (ascii.length > 253) return invalid("is longer than 253 characters");
   const labels = ascii.split(".");

@@ -5,8 +5,9 @@
  * only; 403 for a plain member of the organisation, 404 for everything else), then reserves one invite mail
  * under the per-account daily and project-wide hourly caps (`reserve_invite_mail`; over a cap the answer is
  * `rate_limited` and Auth is not called), and records the send (`mark_invitation_emailed`) only after Auth
- * accepted it. When the address is already registered (the reservation is given back) or Auth fails,
- * nothing changes and the invitation stays a copy-link. The mail bookkeeping runs as service_role with the
+ * accepted it. When the address is already registered or Auth fails, the invitation stays a copy-link and
+ * the reservation is kept: an `existing_account` answer tells whether an address has an account, so such a
+ * probe uses the allowance as a sent mail does. The mail bookkeeping runs as service_role with the
  * verified JWT's account: a user has no reason to call those functions.
  */
 import { z } from "zod";
@@ -52,12 +53,6 @@ function reserveInviteMail(userId: string, invitationId: string): Promise<boolea
   });
 }
 
-function releaseInviteMail(userId: string, invitationId: string): Promise<void> {
-  return inDatabase(async () => {
-    await asService((tx) => tx`select private.release_invite_mail(${userId}, ${invitationId})`);
-  });
-}
-
 function markInvitationEmailed(userId: string, invitationId: string): Promise<void> {
   return inDatabase(async () => {
     await asService((tx) => tx`select private.mark_invitation_emailed(${userId}, ${invitationId})`);
@@ -86,10 +81,9 @@ export async function sendOrganizationInvite(
     redirectTo: acceptInvitationLink(appUrl, invitation.token),
     data: { organization_id: invitation.organization_id, invitation_id: invitation.id },
   });
-  if (result === "existing_account") {
-    await releaseInviteMail(userId, invitation.id);
-    return { sent: false, reason: "existing_account" };
-  }
+  // The answer helps the inviter, and it tells whether an address has an account: such a probe uses the
+  // allowance as a sent mail does (the reservation is kept).
+  if (result === "existing_account") return { sent: false, reason: "existing_account" };
   if (result !== "sent") return { sent: false, reason: "send_failed" };
   await markInvitationEmailed(userId, invitation.id);
   return { sent: true };

@@ -45,10 +45,13 @@ const LOOPBACK_V4 = range([127, 0, 0, 0], 8);
 
 const NON_PUBLIC_V6: Range[] = [
   range([0x00, 0x64, 0xff, 0x9b, 0, 1], 48), // 64:ff9b:1::/48, local-use NAT64
+  range([0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96), // ::ffff:0:0:0/96, IPv4-translated (SIIT)
   range([0x01, 0x00, 0, 0, 0, 0, 0, 0], 64), // 100::/64, discard
   range([0x20, 0x01, 0x00, 0x00], 32), // 2001::/32, Teredo
   range([0x20, 0x01, 0x00, 0x10], 28), // 2001:10::/28, ORCHID
   range([0x20, 0x01, 0x0d, 0xb8], 32), // 2001:db8::/32, documentation
+  range([0x3f, 0xff, 0x00], 20), // 3fff::/20, documentation (RFC 9637)
+  range([0x5f, 0x00], 16), // 5f00::/16, SRv6 SIDs (RFC 9602)
   range([0xfc], 7), // fc00::/7, unique local (fd00::/8 included)
   range([0xfe, 0x80], 10), // fe80::/10, link-local
   range([0xfe, 0xc0], 10), // fec0::/10, site-local

@@ -75,17 +75,71 @@ export function bearerToken(authorization: string | null | undefined): string {
   return token;
 }
 
-/** The key set for asymmetric tokens: `SUPABASE_JWKS` (JSON key set or its URL), else Auth's JWKS URL. */
+/**
+ * The key set for asymmetric tokens: `SUPABASE_JWKS` (JSON key set or its URL), else Auth's JWKS URL. An
+ * inline key set falls back to Auth's JWKS URL for a `kid` it does not hold (a rotated key), at most once per
+ * `jwksRefetchIntervalMs` per process (jose's remote key sets have the same cool-down of their own).
+ */
 function asymmetricKeySet(): KeySet {
   const configured = config.supabaseJwks()?.trim();
-  if (configured && !/^https?:\/\//i.test(configured)) return localKeySet(configured);
-  const url = configured ?? `${authBase()}/auth/v1/.well-known/jwks.json`;
+  if (configured && !/^https?:\/\//i.test(configured)) {
+    return inlineKeySetWithRefetch(localKeySet(configured), authJwksUrl());
+  }
+  const url = configured ?? authJwksUrl();
   let keySet = remoteKeySets.get(url);
   if (!keySet) {
     keySet = createRemoteJWKSet(new URL(url));
     remoteKeySets.set(url, keySet);
   }
   return keySet;
+}
+
+function authJwksUrl(): string {
+  return `${authBase()}/auth/v1/.well-known/jwks.json`;
+}
+
+/** At most one fetch of the JWKS URL per this interval per process, however many unknown `kid`s arrive. */
+export const jwksRefetchIntervalMs = 30_000;
+const jwksFetchTimeoutMs = 5_000;
+
+interface FetchedKeys {
+  /** When the fetch started (ms since the epoch). */
+  at: number;
+  /** The fetched key set; null when the fetch failed. */
+  keys: Promise<KeySet | null>;
+}
+const fetchedKeySets = new Map<string, FetchedKeys>();
+
+/** Auth's key set as last fetched from `url`, fetched again only when the last fetch is a window old. */
+function refetchedKeySet(url: string): Promise<KeySet | null> {
+  const last = fetchedKeySets.get(url);
+  if (last && Date.now() - last.at < jwksRefetchIntervalMs) return last.keys;
+  const keys = fetch(url, { signal: AbortSignal.timeout(jwksFetchTimeoutMs) })
+    .then(async (response) => {
+      if (!response.ok) {
+        await response.body?.cancel();
+        return null;
+      }
+      const body = await response.json() as { keys?: unknown };
+      return Array.isArray(body?.keys) ? createLocalJWKSet({ keys: body.keys }) : null;
+    })
+    .catch(() => null);
+  fetchedKeySets.set(url, { at: Date.now(), keys });
+  return keys;
+}
+
+/** The inline key set; for a `kid` it does not hold, Auth's JWKS (refetched as above) before refusing. */
+function inlineKeySetWithRefetch(inline: KeySet, url: string): KeySet {
+  return async (header, token) => {
+    try {
+      return await inline(header, token);
+    } catch (error) {
+      if ((error as { code?: unknown })?.code !== "ERR_JWKS_NO_MATCHING_KEY") throw error;
+      const fetched = await refetchedKeySet(url);
+      if (!fetched) throw error;
+      return await fetched(header, token);
+    }
+  };
 }
 
 function localKeySet(json: string): KeySet {
@@ -160,14 +214,29 @@ async function verifiedUserPayload(
 
 /**
  * The signed-in user behind an Authorization header. Invalid, expired, foreign or unsigned tokens are a 401;
- * a key set that cannot be fetched or read is an error on our side (500).
+ * an OAuth access token (it carries `client_id`: an assistant's token, which may only use the MCP tools) is
+ * a 403; a key set that cannot be fetched or read is an error on our side (500).
  */
 export async function verifySession(authorization: string | null | undefined): Promise<SessionUser> {
   const payload = await verifiedUserPayload(bearerToken(authorization), "asymmetric_or_shared");
+  if (isOAuthClientPayload(payload)) {
+    throw new ApiError(
+      "forbidden",
+      "An assistant's access token cannot manage the account: sign in to the app to do this.",
+    );
+  }
   return {
     userId: payload.sub.toLowerCase(),
     email: typeof payload.email === "string" ? payload.email : null,
   };
+}
+
+/**
+ * Whether a verified token was issued to an OAuth client (an assistant): it carries `client_id`. The same
+ * rule as SQL's `public.is_oauth_client_token()`.
+ */
+function isOAuthClientPayload(payload: JWTPayload): boolean {
+  return payload.client_id !== undefined && payload.client_id !== null && payload.client_id !== "";
 }
 
 /** The account and OAuth client behind an access token of the project's OAuth 2.1 server. */

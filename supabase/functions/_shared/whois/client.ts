@@ -3,12 +3,17 @@
  * everything the server sends until it closes. Politeness through the host limiter (class `whois_host`),
  * keyed by the row's `host:port` even when `WHOIS_SERVER` sends the query elsewhere. Never throws for
  * upstream trouble, and never follows a referral: it only ever connects to the row's server (or to
- * `WHOIS_SERVER`).
+ * `WHOIS_SERVER`, the operator's explicit target). The row's host name is resolved once and judged by the
+ * outbound URL policy (`checkOutboundUrl`, as every judged fetch is): the connection goes to one of the
+ * judged addresses, never to the name, so a lapsed or taken-over WHOIS host name that points inside the
+ * network gets no connection (`whois_network_error`; the log names the row's host, never an address).
  *
  *   connect timeout, read timeout (the whole answer), at most 64 KiB (more is not an answer it trusts),
  *   a connection closed or reset after part of an answer is `truncated`.
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
+import { denoResolver } from "../net/dns_resolver.ts";
+import { checkOutboundUrl, type OutboundPolicy } from "../net/url_policy.ts";
 import { whoisQueryLine, type WhoisRoute } from "./server_table.ts";
 
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -40,6 +45,11 @@ export interface WhoisClientOptions {
   /** `WHOIS_SERVER` (`host:port`): every query goes there instead of the row's server. */
   serverOverride?: () => string | undefined;
   connect?: WhoisConnect;
+  /**
+   * How the row's host is resolved and judged (the outbound URL policy). Default: the system resolver and
+   * no private targets.
+   */
+  outbound?: OutboundPolicy;
 }
 
 export interface WhoisClient {
@@ -61,11 +71,22 @@ export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
   const connect = options.connect ?? denoConnect;
   const { limiter } = options;
 
-  function targetFor(route: WhoisRoute): { hostname: string; port: number } {
+  const outbound: OutboundPolicy = options.outbound ??
+    { allowPrivateTargets: false, resolve: denoResolver(undefined) };
+
+  /** Where to connect: `WHOIS_SERVER` as given, else a judged address of the row's host; null when refused. */
+  async function targetFor(route: WhoisRoute): Promise<{ hostname: string; port: number } | null> {
     const override = options.serverOverride?.();
     const parsed = override ? parseHostPort(override) : null;
     if (override && parsed === null) console.error("WHOIS_SERVER is not host:port; it is ignored");
-    return parsed ?? { hostname: route.host, port: route.port };
+    if (parsed) return parsed;
+    const host = route.host.includes(":") ? `[${route.host}]` : route.host;
+    const verdict = await checkOutboundUrl(`https://${host}:${route.port}/`, outbound);
+    if (verdict.verdict !== "allowed") {
+      console.error(`WHOIS server ${route.server} not connected: ${verdict.reason}`);
+      return null;
+    }
+    return { hostname: verdict.target.addresses[0].address, port: route.port };
   }
 
   return {
@@ -80,7 +101,10 @@ export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
       }
       let lookup: WhoisLookup;
       try {
-        lookup = await exchange(connect, targetFor(route), whoisQueryLine(route, domainName), options);
+        const target = await targetFor(route);
+        lookup = target === null
+          ? { outcome: "failed", reason: "whois_network_error", retryAt: null }
+          : await exchange(connect, target, whoisQueryLine(route, domainName), options);
       } finally {
         turn.release();
       }
