@@ -49,8 +49,8 @@ Deno.test("a miss checks, records and caches; the next call is served from the c
     store,
     cacheSeconds: () => 30,
   });
-  const first = await live("example.com", null);
-  const second = await live("example.com", null);
+  const first = await live("example.com", null, "acct");
+  const second = await live("example.com", null, "acct");
   assertEquals(checks, 1);
   assertEquals(saved.map((entry) => entry.cacheSeconds), [30]);
   assertEquals(second, first);
@@ -70,7 +70,11 @@ Deno.test("concurrent checks of one name share one registry check", async () => 
     store,
     cacheSeconds: () => 30,
   });
-  const pending = [live("example.com", null), live("example.com", null), live("other.com", null)];
+  const pending = [
+    live("example.com", null, "acct"),
+    live("example.com", null, "acct"),
+    live("other.com", null, "acct"),
+  ];
   finish();
   await Promise.all(pending);
   assertEquals(checks, 2);
@@ -83,8 +87,8 @@ Deno.test("unicode_name follows the caller and is null when it equals the ASCII 
     store,
     cacheSeconds: () => 30,
   });
-  assertEquals((await live("xn--bcher-kva.com", "bücher.com")).unicode_name, "bücher.com");
-  assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com")).unicode_name, null);
+  assertEquals((await live("xn--bcher-kva.com", "bücher.com", "acct")).unicode_name, "bücher.com");
+  assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com", "acct")).unicode_name, null);
 });
 
 Deno.test("a failure to save is logged and the result still returned", async () => {
@@ -97,7 +101,7 @@ Deno.test("a failure to save is logged and the result still returned", async () 
       store: { cached: () => Promise.resolve(null), save: () => Promise.reject(new Error("database down")) },
       cacheSeconds: () => 30,
     });
-    assertEquals((await live("example.com", null)).status, "available");
+    assertEquals((await live("example.com", null, "acct")).status, "available");
     assertEquals(logged.includes("database down"), true);
   } finally {
     console.error = original;
@@ -112,7 +116,7 @@ Deno.test("cache seconds 0: every call checks, results are still recorded", asyn
     store,
     cacheSeconds: () => 0,
   });
-  await live("example.com", null);
-  await live("example.com", null);
+  await live("example.com", null, "acct");
+  await live("example.com", null, "acct");
   assertEquals([checks, saved.length], [2, 2]);
 });
