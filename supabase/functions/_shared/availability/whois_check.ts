@@ -6,7 +6,12 @@
  * refused is its own outcome (`refused`): nothing was asked, so it is not a check.
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
-import { type CanaryAnswer, proofStateBy, type ServerProofStore } from "./server_proof.ts";
+import {
+  type CanaryAnswer,
+  proofStateBy,
+  type ServerProofState,
+  type ServerProofStore,
+} from "./server_proof.ts";
 import type { CanaryProof } from "./evidence.ts";
 import { decodeWhoisBytes, readWhoisAnswer, type WhoisReading } from "../whois/answer.ts";
 import type { WhoisClient, WhoisFailure, WhoisLookup, WhoisRefusal } from "../whois/client.ts";
@@ -122,4 +127,19 @@ export async function checkWhois(
     reading: reading!,
     proof: { canaryName: route.canaryName, provedAt: state.provedAt },
   };
+}
+
+/**
+ * Proves the route's server ahead of need (poller/proof_refresh.ts): claims its proof when due, asks the
+ * canary within `wait`, and records the outcome (a refused turn is inconclusive: asked again in 5 minutes).
+ */
+export function proveWhoisServer(
+  deps: WhoisCheckDeps,
+  route: WhoisRoute,
+  wait: AcquireOptions,
+): Promise<ServerProofState> {
+  return proofStateBy(deps.proof, whoisProofKey(route), async () => {
+    const canary = await askAndRead(deps, route, route.canaryName, wait);
+    return whoisCanaryOutcome(canary.lookup, canary.reading);
+  }, { waitForOtherMs: 0 });
 }
