@@ -7,8 +7,8 @@ import {
 import type { AcquireOptions } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 
 const due: DueProof[] = [
-  { kind: "whois", suffix: "it", canaryName: "nic.it" },
-  { kind: "whois", suffix: "jp", canaryName: "jprs.jp" },
+  { kind: "whois", server: "whois.nic.it:43", suffix: "it", canaryName: "nic.it" },
+  { kind: "whois", server: "whois.jprs.jp:43", suffix: "jp", canaryName: "jprs.jp" },
   { kind: "rdap", server: "https://rdap.registry.test/", suffix: "test", canaryName: "nic.test" },
 ];
 

@@ -118,7 +118,13 @@ export async function checkWhois(
   if (reading!.answer !== "not_found") return { kind: "read", reading: reading! };
   const left = () => deadline === undefined ? undefined : Math.max(0, deadline - now());
   const state = await proofStateBy(deps.proof, whoisProofKey(route), async () => {
-    const canary = await askAndRead(deps, route, route.canaryName, { ...wait, maxWaitMs: left() });
+    // The canary proves the server for every check, so it is the service's request, not the live check's:
+    // it keeps to the host's spacing, not to the live share (as the RDAP canary does).
+    const canary = await askAndRead(deps, route, route.canaryName, {
+      maxWaitMs: left(),
+      urgent: wait.urgent,
+      maxQueued: wait.maxQueued,
+    });
     return whoisCanaryOutcome(canary.lookup, canary.reading);
   }, { maxHostWaitMs: left(), urgent: wait.urgent, waitForOtherMs: Math.min(left() ?? 5_000, 15_000) });
   if (!state.proven) return { kind: "unverified" };

@@ -49,7 +49,8 @@ function proofRefresh(checkDeps: CheckDeps): ProofRefreshDeps {
         return;
       }
       const entry = await checkDeps.whois?.directory.entryFor(proof.canaryName);
-      if (!checkDeps.whois || entry?.kind !== "route" || entry.route.suffix !== proof.suffix) return;
+      if (!checkDeps.whois || entry?.kind !== "route") return;
+      if (entry.route.suffix !== proof.suffix || entry.route.server !== proof.server) return;
       await proveWhoisServer(checkDeps.whois.check, entry.route, wait);
     },
     now: Date.now,

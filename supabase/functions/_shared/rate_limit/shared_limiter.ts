@@ -225,6 +225,9 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         if (!answer.granted) {
           if (answer.refusal === "paused") return pausedTurn(key, answer);
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
+            // A live check waiting for its share's turn leaves this process's line meanwhile: the callers
+            // behind it (a canary, another account's check) may have a turn before then.
+            if (liveAccount !== null) passOn();
             // Other processes ask too: a little spread (at most 250 ms) keeps them from asking at the same
             // instant; an urgent caller asks first.
             await sleep(
@@ -232,6 +235,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
                 ? answer.retryMs
                 : answer.retryMs + Math.min(250, answer.retryMs * (0.05 + Math.random() * 0.2)),
             );
+            if (liveAccount !== null && !await lineUpAgain()) return busy;
             continue;
           }
           return busy;
