@@ -1,6 +1,7 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   createLiveCheck,
+  isDecidedByRegistry,
   type LiveCheckStore,
 } from "../../supabase/functions/_shared/availability/live_check.ts";
 import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
@@ -119,4 +120,42 @@ Deno.test("cache seconds 0: every call checks, results are still recorded", asyn
   await live("example.com", null, "acct");
   await live("example.com", null, "acct");
   assertEquals([checks, saved.length], [2, 2]);
+});
+
+Deno.test("a refused turn is not a check: answered, but neither recorded nor cached; the account is passed on", async () => {
+  const { store, saved } = memoryStore();
+  const accounts: string[] = [];
+  const busy: CheckResult = {
+    ...result("busy.com"),
+    available: null,
+    status: "unknown",
+    reason: "rdap_host_busy",
+  };
+  const live = createLiveCheck({
+    check: (_name, _unicode, account) => {
+      accounts.push(account);
+      return Promise.resolve({
+        result: busy,
+        evidence: null,
+        refusal: { reason: "rdap_host_busy", until: null },
+      });
+    },
+    store,
+    cacheSeconds: () => 30,
+  });
+  assertEquals((await live("busy.com", null, "acct-1")).reason, "rdap_host_busy");
+  assertEquals((await live("busy.com", null, "acct-2")).reason, "rdap_host_busy");
+  assertEquals(saved, [], "nothing recorded or cached");
+  assertEquals(accounts, ["acct-1", "acct-2"], "each call asked again, for its own account");
+});
+
+Deno.test("only a result the registry decided may change a watched name (not dns_delegated, not unknown)", () => {
+  const decided = result("x.com");
+  assertEquals(isDecidedByRegistry(decided), true);
+  assertEquals(isDecidedByRegistry({ ...decided, status: "registered", reason: "dns_delegated" }), false);
+  assertEquals(isDecidedByRegistry({ ...decided, status: "unknown", reason: "rdap_timeout" }), false);
+  assertEquals(
+    isDecidedByRegistry({ ...decided, status: "registered", reason: "rdap_404_but_delegated" }),
+    true,
+  );
 });
