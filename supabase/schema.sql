@@ -2534,9 +2534,10 @@ begin
     return;
   end if;
   -- Spaced from the previous end, the reserved time is only when to ask: a start given up before this one
-  -- leaves no hole. Spaced from starts only, the reserved time stands.
+  -- leaves no hole. Spaced from starts only, the reserved time stands. A live check's start is never before
+  -- its reserved one (the live checks' share is kept between reserved starts).
   v_start := case when v_class.space_from_end
-                  then greatest(v_now, v_key.last_finished_at + v_interval)
+                  then greatest(v_now, v_key.last_finished_at + v_interval, v_slot.live_start)
                   else v_slot.starts_at end;
   update public.rate_limit_slots as s
      set starts_at = v_start, started_at = v_start,

@@ -5,7 +5,7 @@
 -- the key's turn and the live share back. The shipped classes let a caller send a moment after its start.
 \ir _setup.psql
 
-select plan(15);
+select plan(16);
 
 insert into public.rate_limit_classes (class, rate_per_second, concurrency, reserve_lead_ms, live_share,
                                        live_account_share, live_account_window_ms)
@@ -40,6 +40,12 @@ select is(
   interval '2 s', 'the key remembers the next live start'
 );
 
+-- Settled ahead of its reserved start (as callers do, ~450 ms before), a live start still goes at its time.
+insert into r select 5, * from private.rate_limit_reserve('tapl', 'k5', 5000, false, 'acct-a');
+create temporary table st5 as select * from private.rate_limit_settle((select token from r where n = 5));
+select ok((select start_at = (select starts_at from r where n = 5) from st5),
+  'a live start settled early still starts at its reserved time, not before');
+
 -- One account's part: a burst of window / (1 / (rate × live_share × account_share)) = 3, then 1 per second.
 insert into r select 11, * from private.rate_limit_reserve('tapa', 'k2', 5000, false, 'acct-a');
 insert into r select 12, * from private.rate_limit_reserve('tapa', 'k2', 5000, false, 'acct-a');
@@ -66,6 +72,7 @@ select is(
   'the account''s part is handed back too'
 );
 insert into st select 21, * from private.rate_limit_settle((select token from r where n = 21));
+select pg_sleep(0.15);
 select private.rate_limit_release_at((select token from r where n = 21), clock_timestamp());
 insert into r select 22, * from private.rate_limit_reserve('tapg', 'k3', 5000);
 select ok(
