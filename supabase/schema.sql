@@ -2152,6 +2152,9 @@ CREATE TABLE public.rate_limit_classes (
     in_flight_wait_ms integer DEFAULT 2000 NOT NULL,
     reserve_lead_ms integer DEFAULT 100 NOT NULL,
     late_start_ms integer DEFAULT 25 NOT NULL,
+    live_share double precision DEFAULT 0.5 NOT NULL,
+    live_account_share double precision DEFAULT 0.25 NOT NULL,
+    live_account_window_ms integer DEFAULT 600000 NOT NULL,
     CONSTRAINT rate_limit_classes_backoff_base_ms_check CHECK (((backoff_base_ms >= 0) AND (backoff_base_ms <= 86400000))),
     CONSTRAINT rate_limit_classes_backoff_cap_ms_check CHECK (((backoff_cap_ms >= 0) AND (backoff_cap_ms <= 86400000))),
     CONSTRAINT rate_limit_classes_class_check CHECK ((class ~ '^[a-z][a-z0-9_]{0,62}$'::text)),
@@ -2159,6 +2162,9 @@ CREATE TABLE public.rate_limit_classes (
     CONSTRAINT rate_limit_classes_failure_threshold_check CHECK (((failure_threshold >= 1) AND (failure_threshold <= 1000))),
     CONSTRAINT rate_limit_classes_in_flight_wait_ms_check CHECK (((in_flight_wait_ms >= 0) AND (in_flight_wait_ms <= 60000))),
     CONSTRAINT rate_limit_classes_late_start_ms_check CHECK (((late_start_ms >= 0) AND (late_start_ms <= 1000))),
+    CONSTRAINT rate_limit_classes_live_account_share_check CHECK (((live_account_share > (0)::double precision) AND (live_account_share <= (1)::double precision))),
+    CONSTRAINT rate_limit_classes_live_account_window_ms_check CHECK (((live_account_window_ms >= 1000) AND (live_account_window_ms <= 86400000))),
+    CONSTRAINT rate_limit_classes_live_share_check CHECK (((live_share > (0)::double precision) AND (live_share <= (1)::double precision))),
     CONSTRAINT rate_limit_classes_max_pause_ms_check CHECK (((max_pause_ms >= 0) AND (max_pause_ms <= 604800000))),
     CONSTRAINT rate_limit_classes_rate_per_second_check CHECK (((rate_per_second >= (0)::double precision) AND (rate_per_second <= (10000)::double precision))),
     CONSTRAINT rate_limit_classes_reserve_lead_ms_check CHECK (((reserve_lead_ms >= 0) AND (reserve_lead_ms <= 5000))),
@@ -2257,28 +2263,71 @@ $$;
 ALTER FUNCTION private.rate_limit_release(p_token uuid) OWNER TO postgres;
 
 --
--- Name: rate_limit_release_at(uuid, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: rate_limit_release_at(uuid, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) RETURNS void
+CREATE FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean DEFAULT true) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
   v_now timestamptz := clock_timestamp();
   v_slot public.rate_limit_slots%rowtype;
+  v_class public.rate_limit_classes%rowtype;
+  v_key public.rate_limit_keys%rowtype;
+  v_rate double precision;
+  v_interval interval;
+  v_reserved timestamptz;
+  v_started timestamptz;
 begin
   delete from public.rate_limit_slots as s where s.token = p_token returning * into v_slot;
-  if found and v_slot.started_at is not null and v_slot.started_at <= v_now then
-    update public.rate_limit_keys as k
-       set last_finished_at = greatest(k.last_finished_at,
-                                       least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
-     where k.class = v_slot.class and k.key = v_slot.key;
+  if not found then
+    return;
+  end if;
+  if coalesce(p_sent, true) then
+    if v_slot.started_at is not null and v_slot.started_at <= v_now then
+      update public.rate_limit_keys as k
+         set last_finished_at = greatest(k.last_finished_at,
+                                         least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
+       where k.class = v_slot.class and k.key = v_slot.key;
+    end if;
+    return;
+  end if;
+
+  select * into v_class from public.rate_limit_classes as c where c.class = v_slot.class;
+  select * into v_key from public.rate_limit_keys as k
+   where k.class = v_slot.class and k.key = v_slot.key for update;
+  v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
+  if not found or not v_class.space_from_end or v_rate <= 0 then
+    return;
+  end if;
+  v_interval := make_interval(secs => 1.0 / v_rate);
+  -- What is left: the slots still reserved or in flight, and the last recorded end (every sent request that
+  -- has been released ended by then; rate_limit_settle spaces the real start from it anyway).
+  select max(s.starts_at), max(s.started_at) into v_reserved, v_started
+    from public.rate_limit_slots as s
+   where s.class = v_slot.class and s.key = v_slot.key;
+  update public.rate_limit_keys as k
+     set next_start_at = least(k.next_start_at,
+                               greatest(coalesce(v_reserved + v_interval, '-infinity'),
+                                        coalesce(k.last_finished_at + v_interval, '-infinity'))),
+         last_started_at = case when greatest(v_started, k.last_finished_at) is null then null
+                                else least(k.last_started_at, greatest(v_started, k.last_finished_at)) end,
+         live_next_start_at = case
+           when v_slot.live_start is not null and v_class.live_share > 0
+                and k.live_next_start_at = v_slot.live_start + make_interval(secs => 1.0 / (v_rate * v_class.live_share))
+           then v_slot.live_start
+           else k.live_next_start_at end
+   where k.class = v_slot.class and k.key = v_slot.key;
+  if v_slot.live_account is not null then
+    update public.rate_limit_live_accounts as a
+       set tat = a.tat - make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share))
+     where a.class = v_slot.class and a.key = v_slot.key and a.account = v_slot.live_account;
   end if;
 end
 $$;
 
-ALTER FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) OWNER TO postgres;
+ALTER FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) OWNER TO postgres;
 
 --
 -- Name: rate_limit_report(text, text, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2332,10 +2381,10 @@ $$;
 ALTER FUNCTION private.rate_limit_report(p_class text, p_key text, p_succeeded boolean) OWNER TO postgres;
 
 --
--- Name: rate_limit_reserve(text, text, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: rate_limit_reserve(text, text, integer, boolean, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer DEFAULT NULL::integer, p_urgent boolean DEFAULT false) RETURNS TABLE(granted boolean, token uuid, starts_at timestamp with time zone, wait_ms integer, late_start_ms integer, reason text, paused_until timestamp with time zone, retry_ms integer, consecutive_failures integer, db_now timestamp with time zone)
+CREATE FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer DEFAULT NULL::integer, p_urgent boolean DEFAULT false, p_live_account text DEFAULT NULL::text) RETURNS TABLE(granted boolean, token uuid, starts_at timestamp with time zone, wait_ms integer, late_start_ms integer, reason text, paused_until timestamp with time zone, retry_ms integer, consecutive_failures integer, db_now timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -2351,9 +2400,18 @@ declare
   v_latest timestamptz;
   v_start timestamptz;
   v_token uuid;
+  v_live boolean;
+  v_live_interval interval;
+  v_account_interval interval;
+  v_account_tat timestamptz;
+  v_live_at timestamptz;
 begin
   if p_key is null or char_length(p_key) not between 1 and 300 then
     raise exception using errcode = 'DW400', message = 'DW400: rate_limit_reserve: key must be 1-300 characters.';
+  end if;
+  if p_live_account is not null and char_length(p_live_account) not between 1 and 100 then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: rate_limit_reserve: live account must be 1-100 characters.';
   end if;
   select * into v_class from public.rate_limit_classes as c where c.class = p_class;
   if not found then
@@ -2366,6 +2424,8 @@ begin
   v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
   v_interval := case when v_rate > 0 then make_interval(secs => 1.0 / v_rate) else interval '0' end;
   v_concurrency := coalesce(v_key.concurrency, v_class.concurrency);
+  -- A key without spacing (rate 0) has no share to keep.
+  v_live := p_live_account is not null and v_rate > 0;
 
   if v_key.paused_until > v_now
      and (v_key.paused_until - v_now > make_interval(secs => v_class.short_pause_ms / 1000.0)
@@ -2400,6 +2460,29 @@ begin
                       coalesce(v_key.paused_until, v_now),
                       v_key.last_started_at + v_interval,
                       case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
+  if v_live then
+    -- Live checks together: every other start at most (live_share 0.5), never a burst. One account: on
+    -- average live_account_share of that, with a burst of live_account_window_ms' worth (GCRA).
+    v_live_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share));
+    v_account_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share));
+    delete from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.tat <= v_now;
+    select a.tat into v_account_tat from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.account = p_live_account;
+    v_live_at := greatest(v_key.live_next_start_at,
+                          v_account_tat - greatest(make_interval(secs => v_class.live_account_window_ms / 1000.0)
+                                                   - v_account_interval, interval '0'));
+    if v_live_at > v_start and v_live_at <= v_now + v_max_wait then
+      -- Not yet the live share's turn: ask again then, without holding a slot meanwhile (a reservation
+      -- held ahead would keep the poller's starts back).
+      return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
+        'busy'::text, null::timestamptz,
+        greatest(25, ceil(extract(epoch from (v_live_at - v_now)) * 1000)::integer),
+        v_key.consecutive_failures, v_now;
+      return;
+    end if;
+    v_start := greatest(v_start, v_live_at);
+  end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
       'busy'::text, null::timestamptz, null::integer, v_key.consecutive_failures, v_now;
@@ -2408,15 +2491,22 @@ begin
 
   -- Not settled, a reservation lapses in_flight_wait_ms after its start (each "ask again" extends it): a
   -- caller that died before settling holds a slot of the in-flight cap for seconds, not a whole lease.
-  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at)
+  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at, live_account, live_start)
   values (p_class, p_key, v_start,
           v_start + make_interval(secs => least(v_class.slot_lease_ms, greatest(v_class.in_flight_wait_ms, 1000))
-                                          / 1000.0))
+                                          / 1000.0),
+          case when v_live then p_live_account end, case when v_live then v_start end)
   returning s.token into v_token;
   update public.rate_limit_keys as k
      set next_start_at = v_start + v_interval,
-         last_started_at = v_start
+         last_started_at = v_start,
+         live_next_start_at = case when v_live then v_start + v_live_interval else k.live_next_start_at end
    where k.class = p_class and k.key = p_key;
+  if v_live then
+    insert into public.rate_limit_live_accounts as a (class, key, account, tat)
+    values (p_class, p_key, p_live_account, v_start + v_account_interval)
+    on conflict (class, key, account) do update set tat = greatest(a.tat, v_start) + v_account_interval;
+  end if;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
     private.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
@@ -2424,7 +2514,7 @@ begin
 end
 $$;
 
-ALTER FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) OWNER TO postgres;
+ALTER FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) OWNER TO postgres;
 
 --
 -- Name: rate_limit_settle(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2485,9 +2575,10 @@ begin
     return;
   end if;
   -- Spaced from the previous end, the reserved time is only when to ask: a start given up before this one
-  -- leaves no hole. Spaced from starts only, the reserved time stands.
+  -- leaves no hole. Spaced from starts only, the reserved time stands. A live check's start is never before
+  -- its reserved one (the live checks' share is kept between reserved starts).
   v_start := case when v_class.space_from_end
-                  then greatest(v_now, v_key.last_finished_at + v_interval)
+                  then greatest(v_now, v_key.last_finished_at + v_interval, v_slot.live_start)
                   else v_slot.starts_at end;
   update public.rate_limit_slots as s
      set starts_at = v_start, started_at = v_start,
@@ -5149,6 +5240,7 @@ CREATE TABLE public.rate_limit_keys (
     pause_reason text,
     paused_at timestamp with time zone,
     consecutive_failures integer DEFAULT 0 NOT NULL,
+    live_next_start_at timestamp with time zone DEFAULT '-infinity'::timestamp with time zone NOT NULL,
     CONSTRAINT rate_limit_keys_concurrency_check CHECK (((concurrency >= 1) AND (concurrency <= 1000))),
     CONSTRAINT rate_limit_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 300))),
     CONSTRAINT rate_limit_keys_pause_reason_check CHECK ((pause_reason = ANY (ARRAY['rate_limited'::text, 'backoff'::text]))),
@@ -5164,6 +5256,26 @@ ALTER TABLE public.rate_limit_keys OWNER TO postgres;
 COMMENT ON TABLE public.rate_limit_keys IS 'State of each shared rate limiter key (next start, pause, failures) and optional per-key overrides.';
 
 --
+-- Name: rate_limit_live_accounts; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.rate_limit_live_accounts (
+    class text NOT NULL,
+    key text NOT NULL,
+    account text NOT NULL,
+    tat timestamp with time zone NOT NULL,
+    CONSTRAINT rate_limit_live_accounts_account_check CHECK (((char_length(account) >= 1) AND (char_length(account) <= 100)))
+);
+
+ALTER TABLE public.rate_limit_live_accounts OWNER TO postgres;
+
+--
+-- Name: TABLE rate_limit_live_accounts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.rate_limit_live_accounts IS 'Each account''s use of a rate-limited key''s live-check share (live_account_share of live_share).';
+
+--
 -- Name: rate_limit_slots; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5173,7 +5285,10 @@ CREATE TABLE public.rate_limit_slots (
     key text NOT NULL,
     starts_at timestamp with time zone NOT NULL,
     started_at timestamp with time zone,
-    expires_at timestamp with time zone NOT NULL
+    expires_at timestamp with time zone NOT NULL,
+    live_account text,
+    live_start timestamp with time zone,
+    CONSTRAINT rate_limit_slots_live_account_check CHECK (((char_length(live_account) >= 1) AND (char_length(live_account) <= 100)))
 );
 
 ALTER TABLE public.rate_limit_slots OWNER TO postgres;
@@ -5798,6 +5913,13 @@ ALTER TABLE ONLY public.rate_limit_keys
     ADD CONSTRAINT rate_limit_keys_pkey PRIMARY KEY (class, key);
 
 --
+-- Name: rate_limit_live_accounts rate_limit_live_accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.rate_limit_live_accounts
+    ADD CONSTRAINT rate_limit_live_accounts_pkey PRIMARY KEY (class, key, account);
+
+--
 -- Name: rate_limit_slots rate_limit_slots_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6406,6 +6528,13 @@ ALTER TABLE ONLY public.rate_limit_keys
     ADD CONSTRAINT rate_limit_keys_class_fkey FOREIGN KEY (class) REFERENCES public.rate_limit_classes(class) ON DELETE CASCADE;
 
 --
+-- Name: rate_limit_live_accounts rate_limit_live_accounts_class_key_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.rate_limit_live_accounts
+    ADD CONSTRAINT rate_limit_live_accounts_class_key_fkey FOREIGN KEY (class, key) REFERENCES public.rate_limit_keys(class, key) ON DELETE CASCADE;
+
+--
 -- Name: rate_limit_slots rate_limit_slots_class_key_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6876,6 +7005,12 @@ ALTER TABLE public.rate_limit_classes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.rate_limit_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: rate_limit_live_accounts; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.rate_limit_live_accounts ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: rate_limit_slots; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -7342,11 +7477,11 @@ REVOKE ALL ON FUNCTION private.rate_limit_release(p_token uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.rate_limit_release(p_token uuid) TO service_role;
 
 --
--- Name: FUNCTION rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) TO service_role;
+REVOKE ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) TO service_role;
 
 --
 -- Name: FUNCTION rate_limit_report(p_class text, p_key text, p_succeeded boolean); Type: ACL; Schema: private; Owner: postgres
@@ -7356,11 +7491,11 @@ REVOKE ALL ON FUNCTION private.rate_limit_report(p_class text, p_key text, p_suc
 GRANT ALL ON FUNCTION private.rate_limit_report(p_class text, p_key text, p_succeeded boolean) TO service_role;
 
 --
--- Name: FUNCTION rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) TO service_role;
+REVOKE ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) TO service_role;
 
 --
 -- Name: FUNCTION rate_limit_settle(p_token uuid); Type: ACL; Schema: private; Owner: postgres
@@ -8185,6 +8320,12 @@ GRANT UPDATE(display_name) ON TABLE public.profiles TO authenticated;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limit_keys TO service_role;
+
+--
+-- Name: TABLE rate_limit_live_accounts; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.rate_limit_live_accounts TO service_role;
 
 --
 -- Name: TABLE rate_limit_slots; Type: ACL; Schema: public; Owner: postgres

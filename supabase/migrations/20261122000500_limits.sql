@@ -776,7 +776,44 @@ alter table public.rate_limit_classes
   add column reserve_lead_ms integer not null default 100 check (reserve_lead_ms between 0 and 5000),
   -- Without space_from_end: a reserved start the caller would send later than this after its time is given
   -- up (released), so two starts are at least 1 / rate − late_start_ms apart.
-  add column late_start_ms integer not null default 25 check (late_start_ms between 0 and 1000);
+  add column late_start_ms integer not null default 25 check (late_start_ms between 0 and 1000),
+  -- Live checks (an account's GET /check, check_domain): the share of the key's rate they may use together
+  -- (their starts at least 1 / (rate × live_share) apart, so the poller always keeps the rest), and the part
+  -- of that share one account may use on average over live_account_window_ms (a burst up to that window's
+  -- worth, then one start per 1 / (rate × live_share × live_account_share)). docs/rate-limits.md.
+  add column live_share double precision not null default 0.5 check (live_share > 0 and live_share <= 1),
+  add column live_account_share double precision not null default 0.25
+    check (live_account_share > 0 and live_account_share <= 1),
+  add column live_account_window_ms integer not null default 600000
+    check (live_account_window_ms between 1000 and 86400000);
+
+-- The next start a live check may have (live_share; see rate_limit_reserve).
+alter table public.rate_limit_keys
+  add column live_next_start_at timestamptz not null default '-infinity';
+
+-- A live check's reservation: whose (live_account) and its reserved start (live_start), so that a start it
+-- gives up unsent hands its share back (rate_limit_release_at).
+alter table public.rate_limit_slots
+  add column live_account text check (char_length(live_account) between 1 and 100),
+  add column live_start timestamptz;
+
+-- One account's use of a key's live share (GCRA): its theoretical next start `tat`. A row whose tat has
+-- passed says nothing (the account's whole burst is back) and is deleted on the key's next live reservation.
+create table public.rate_limit_live_accounts (
+  class text not null,
+  key text not null,
+  account text not null check (char_length(account) between 1 and 100),
+  tat timestamptz not null,
+  primary key (class, key, account),
+  foreign key (class, key) references public.rate_limit_keys (class, key) on delete cascade
+);
+
+comment on table public.rate_limit_live_accounts is
+  'Each account''s use of a rate-limited key''s live-check share (live_account_share of live_share).';
+
+alter table public.rate_limit_live_accounts enable row level security;
+
+grant select on table public.rate_limit_live_accounts to service_role;
 
 -- With space_from_end, a request of the key that has not been released holds the next start back only for
 -- in_flight_wait_ms after its planned start (a crashed caller's request stops counting then): a caller that
@@ -914,9 +951,10 @@ begin
     return;
   end if;
   -- Spaced from the previous end, the reserved time is only when to ask: a start given up before this one
-  -- leaves no hole. Spaced from starts only, the reserved time stands.
+  -- leaves no hole. Spaced from starts only, the reserved time stands. A live check's start is never before
+  -- its reserved one (the live checks' share is kept between reserved starts).
   v_start := case when v_class.space_from_end
-                  then greatest(v_now, v_key.last_finished_at + v_interval)
+                  then greatest(v_now, v_key.last_finished_at + v_interval, v_slot.live_start)
                   else v_slot.starts_at end;
   update public.rate_limit_slots as s
      set starts_at = v_start, started_at = v_start,
@@ -932,10 +970,13 @@ $$;
 revoke all on function private.rate_limit_settle(uuid) from public, anon, authenticated, service_role;
 grant execute on function private.rate_limit_settle(uuid) to service_role;
 
--- Frees a slot (the answer came back, or the request was never sent). A slot that had started records the
+-- Frees a slot (the answer came back, or the request was never sent). A slot that was sent records the
 -- key's last end: `p_finished_at` as the caller saw it (on the database's clock), never before the slot's
--- start nor after now. Unknown tokens are ignored.
-create function private.rate_limit_release_at(p_token uuid, p_finished_at timestamptz)
+-- start nor after now. A slot released unsent (p_sent false: the caller gave up its start, out of budget,
+-- late, or after a pause) is not spent: where starts are spaced from the previous end, the next start goes
+-- back to what the requests really sent and still reserved require, and a live check's share is handed
+-- back. Unknown tokens are ignored.
+create function private.rate_limit_release_at(p_token uuid, p_finished_at timestamptz, p_sent boolean default true)
 returns void
 language plpgsql
 security definer
@@ -944,18 +985,62 @@ as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_slot public.rate_limit_slots%rowtype;
+  v_class public.rate_limit_classes%rowtype;
+  v_key public.rate_limit_keys%rowtype;
+  v_rate double precision;
+  v_interval interval;
+  v_reserved timestamptz;
+  v_started timestamptz;
 begin
   delete from public.rate_limit_slots as s where s.token = p_token returning * into v_slot;
-  if found and v_slot.started_at is not null and v_slot.started_at <= v_now then
-    update public.rate_limit_keys as k
-       set last_finished_at = greatest(k.last_finished_at,
-                                       least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
-     where k.class = v_slot.class and k.key = v_slot.key;
+  if not found then
+    return;
+  end if;
+  if coalesce(p_sent, true) then
+    if v_slot.started_at is not null and v_slot.started_at <= v_now then
+      update public.rate_limit_keys as k
+         set last_finished_at = greatest(k.last_finished_at,
+                                         least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
+       where k.class = v_slot.class and k.key = v_slot.key;
+    end if;
+    return;
+  end if;
+
+  select * into v_class from public.rate_limit_classes as c where c.class = v_slot.class;
+  select * into v_key from public.rate_limit_keys as k
+   where k.class = v_slot.class and k.key = v_slot.key for update;
+  v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
+  if not found or not v_class.space_from_end or v_rate <= 0 then
+    return;
+  end if;
+  v_interval := make_interval(secs => 1.0 / v_rate);
+  -- What is left: the slots still reserved or in flight, and the last recorded end (every sent request that
+  -- has been released ended by then; rate_limit_settle spaces the real start from it anyway).
+  select max(s.starts_at), max(s.started_at) into v_reserved, v_started
+    from public.rate_limit_slots as s
+   where s.class = v_slot.class and s.key = v_slot.key;
+  update public.rate_limit_keys as k
+     set next_start_at = least(k.next_start_at,
+                               greatest(coalesce(v_reserved + v_interval, '-infinity'),
+                                        coalesce(k.last_finished_at + v_interval, '-infinity'))),
+         last_started_at = case when greatest(v_started, k.last_finished_at) is null then null
+                                else least(k.last_started_at, greatest(v_started, k.last_finished_at)) end,
+         live_next_start_at = case
+           when v_slot.live_start is not null and v_class.live_share > 0
+                and k.live_next_start_at = v_slot.live_start + make_interval(secs => 1.0 / (v_rate * v_class.live_share))
+           then v_slot.live_start
+           else k.live_next_start_at end
+   where k.class = v_slot.class and k.key = v_slot.key;
+  if v_slot.live_account is not null then
+    update public.rate_limit_live_accounts as a
+       set tat = a.tat - make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share))
+     where a.class = v_slot.class and a.key = v_slot.key and a.account = v_slot.live_account;
   end if;
 end
 $$;
-revoke all on function private.rate_limit_release_at(uuid, timestamptz) from public, anon, authenticated, service_role;
-grant execute on function private.rate_limit_release_at(uuid, timestamptz) to service_role;
+revoke all on function private.rate_limit_release_at(uuid, timestamptz, boolean)
+  from public, anon, authenticated, service_role;
+grant execute on function private.rate_limit_release_at(uuid, timestamptz, boolean) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
 -- consume_api_request: one atomic upsert on today's counter.
@@ -1003,9 +1088,12 @@ grant execute on function private.consume_api_request(uuid) to service_role;
 --   refused 'rate_limited' / 'backoff': as rate_limit_acquire (a short pause within budget is waited out).
 --   refused 'busy' with retry_ms: `concurrency` slots are reserved or in flight; ask again then.
 --   refused 'busy' without retry_ms: the start would be later than p_max_wait_ms from now.
+-- p_live_account (a live check, for that account; null: the poller): the start is also at least
+-- 1 / (rate × live_share) after the previous live start, and within the account's part of that share
+-- (live_account_share, a burst of live_account_window_ms' worth): live checks never take the poller's share.
 -- ---------------------------------------------------------------------------------------------------
 create function private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer default null,
-                                          p_urgent boolean default false)
+                                          p_urgent boolean default false, p_live_account text default null)
 returns table (
   granted boolean,
   token uuid,
@@ -1034,9 +1122,18 @@ declare
   v_latest timestamptz;
   v_start timestamptz;
   v_token uuid;
+  v_live boolean;
+  v_live_interval interval;
+  v_account_interval interval;
+  v_account_tat timestamptz;
+  v_live_at timestamptz;
 begin
   if p_key is null or char_length(p_key) not between 1 and 300 then
     raise exception using errcode = 'DW400', message = 'DW400: rate_limit_reserve: key must be 1-300 characters.';
+  end if;
+  if p_live_account is not null and char_length(p_live_account) not between 1 and 100 then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: rate_limit_reserve: live account must be 1-100 characters.';
   end if;
   select * into v_class from public.rate_limit_classes as c where c.class = p_class;
   if not found then
@@ -1049,6 +1146,8 @@ begin
   v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
   v_interval := case when v_rate > 0 then make_interval(secs => 1.0 / v_rate) else interval '0' end;
   v_concurrency := coalesce(v_key.concurrency, v_class.concurrency);
+  -- A key without spacing (rate 0) has no share to keep.
+  v_live := p_live_account is not null and v_rate > 0;
 
   if v_key.paused_until > v_now
      and (v_key.paused_until - v_now > make_interval(secs => v_class.short_pause_ms / 1000.0)
@@ -1083,6 +1182,29 @@ begin
                       coalesce(v_key.paused_until, v_now),
                       v_key.last_started_at + v_interval,
                       case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
+  if v_live then
+    -- Live checks together: every other start at most (live_share 0.5), never a burst. One account: on
+    -- average live_account_share of that, with a burst of live_account_window_ms' worth (GCRA).
+    v_live_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share));
+    v_account_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share));
+    delete from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.tat <= v_now;
+    select a.tat into v_account_tat from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.account = p_live_account;
+    v_live_at := greatest(v_key.live_next_start_at,
+                          v_account_tat - greatest(make_interval(secs => v_class.live_account_window_ms / 1000.0)
+                                                   - v_account_interval, interval '0'));
+    if v_live_at > v_start and v_live_at <= v_now + v_max_wait then
+      -- Not yet the live share's turn: ask again then, without holding a slot meanwhile (a reservation
+      -- held ahead would keep the poller's starts back).
+      return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
+        'busy'::text, null::timestamptz,
+        greatest(25, ceil(extract(epoch from (v_live_at - v_now)) * 1000)::integer),
+        v_key.consecutive_failures, v_now;
+      return;
+    end if;
+    v_start := greatest(v_start, v_live_at);
+  end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
       'busy'::text, null::timestamptz, null::integer, v_key.consecutive_failures, v_now;
@@ -1091,21 +1213,28 @@ begin
 
   -- Not settled, a reservation lapses in_flight_wait_ms after its start (each "ask again" extends it): a
   -- caller that died before settling holds a slot of the in-flight cap for seconds, not a whole lease.
-  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at)
+  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at, live_account, live_start)
   values (p_class, p_key, v_start,
           v_start + make_interval(secs => least(v_class.slot_lease_ms, greatest(v_class.in_flight_wait_ms, 1000))
-                                          / 1000.0))
+                                          / 1000.0),
+          case when v_live then p_live_account end, case when v_live then v_start end)
   returning s.token into v_token;
   update public.rate_limit_keys as k
      set next_start_at = v_start + v_interval,
-         last_started_at = v_start
+         last_started_at = v_start,
+         live_next_start_at = case when v_live then v_start + v_live_interval else k.live_next_start_at end
    where k.class = p_class and k.key = p_key;
+  if v_live then
+    insert into public.rate_limit_live_accounts as a (class, key, account, tat)
+    values (p_class, p_key, p_live_account, v_start + v_account_interval)
+    on conflict (class, key, account) do update set tat = greatest(a.tat, v_start) + v_account_interval;
+  end if;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
     private.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
     null::integer, v_key.consecutive_failures, v_now;
 end
 $$;
-revoke all on function private.rate_limit_reserve(text, text, integer, boolean)
+revoke all on function private.rate_limit_reserve(text, text, integer, boolean, text)
   from public, anon, authenticated, service_role;
-grant execute on function private.rate_limit_reserve(text, text, integer, boolean) to service_role;
+grant execute on function private.rate_limit_reserve(text, text, integer, boolean, text) to service_role;

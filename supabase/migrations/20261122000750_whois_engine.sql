@@ -60,10 +60,14 @@ revoke all on table public.whois_servers from anon, authenticated;
 grant select, insert, update, delete on table public.whois_servers to service_role;
 
 -- Conservative politeness: one query every 5 s per WHOIS host, one at a time; after two failures in a row
--- the host backs off from one minute, doubling up to an hour. A limit text pauses the host (whois/check.ts).
+-- the host backs off from one minute, doubling up to an hour. A limit text pauses the host (whois_check.ts).
+-- A query may take 15 s (5 s to connect, 10 s for the answer): an unreleased one holds the next start back
+-- that long (in_flight_wait_ms), which also lets a caller send up to 15 s − 2 × 5 s = 5 s after its settled
+-- start (rate_limit_late_start_ms). With the default 2 s that allowance was 0 ms: every caller woke "late"
+-- by a millisecond, gave its start up unsent and answered whois_host_busy (issue 34, point 0).
 insert into public.rate_limit_classes
-  (class, rate_per_second, concurrency, failure_threshold, backoff_base_ms, backoff_cap_ms)
-values ('whois_host', 0.2, 1, 2, 60000, 3600000)
+  (class, rate_per_second, concurrency, failure_threshold, backoff_base_ms, backoff_cap_ms, in_flight_wait_ms)
+values ('whois_host', 0.2, 1, 2, 60000, 3600000, 15000)
 on conflict (class) do nothing;
 
 -- ---------------------------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ Deno.test("a 429 seen by one process pauses the host for the other", options, as
     assertEquals(first.reason, "rdap_rate_limited");
 
     const [second] = await runWorker(rdap.url, 10_000, ["other.limitertest"]);
-    assertEquals(second, { name: "other.limitertest", outcome: "failed", reason: "rdap_rate_limited" });
+    assertEquals(second, { name: "other.limitertest", outcome: "refused", reason: "rdap_rate_limited" });
     assertEquals(rdap.requests.filter((request) => request.path === "/domain/other.limitertest").length, 0);
 
     const [row] = await sql<{ paused_until: Date }[]>`

@@ -122,8 +122,8 @@ Deno.test({
         store: databaseLiveCheckStore(asService),
         cacheSeconds: () => 30,
       });
-      const first = await live(name, null);
-      const second = await live(name, null);
+      const first = await live(name, null, "acct");
+      const second = await live(name, null, "acct");
       assertEquals(checks, 1, "the second call came from the cache");
       assertEquals(second, first);
 
@@ -141,10 +141,10 @@ Deno.test({
       assertEquals(row.consecutive_failures, 0);
 
       await tx`update public.live_check_cache set expires_at = now() - interval '1 second' where domain_name = ${name}`;
-      await live(name, null);
+      await live(name, null, "acct");
       assertEquals(checks, 2, "an expired entry is checked again");
 
-      await live("not-watched.test", null);
+      await live("not-watched.test", null, "acct");
       const [unwatched] =
         await tx`select count(*)::int as n from public.domains where name = 'not-watched.test'`;
       assertEquals(unwatched.n, 0, "a name nobody watches gets no domains row");

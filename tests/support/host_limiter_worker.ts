@@ -23,7 +23,7 @@ const rdap = createRdapClient({
 });
 await Promise.all(names.map(async (name) => {
   const lookup = await rdap.lookupDomain(baseUrl, name, { maxWaitMs: Number(maxWait) });
-  const reason = lookup.outcome === "failed" ? lookup.reason : null;
+  const reason = lookup.outcome === "failed" || lookup.outcome === "refused" ? lookup.reason : null;
   console.log(JSON.stringify({ name, outcome: lookup.outcome, reason }));
 }));
 await database().end({ timeout: 2 });

@@ -1,6 +1,9 @@
 /** The poller run's orchestration with in-memory names and scripted checks (no network, no database). */
 import { assert, assertEquals } from "../support/assert.ts";
-import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import type {
+  CheckedDomain,
+  CheckResult,
+} from "../../supabase/functions/_shared/availability/check_domain.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import type { ClaimedDomain, DomainQueue } from "../../supabase/functions/_shared/poller/domain_queue.ts";
 import { type PollerDeps, runPoller } from "../../supabase/functions/_shared/poller/run_poller.ts";
@@ -38,7 +41,11 @@ function result(name: string, overrides: Partial<CheckResult> = {}): CheckResult
   };
 }
 
-function harness(names: string[], answer: (name: string) => CheckResult | Error, delegated: string[] = []) {
+function harness(
+  names: string[],
+  answer: (name: string) => CheckResult | CheckedDomain | Error,
+  delegated: string[] = [],
+) {
   const clock = { now: 1_000_000 };
   const due = names.map((name): ClaimedDomain => ({
     name,
@@ -127,12 +134,16 @@ Deno.test("names the registry was not asked about are deferred, not recorded; er
   const h = harness(["busy.test", "boom.test", "ok.test"], (name) => {
     if (name === "boom.test") return new Error("database went away");
     if (name === "busy.test") {
-      return result(name, {
-        status: "unknown",
-        available: null,
-        reason: "rdap_rate_limited",
-        rdap: { ...result(name).rdap!, http_status: null },
-      });
+      return {
+        result: result(name, {
+          status: "unknown",
+          available: null,
+          reason: "rdap_rate_limited",
+          rdap: { ...result(name).rdap!, http_status: null },
+        }),
+        evidence: null,
+        refusal: { reason: "rdap_rate_limited", until: null },
+      };
     }
     return result(name, { status: "available", available: true, reason: "rdap_not_found" });
   });
@@ -156,13 +167,16 @@ Deno.test("after the time budget, claimed names are released at once", async () 
 });
 
 Deno.test("a name whose RDAP host had no turn left this run waits for the next run, not this one", async () => {
-  const h = harness(["queued.test"], (name) =>
-    result(name, {
+  const h = harness(["queued.test"], (name) => ({
+    result: result(name, {
       status: "unknown",
       available: null,
       reason: "rdap_host_busy",
       rdap: { ...result(name).rdap!, http_status: null },
-    }));
+    }),
+    evidence: null,
+    refusal: { reason: "rdap_host_busy", until: null },
+  }));
   const startedAt = h.clock.now;
   const summary = await runPoller(h.deps, settings);
   assertEquals(summary.deferred, 1);

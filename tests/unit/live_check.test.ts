@@ -1,6 +1,7 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   createLiveCheck,
+  isDecidedByRegistry,
   type LiveCheckStore,
 } from "../../supabase/functions/_shared/availability/live_check.ts";
 import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
@@ -49,8 +50,8 @@ Deno.test("a miss checks, records and caches; the next call is served from the c
     store,
     cacheSeconds: () => 30,
   });
-  const first = await live("example.com", null);
-  const second = await live("example.com", null);
+  const first = await live("example.com", null, "acct");
+  const second = await live("example.com", null, "acct");
   assertEquals(checks, 1);
   assertEquals(saved.map((entry) => entry.cacheSeconds), [30]);
   assertEquals(second, first);
@@ -70,7 +71,11 @@ Deno.test("concurrent checks of one name share one registry check", async () => 
     store,
     cacheSeconds: () => 30,
   });
-  const pending = [live("example.com", null), live("example.com", null), live("other.com", null)];
+  const pending = [
+    live("example.com", null, "acct"),
+    live("example.com", null, "acct"),
+    live("other.com", null, "acct"),
+  ];
   finish();
   await Promise.all(pending);
   assertEquals(checks, 2);
@@ -83,8 +88,8 @@ Deno.test("unicode_name follows the caller and is null when it equals the ASCII 
     store,
     cacheSeconds: () => 30,
   });
-  assertEquals((await live("xn--bcher-kva.com", "bücher.com")).unicode_name, "bücher.com");
-  assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com")).unicode_name, null);
+  assertEquals((await live("xn--bcher-kva.com", "bücher.com", "acct")).unicode_name, "bücher.com");
+  assertEquals((await live("xn--bcher-kva.com", "xn--bcher-kva.com", "acct")).unicode_name, null);
 });
 
 Deno.test("a failure to save is logged and the result still returned", async () => {
@@ -97,7 +102,7 @@ Deno.test("a failure to save is logged and the result still returned", async () 
       store: { cached: () => Promise.resolve(null), save: () => Promise.reject(new Error("database down")) },
       cacheSeconds: () => 30,
     });
-    assertEquals((await live("example.com", null)).status, "available");
+    assertEquals((await live("example.com", null, "acct")).status, "available");
     assertEquals(logged.includes("database down"), true);
   } finally {
     console.error = original;
@@ -112,7 +117,45 @@ Deno.test("cache seconds 0: every call checks, results are still recorded", asyn
     store,
     cacheSeconds: () => 0,
   });
-  await live("example.com", null);
-  await live("example.com", null);
+  await live("example.com", null, "acct");
+  await live("example.com", null, "acct");
   assertEquals([checks, saved.length], [2, 2]);
+});
+
+Deno.test("a refused turn is not a check: answered, but neither recorded nor cached; the account is passed on", async () => {
+  const { store, saved } = memoryStore();
+  const accounts: string[] = [];
+  const busy: CheckResult = {
+    ...result("busy.com"),
+    available: null,
+    status: "unknown",
+    reason: "rdap_host_busy",
+  };
+  const live = createLiveCheck({
+    check: (_name, _unicode, account) => {
+      accounts.push(account);
+      return Promise.resolve({
+        result: busy,
+        evidence: null,
+        refusal: { reason: "rdap_host_busy", until: null },
+      });
+    },
+    store,
+    cacheSeconds: () => 30,
+  });
+  assertEquals((await live("busy.com", null, "acct-1")).reason, "rdap_host_busy");
+  assertEquals((await live("busy.com", null, "acct-2")).reason, "rdap_host_busy");
+  assertEquals(saved, [], "nothing recorded or cached");
+  assertEquals(accounts, ["acct-1", "acct-2"], "each call asked again, for its own account");
+});
+
+Deno.test("only a result the registry decided may change a watched name (not dns_delegated, not unknown)", () => {
+  const decided = result("x.com");
+  assertEquals(isDecidedByRegistry(decided), true);
+  assertEquals(isDecidedByRegistry({ ...decided, status: "registered", reason: "dns_delegated" }), false);
+  assertEquals(isDecidedByRegistry({ ...decided, status: "unknown", reason: "rdap_timeout" }), false);
+  assertEquals(
+    isDecidedByRegistry({ ...decided, status: "registered", reason: "rdap_404_but_delegated" }),
+    true,
+  );
 });

@@ -7,8 +7,11 @@ import type {
   RateLimitStore,
   ReserveAnswer,
 } from "../../supabase/functions/_shared/rate_limit/store.ts";
-import { createDatabaseHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
-import { assertEquals } from "../support/assert.ts";
+import {
+  createDatabaseHostLimiter,
+  createHostLimiter,
+} from "../../supabase/functions/_shared/rdap/host_limiter.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 
 function fakeClock() {
   let time = 1_000_000;
@@ -144,8 +147,8 @@ function reservingStore(
   const { store: base } = scriptedStore([]);
   const store: RateLimitStore = {
     ...base,
-    reserve: (_c, key) => {
-      calls.push(`reserve ${key}`);
+    reserve: (_c, key, _wait, _urgent, liveAccount) => {
+      calls.push(`reserve ${key}${liveAccount ? ` live ${liveAccount}` : ""}`);
       const next = reserves.shift();
       if (!next) return Promise.reject(new Error("database went away"));
       return Promise.resolve(
@@ -161,8 +164,8 @@ function reservingStore(
         dbNow: now(),
       });
     },
-    releaseAt: (token, finishedAt) => {
-      calls.push(`release ${token} at +${finishedAt - 1_000_000}`);
+    releaseAt: (token, finishedAt, sent) => {
+      calls.push(`release ${token} at +${finishedAt - 1_000_000}${sent === false ? " unsent" : ""}`);
       return Promise.resolve();
     },
   };
@@ -170,12 +173,12 @@ function reservingStore(
 }
 
 /** A reservation starting `startsIn` ms after the (fake) database's now. */
-const reserved = (token: string, startsIn: number): ReserveAnswer => ({
+const reserved = (token: string, startsIn: number, lateStartMs: number | null = null): ReserveAnswer => ({
   granted: true,
   token,
   startsAt: startsIn,
   dbNow: 0,
-  lateStartMs: null,
+  lateStartMs,
   consecutiveFailures: 0,
 });
 
@@ -203,7 +206,7 @@ Deno.test("a reserved start voided before it settles is reserved again; one beyo
   ]);
   const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
   assertEquals((await limiter.acquire("h")).granted, true);
-  assertEquals(calls, ["reserve h", "settle t1", "release t1 at +0", "reserve h", "settle t2"]);
+  assertEquals(calls, ["reserve h", "settle t1", "release t1 at +0 unsent", "reserve h", "settle t2"]);
 
   const late = reservingStore(clock.now, [reserved("t3", 5_000)], []);
   const refused = await createSharedLimiter({ store: late.store, limitClass: "x", ...clock }).acquire("h", {
@@ -211,6 +214,51 @@ Deno.test("a reserved start voided before it settles is reserved again; one beyo
   });
   assertEquals(refused, { granted: false, refusal: "busy", pauseReason: null, until: null });
   assertEquals(late.calls.map((call) => call.split(" at ")[0]), ["reserve h", "release t3"]);
+  assert(late.calls[1].endsWith(" unsent"), "a start given up is released unsent: its turn is not spent");
+});
+
+Deno.test("a start the caller cannot use is given back unsent, and a live check's account goes with it", async () => {
+  const clock = fakeClock();
+  // Settled for a start 200 ms ago while the caller may send at most 100 ms late: given up, asked again.
+  const { store, calls } = reservingStore(clock.now, [
+    reserved("t1", 0, 100),
+    reserved("t2", 0, 100),
+  ], [{ startIn: -200, retryMs: null }, { startIn: 0, retryMs: null }]);
+  const limiter = createSharedLimiter({ store, limitClass: "x", ...clock });
+  const turn = await limiter.acquire("h", { liveAccount: "acct-1" });
+  assertEquals(turn.granted, true);
+  if (turn.granted) turn.release();
+  assertEquals(calls, [
+    "reserve h live acct-1",
+    "settle t1",
+    "release t1 at +0 unsent",
+    "reserve h live acct-1",
+    "settle t2",
+    "release t2 at +0",
+  ]);
+});
+
+Deno.test("a live check's failures never back a host off; its limit texts and successes still count", async () => {
+  const clock = fakeClock();
+  const reports: string[] = [];
+  const { store: base } = scriptedStore([]);
+  const store: RateLimitStore = {
+    ...base,
+    report: (_c, key, succeeded) => {
+      reports.push(`${key} ${succeeded ? "success" : "failure"}`);
+      return Promise.resolve(null);
+    },
+  };
+  const limiter = createDatabaseHostLimiter({ store: store as never, ...clock });
+  await limiter.reportFailure("h", { liveAccount: "acct-1", maxWaitMs: 1_000 });
+  await limiter.reportFailure("h", { maxWaitMs: 1_000 });
+  await limiter.reportFailure("h");
+  assertEquals(reports, ["h failure", "h failure"]);
+  const memory = createHostLimiter({ ratePerSecond: 0, concurrency: 1, failureThreshold: 1, ...clock });
+  memory.reportFailure("m", { liveAccount: "acct-1" });
+  assertEquals(memory.pausedUntil("m"), null, "in memory too");
+  memory.reportFailure("m");
+  assert(memory.pausedUntil("m") !== null);
 });
 
 Deno.test("callers of one key take turns in this process; urgent ones in a line of their own, marked urgent", async () => {

@@ -196,7 +196,7 @@ Deno.test("429 with a long Retry-After: rate limited at once, and the host stays
   assertEquals(limiter.pausedUntil("rdap.registry.test"), clock.now() + 120_000);
 
   const meanwhile = await client.lookupDomain(BASE, "other.test");
-  assert(meanwhile.outcome === "failed");
+  assert(meanwhile.outcome === "refused", "not asked: a refusal, not a failure");
   assertEquals([meanwhile.reason, meanwhile.httpStatus], ["rdap_rate_limited", null]);
   assertEquals(seen.length, 1, "no request reached the paused host");
 
@@ -239,7 +239,7 @@ Deno.test("a host that keeps failing is backed off: no request until the back-of
   const { client, seen } = setup([() => new Response("", { status: 500 })]);
   for (let attempt = 0; attempt < 3; attempt++) await client.lookupDomain(BASE, "example.test");
   const lookup = await client.lookupDomain(BASE, "example.test");
-  assert(lookup.outcome === "failed");
+  assert(lookup.outcome === "refused", "not asked: a refusal, not a failure");
   assertEquals([lookup.reason, lookup.httpStatus], ["rdap_host_backoff", null]);
   assertEquals(seen.length, 3);
 });

@@ -164,7 +164,7 @@ Deno.test(
       assertEquals(busy.kind === "read" && busy.reading.answer, "rate_limited");
       assert(hosts.pausedUntil("whois.nic.it:43") !== null, "the limit text paused the row's host");
       const after = await checkWhois(deps, itRoute(), "free.it");
-      assertEquals(after, { kind: "failed", reason: "whois_rate_limited" });
+      assertEquals(after.kind === "refused" && after.reason, "whois_rate_limited", "not asked: a refusal");
     } finally {
       await fake.close();
     }
@@ -232,3 +232,52 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "a live check: an unrecognised answer or a timeout backs nothing off; a limit text still pauses the host",
+  options,
+  async () => {
+    const fake = startFakeWhois();
+    const hosts = createHostLimiter({ ratePerSecond: 0, concurrency: 1, failureThreshold: 1 });
+    const deps = {
+      client: createWhoisClient({
+        limiter: hosts,
+        connectTimeoutMs: 1_000,
+        readTimeoutMs: 300,
+        serverOverride: () => fake.address,
+      }),
+      limiter: hosts,
+      proof: memoryServerProofStore(),
+    };
+    const live = { maxWaitMs: 1_000, liveAccount: "acct-1" };
+    try {
+      fake.set("odd.it", "unrecognized");
+      fake.set("slow.it", "silent");
+      const odd = await checkWhois(deps, itRoute(), "odd.it", live);
+      assertEquals(odd.kind === "read" && odd.reading.answer, "unrecognized");
+      assertEquals((await checkWhois(deps, itRoute(), "slow.it", live)).kind, "failed");
+      assertEquals(hosts.pausedUntil("whois.nic.it:43"), null, "one failure would have backed it off");
+
+      fake.set("busy.it", "rate_limited");
+      await checkWhois(deps, itRoute(), "busy.it", live);
+      assert(hosts.pausedUntil("whois.nic.it:43") !== null, "a live check's limit text pauses the host");
+      const after = await checkWhois(deps, itRoute(), "free.it", live);
+      assertEquals(after.kind === "refused" && after.reason, "whois_rate_limited");
+
+      const poller = createHostLimiter({ ratePerSecond: 0, concurrency: 1, failureThreshold: 1 });
+      const pollerDeps = {
+        ...deps,
+        limiter: poller,
+        client: createWhoisClient({ ...clientOptions(fake), limiter: poller }),
+      };
+      await checkWhois(pollerDeps, itRoute(), "odd.it", { maxWaitMs: 1_000 });
+      assert(poller.pausedUntil("whois.nic.it:43") !== null, "the poller's unrecognised answer counts");
+    } finally {
+      await fake.close();
+    }
+  },
+);
+
+function clientOptions(fake: { address: string }) {
+  return { connectTimeoutMs: 1_000, readTimeoutMs: 300, serverOverride: () => fake.address };
+}

@@ -8,13 +8,13 @@
 select plan(29);
 
 select ok(
-  not has_function_privilege('anon', 'private.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
-  and not has_function_privilege('authenticated', 'private.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
-  and has_function_privilege('service_role', 'private.rate_limit_reserve(text, text, integer, boolean)', 'EXECUTE')
+  not has_function_privilege('anon', 'private.rate_limit_reserve(text, text, integer, boolean, text)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'private.rate_limit_reserve(text, text, integer, boolean, text)', 'EXECUTE')
+  and has_function_privilege('service_role', 'private.rate_limit_reserve(text, text, integer, boolean, text)', 'EXECUTE')
   and not has_function_privilege('authenticated', 'private.rate_limit_settle(uuid)', 'EXECUTE')
-  and not has_function_privilege('anon', 'private.rate_limit_release_at(uuid, timestamptz)', 'EXECUTE')
+  and not has_function_privilege('anon', 'private.rate_limit_release_at(uuid, timestamptz, boolean)', 'EXECUTE')
   and has_function_privilege('service_role', 'private.rate_limit_settle(uuid)', 'EXECUTE')
-  and has_function_privilege('service_role', 'private.rate_limit_release_at(uuid, timestamptz)', 'EXECUTE'),
+  and has_function_privilege('service_role', 'private.rate_limit_release_at(uuid, timestamptz, boolean)', 'EXECUTE'),
   'only the service role may reserve, settle and release starts'
 );
 

@@ -3,7 +3,7 @@
  * classify, and build the result the API returns. No cache and no database writes here: the live check
  * adds those, and the poller calls `checkDomain` directly.
  */
-import { classify, type RegistryAnswer } from "./classify.ts";
+import { type CheckReason, classify, type RegistryAnswer } from "./classify.ts";
 import type { CheckResult, RdapSummary, WhoisSummary } from "../contract/schemas.ts";
 import {
   BootstrapUnavailableError,
@@ -59,6 +59,17 @@ export interface CheckDeps {
 export interface CheckedDomain {
   result: CheckResult;
   evidence: AvailabilityEvidence | null;
+  /**
+   * Set when the registry was not asked: this service's politeness refused the turn (host busy beyond the
+   * wait, paused, backing off). A refusal is not a check: the poller records nothing and counts no failure,
+   * and a live check neither records nor caches it. `until`: the host's pause end (epoch ms), when known.
+   */
+  refusal?: Refusal;
+}
+
+export interface Refusal {
+  reason: CheckReason;
+  until: number | null;
 }
 
 export interface CheckOptions {
@@ -71,11 +82,24 @@ export interface CheckOptions {
    * the host (the poller hands the name back and checks others meanwhile).
    */
   maxHostQueue?: number;
+  /** How long a WHOIS query may wait for its host's turn (default `maxHostWaitMs`). */
+  maxWhoisHostWaitMs?: number;
+  /**
+   * A live check for this account: held to the live checks' share of each host (docs/rate-limits.md), its
+   * failures never back a host off, and an unreadable registry with a delegation in DNS is `registered`
+   * (`dns_delegated`, availability/classify.ts).
+   */
+  liveAccount?: string;
 }
 
 /** The host limiter's wait for each RDAP request of a check. */
 function hostWait(options: CheckOptions): LookupOptions {
-  return { maxWaitMs: options.maxHostWaitMs, urgent: options.urgent, maxQueued: options.maxHostQueue };
+  return {
+    maxWaitMs: options.maxHostWaitMs,
+    urgent: options.urgent,
+    maxQueued: options.maxHostQueue,
+    liveAccount: options.liveAccount,
+  };
 }
 
 /** The route's answer; `proof`: the server's canary proof behind a trusted "not found". */
@@ -102,7 +126,9 @@ export async function checkDomainWithEvidence(
     askRegistry(deps, domainName, options),
     deps.dns(domainName),
   ]);
-  const { available, status, reason } = classify(registry.answer, dns);
+  const { available, status, reason } = classify(registry.answer, dns, {
+    delegationDecides: options.liveAccount !== undefined,
+  });
   const checkedAt = (deps.now?.() ?? new Date()).toISOString();
   const result: CheckResult = {
     domain_name: domainName,
@@ -119,7 +145,19 @@ export async function checkDomainWithEvidence(
     },
     reason,
   };
-  return { result, evidence: evidenceFor(deps, registry, dns, result) };
+  const refusal = refusalOf(registry.answer);
+  return { result, evidence: evidenceFor(deps, registry, dns, result), ...(refusal ? { refusal } : {}) };
+}
+
+/** The registry answer's refusal (nothing was asked), if it is one. */
+function refusalOf(answer: RegistryAnswer): Refusal | null {
+  if (answer.outcome === "refused") {
+    return { reason: answer.reason, until: answer.retryAt === null ? null : Date.parse(answer.retryAt) };
+  }
+  if (answer.outcome === "whois" && answer.whois.kind === "refused") {
+    return { reason: answer.whois.reason, until: answer.whois.until };
+  }
+  return null;
 }
 
 /** The evidence of an `available` result, from the route that said "not found" (RDAP or WHOIS). */
@@ -212,7 +250,10 @@ async function askWhois(deps: CheckDeps, domainName: string, options: CheckOptio
     return { server: "", answer: { outcome: "no_server" } };
   }
   const { route } = entry;
-  const whois = await checkWhois(deps.whois.check, route, domainName, hostWait(options));
+  const whois = await checkWhois(deps.whois.check, route, domainName, {
+    ...hostWait(options),
+    maxWaitMs: options.maxWhoisHostWaitMs ?? options.maxHostWaitMs,
+  });
   const proof = whois.kind === "read" ? whois.proof : undefined;
   return { server: route.server, answer: { outcome: "whois", server: route.server, whois }, proof };
 }
@@ -272,6 +313,8 @@ function summariseWhois(registry: RegistryLookup): WhoisSummary | null {
       ? "not_found"
       : whois.kind === "failed"
       ? answerOfFailure(whois.reason)
+      : whois.kind === "refused"
+      ? null
       : whois.reading.answer,
     statuses: reading?.statuses ?? [],
     registrar: reading?.registrar ?? null,

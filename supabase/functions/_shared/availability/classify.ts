@@ -3,7 +3,10 @@
  * delegation, and says why. The one rule that matters most: `available: true` only when the registry's own
  * server, proven by its canary, said "not found" (RDAP 404, or the WHOIS row's exact not-found phrasing)
  * and DNS positively found no delegation (NXDOMAIN, or NOERROR without NS).
- * Anything less certain is `unknown`.
+ * Anything less certain is `unknown` — except, for a live check (`delegationDecides`), a registry that could
+ * not be read (not asked, busy, paused, timeout, error, limit text, unrecognised answer) while DNS shows a
+ * delegation: a delegation proves registration, so that is `registered` with reason `dns_delegated`. No
+ * registry failure ever yields `available`.
  */
 import type { RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
@@ -27,6 +30,15 @@ export type RegistryAnswer =
   /** No RDAP route: the registry's WHOIS server was asked (availability/whois_check.ts). */
   | { outcome: "whois"; server: string; whois: WhoisOutcome };
 
+export interface ClassifyOptions {
+  /**
+   * A live check: an unreadable registry answer with a delegation in DNS is `registered` (`dns_delegated`).
+   * The poller leaves it off: the names it asks the registry about are those DNS cannot settle (a name in
+   * pending delete stays delegated until it drops).
+   */
+  delegationDecides?: boolean;
+}
+
 export interface Classification {
   available: boolean | null;
   status: DomainStatus;
@@ -35,7 +47,46 @@ export interface Classification {
 
 const PENDING_DELETE_STATUSES = ["pending delete", "redemption period"];
 
-export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classification {
+export function classify(
+  registry: RegistryAnswer,
+  dns: DnsOutcome,
+  options: ClassifyOptions = {},
+): Classification {
+  const decided = classifyRegistry(registry, dns);
+  if (
+    options.delegationDecides === true && decided.status === "unknown" && dns.outcome === "delegated" &&
+    UNREADABLE_REASONS.has(decided.reason)
+  ) {
+    return { available: false, status: "registered", reason: "dns_delegated" };
+  }
+  return decided;
+}
+
+/**
+ * Undecided answers that say nothing about the name: the registry could not be read. Not among them: an
+ * unproven server's "not found" (`rdap_server_unverified`, `whois_server_unverified`: the spec keeps those
+ * `unknown`), a DNS error, a TLD without any route.
+ */
+const UNREADABLE_REASONS: ReadonlySet<CheckReason> = new Set<CheckReason>([
+  "rdap_timeout",
+  "rdap_server_error",
+  "rdap_rate_limited",
+  "rdap_invalid_response",
+  "rdap_network_error",
+  "rdap_host_backoff",
+  "rdap_host_busy",
+  "rdap_unexpected_status",
+  "rdap_target_not_allowed",
+  "rdap_bootstrap_unavailable",
+  "whois_timeout",
+  "whois_network_error",
+  "whois_host_busy",
+  "whois_host_backoff",
+  "whois_rate_limited",
+  "whois_unrecognized",
+]);
+
+function classifyRegistry(registry: RegistryAnswer, dns: DnsOutcome): Classification {
   switch (registry.outcome) {
     case "found":
       if (registry.domain.status.some((status) => PENDING_DELETE_STATUSES.includes(status))) {
@@ -63,6 +114,7 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
     case "bootstrap_unavailable":
       return unknown("rdap_bootstrap_unavailable");
     case "failed":
+    case "refused":
       return unknown(registry.reason);
     case "whois":
       return classifyWhois(registry.whois, dns);
@@ -72,12 +124,11 @@ export function classify(registry: RegistryAnswer, dns: DnsOutcome): Classificat
 /** The same rules for a WHOIS answer: `available` only for a proven "not found" with no delegation. */
 export function classifyWhois(whois: WhoisOutcome, dns: DnsOutcome): Classification {
   if (whois.kind === "unverified") return unknown("whois_server_unverified");
+  if (whois.kind === "refused") return unknown(whois.reason);
   if (whois.kind === "failed") {
     switch (whois.reason) {
       case "whois_timeout":
       case "whois_network_error":
-      case "whois_host_busy":
-      case "whois_rate_limited":
         return unknown(whois.reason);
       case "whois_too_large":
       case "whois_truncated":

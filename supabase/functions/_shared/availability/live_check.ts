@@ -35,7 +35,8 @@ export interface CheckDetails {
 export type LiveChecked = CheckedDomain & { dropPrediction?: CorrectedPrediction };
 
 export interface LiveCheckDeps {
-  check: (domainName: string, unicodeName: string | null) => Promise<LiveChecked>;
+  /** `account`: who asked (the live checks' share of each host is kept per account). */
+  check: (domainName: string, unicodeName: string | null, account: string) => Promise<LiveChecked>;
   store: LiveCheckStore;
   cacheSeconds: () => number;
 }
@@ -43,13 +44,30 @@ export interface LiveCheckDeps {
 /** How long a live check waits for its turn at a busy RDAP host before answering `rdap_host_busy`. */
 export const LIVE_CHECK_MAX_HOST_WAIT_MS = 8_000;
 
-export function createLiveCheck(
-  deps: LiveCheckDeps,
-): (domainName: string, unicodeName: string | null) => Promise<CheckResult> {
+/**
+ * How long a live check waits for its turn at a WHOIS host (one query per 5 s) before answering
+ * `whois_host_busy`: the whole check, a canary proof included (docs/whois.md).
+ */
+export const LIVE_CHECK_MAX_WHOIS_WAIT_MS = 15_000;
+
+export type LiveCheck = (
+  domainName: string,
+  unicodeName: string | null,
+  account: string,
+) => Promise<CheckResult>;
+
+export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
   const inFlight = new Map<string, Promise<CheckResult>>();
 
-  async function checkAndSave(domainName: string, unicodeName: string | null): Promise<CheckResult> {
-    const { result, evidence, dropPrediction } = await deps.check(domainName, unicodeName);
+  async function checkAndSave(
+    domainName: string,
+    unicodeName: string | null,
+    account: string,
+  ): Promise<CheckResult> {
+    const { result, evidence, dropPrediction, refusal } = await deps.check(domainName, unicodeName, account);
+    // A refused turn is not a check: nothing was asked, so nothing is recorded or cached (the next caller
+    // may find the host free).
+    if (refusal) return result;
     try {
       await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction });
     } catch (error) {
@@ -58,13 +76,13 @@ export function createLiveCheck(
     return result;
   }
 
-  return async (domainName, unicodeName) => {
+  return async (domainName, unicodeName, account) => {
     const cached = await deps.store.cached(domainName);
     if (cached) return { ...cached, unicode_name: unicodeNameFor(domainName, unicodeName) };
     // Concurrent checks of one name in this process share one registry request.
     let pending = inFlight.get(domainName);
     if (!pending) {
-      pending = checkAndSave(domainName, unicodeName).finally(() => inFlight.delete(domainName));
+      pending = checkAndSave(domainName, unicodeName, account).finally(() => inFlight.delete(domainName));
       inFlight.set(domainName, pending);
     }
     const result = await pending;
@@ -82,6 +100,15 @@ function unicodeNameFor(domainName: string, unicodeName: string | null): string 
  */
 export type CheckSource = "poller" | "live";
 
+/**
+ * Whether a result may change a watched name's state: decided by the registry. `dns_delegated` (a live
+ * check's answer from DNS alone while the registry could not be read) is not: a name in pending delete stays
+ * delegated until it drops, so DNS cannot tell it from a registered one.
+ */
+export function isDecidedByRegistry(result: CheckResult): boolean {
+  return result.status !== "unknown" && result.reason !== "dns_delegated";
+}
+
 /** Writes one check result into the shared state of `public.domains` (no-op for a name nobody watches). */
 export async function recordDomainCheck(
   tx: Transaction,
@@ -96,7 +123,7 @@ export async function recordDomainCheck(
       ${result.checked_at},
       ${result.rdap?.expiration_date ?? result.whois?.expiration_date ?? null},
       ${result.rdap?.registrar ?? result.whois?.registrar ?? null},
-      ${result.status !== "unknown"},
+      ${isDecidedByRegistry(result)},
       ${source}
     )`;
   if (result.status === "available" && details.evidence) {
@@ -143,17 +170,24 @@ export function databaseLiveCheckStore(
   };
 }
 
-let shared: ReturnType<typeof createLiveCheck> | undefined;
+let shared: LiveCheck | undefined;
 
 /**
- * Live check of one name. The caller has validated and normalised `domainName` (ASCII) and authenticated
- * the account. Upstream trouble gives `status: "unknown"` with a reason, never an exception.
+ * Live check of one name for `account` (its id). The caller has validated and normalised `domainName`
+ * (ASCII) and authenticated the account. Upstream trouble gives `status: "unknown"` with a reason, never an
+ * exception.
  */
-export function liveCheck(domainName: string, unicodeName: string | null): Promise<CheckResult> {
+export function liveCheck(
+  domainName: string,
+  unicodeName: string | null,
+  account: string,
+): Promise<CheckResult> {
   shared ??= createLiveCheck({
-    check: async (name, unicode) => {
+    check: async (name, unicode, who) => {
       const checked = await checkDomainWithEvidence(defaultCheckDeps(), name, unicode, {
         maxHostWaitMs: LIVE_CHECK_MAX_HOST_WAIT_MS,
+        maxWhoisHostWaitMs: LIVE_CHECK_MAX_WHOIS_WAIT_MS,
+        liveAccount: who,
       });
       if (checked.result.status !== "pending_delete") return checked;
       return {
@@ -164,5 +198,5 @@ export function liveCheck(domainName: string, unicodeName: string | null): Promi
     store: databaseLiveCheckStore(),
     cacheSeconds: config.liveCheckCacheSeconds,
   });
-  return shared(domainName, unicodeName);
+  return shared(domainName, unicodeName, account);
 }

@@ -73,6 +73,8 @@ export function canaryOutcome(lookup: RdapLookup): { outcome: ProofOutcome; deta
         return { outcome: "failed", detail: `canary answer was not a domain object (${lookup.reason})` };
       }
       return { outcome: "inconclusive", detail: `canary could not be asked (${lookup.reason})` };
+    case "refused":
+      return { outcome: "inconclusive", detail: `canary was not asked (${lookup.reason})` };
   }
 }
 

@@ -1,14 +1,20 @@
 /**
  * One WHOIS look-up under the evidence rules: ask the row's server, read the answer in its phrasing, tell
- * the host limiter what happened (a limit text pauses the host; an unreadable answer counts as a failure),
- * and accept a "not found" only from a server whose canary proof holds (the proof rules of
- * availability/server_proof.ts, kept under the key `whois://<host>:<port>`).
+ * the host limiter what happened (a limit text pauses the host; an unreadable answer counts as a failure,
+ * except a live check's), and accept a "not found" only from a server whose canary proof holds (the proof
+ * rules of availability/server_proof.ts, kept under the key `whois://<host>:<port>`). A turn the limiter
+ * refused is its own outcome (`refused`): nothing was asked, so it is not a check.
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
-import { type CanaryAnswer, proofStateBy, type ServerProofStore } from "./server_proof.ts";
+import {
+  type CanaryAnswer,
+  proofStateBy,
+  type ServerProofState,
+  type ServerProofStore,
+} from "./server_proof.ts";
 import type { CanaryProof } from "./evidence.ts";
 import { decodeWhoisBytes, readWhoisAnswer, type WhoisReading } from "../whois/answer.ts";
-import type { WhoisClient, WhoisFailure, WhoisLookup } from "../whois/client.ts";
+import type { WhoisClient, WhoisFailure, WhoisLookup, WhoisRefusal } from "../whois/client.ts";
 import type { WhoisRoute } from "../whois/server_table.ts";
 
 export type WhoisOutcome =
@@ -16,7 +22,9 @@ export type WhoisOutcome =
   | { kind: "read"; reading: WhoisReading; proof?: CanaryProof }
   /** The server said "not found" but its canary proof does not hold. */
   | { kind: "unverified" }
-  | { kind: "failed"; reason: WhoisFailure };
+  | { kind: "failed"; reason: WhoisFailure }
+  /** Not asked: this service's politeness refused the turn (`until`: the host's pause end, epoch ms). */
+  | { kind: "refused"; reason: WhoisRefusal; until: number | null };
 
 export interface WhoisCheckDeps {
   client: WhoisClient;
@@ -25,16 +33,15 @@ export interface WhoisCheckDeps {
   now?: () => number;
 }
 
-/** How long a limit text ("too many queries", "try again later") pauses the host. */
 /**
- * What a failed query says of the server's answer: an answer too large or cut short is an unrecognised text,
- * a limit is a limit, anything else (timeout, network, busy host) is no answer at all.
+ * What a failed query says of the server's answer: an answer too large or cut short is an unrecognised text;
+ * anything else (timeout, network) is no answer at all.
  */
-export function answerOfFailure(reason: WhoisFailure): "unrecognized" | "rate_limited" | null {
-  if (reason === "whois_too_large" || reason === "whois_truncated") return "unrecognized";
-  return reason === "whois_rate_limited" ? "rate_limited" : null;
+export function answerOfFailure(reason: WhoisFailure): "unrecognized" | null {
+  return reason === "whois_too_large" || reason === "whois_truncated" ? "unrecognized" : null;
 }
 
+/** How long a limit text ("too many queries", "try again later") pauses the host. */
 export const LIMIT_TEXT_PAUSE_MS = 10 * 60_000;
 
 /** The proof key of a WHOIS route in `public.rdap_server_proofs`. */
@@ -44,8 +51,8 @@ export function whoisProofKey(route: WhoisRoute) {
 
 /** What an answer to the canary proves: only a record the row recognises proves the server. */
 export function whoisCanaryOutcome(lookup: WhoisLookup, reading: WhoisReading | null): CanaryAnswer {
-  if (lookup.outcome === "failed" || reading === null) {
-    const reason = lookup.outcome === "failed" ? lookup.reason : "no answer";
+  if (lookup.outcome !== "answered" || reading === null) {
+    const reason = lookup.outcome !== "answered" ? lookup.reason : "no answer";
     return { outcome: "inconclusive", httpStatus: null, detail: `canary could not be asked (${reason})` };
   }
   switch (reading.answer) {
@@ -76,13 +83,14 @@ async function askAndRead(
   wait: AcquireOptions,
 ): Promise<{ lookup: WhoisLookup; reading: WhoisReading | null }> {
   const lookup = await deps.client.query(route, domainName, wait);
-  if (lookup.outcome === "failed") return { lookup, reading: null };
+  if (lookup.outcome !== "answered") return { lookup, reading: null };
   const reading = readWhoisAnswer(route, decodeWhoisBytes(lookup.bytes, route.encoding), domainName);
   const now = deps.now ?? Date.now;
   if (reading.answer === "rate_limited") {
+    // The service's address is limited, whoever asked: a live check's limit text pauses the host too.
     await deps.limiter.pause(route.server, now() + LIMIT_TEXT_PAUSE_MS, "rdap_rate_limited");
   } else if (reading.answer === "unrecognized") {
-    await deps.limiter.reportFailure(route.server);
+    await deps.limiter.reportFailure(route.server, wait);
   } else {
     await deps.limiter.reportSuccess(route.server);
   }
@@ -95,20 +103,49 @@ export async function checkWhois(
   domainName: string,
   wait: AcquireOptions = {},
 ): Promise<WhoisOutcome> {
+  const now = deps.now ?? Date.now;
+  // The wait is one bound for the whole check: a canary asked after the name waits only what is left.
+  const deadline = wait.maxWaitMs === undefined ? undefined : now() + wait.maxWaitMs;
   const { lookup, reading } = await askAndRead(deps, route, domainName, wait);
+  if (lookup.outcome === "refused") {
+    return {
+      kind: "refused",
+      reason: lookup.reason,
+      until: lookup.retryAt === null ? null : Date.parse(lookup.retryAt),
+    };
+  }
   if (lookup.outcome === "failed") return { kind: "failed", reason: lookup.reason };
   if (reading!.answer !== "not_found") return { kind: "read", reading: reading! };
+  const left = () => deadline === undefined ? undefined : Math.max(0, deadline - now());
   const state = await proofStateBy(deps.proof, whoisProofKey(route), async () => {
+    // The canary proves the server for every check, so it is the service's request, not the live check's:
+    // it keeps to the host's spacing, not to the live share (as the RDAP canary does).
     const canary = await askAndRead(deps, route, route.canaryName, {
-      maxWaitMs: wait.maxWaitMs,
+      maxWaitMs: left(),
       urgent: wait.urgent,
+      maxQueued: wait.maxQueued,
     });
     return whoisCanaryOutcome(canary.lookup, canary.reading);
-  }, { maxHostWaitMs: wait.maxWaitMs, urgent: wait.urgent });
+  }, { maxHostWaitMs: left(), urgent: wait.urgent, waitForOtherMs: Math.min(left() ?? 5_000, 15_000) });
   if (!state.proven) return { kind: "unverified" };
   return {
     kind: "read",
     reading: reading!,
     proof: { canaryName: route.canaryName, provedAt: state.provedAt },
   };
+}
+
+/**
+ * Proves the route's server ahead of need (poller/proof_refresh.ts): claims its proof when due, asks the
+ * canary within `wait`, and records the outcome (a refused turn is inconclusive: asked again in 5 minutes).
+ */
+export function proveWhoisServer(
+  deps: WhoisCheckDeps,
+  route: WhoisRoute,
+  wait: AcquireOptions,
+): Promise<ServerProofState> {
+  return proofStateBy(deps.proof, whoisProofKey(route), async () => {
+    const canary = await askAndRead(deps, route, route.canaryName, wait);
+    return whoisCanaryOutcome(canary.lookup, canary.reading);
+  }, { waitForOtherMs: 0 });
 }

@@ -125,6 +125,8 @@ export const whoisFailureReason = z.enum([
   "whois_network_error",
   // This service's politeness towards the host refused to wait longer (nothing was sent).
   "whois_host_busy",
+  // The host is backed off after failures in a row (nothing was sent; parallel to rdap_host_backoff).
+  "whois_host_backoff",
 ]);
 
 export const checkReason = z.enum([
@@ -151,10 +153,14 @@ export const checkReason = z.enum([
   // Empty, truncated, over 64 KiB, or a text the server's row does not recognise.
   "whois_unrecognized",
   ...whoisFailureReason.options,
+  // A live check whose registry could not be read (not asked, busy, paused, timeout, error, unrecognised
+  // answer) while DNS shows a delegation: registered, decided by DNS.
+  "dns_delegated",
 ]).describe(
   "Why the answer is what it is, e.g. rdap_not_found, rdap_timeout, whois_not_found. no_rdap_server_for_tld: " +
     "the TLD has neither an RDAP nor a WHOIS route. unsupported_zone: the name is under a zone with its own " +
-    "WHOIS server (e.g. edu.cn) that this service cannot read.",
+    "WHOIS server (e.g. edu.cn) that this service cannot read. dns_delegated: the registry could not be read, " +
+    "and DNS shows a delegation, which proves the name is registered.",
 );
 
 export type CheckReason = z.infer<typeof checkReason>;

@@ -177,7 +177,7 @@ const toolDefinitions: ToolDefinition[] = [
     (caller, { domain }) =>
       toolCall(
         caller,
-        () => checkDomainName(domain),
+        () => checkDomainName(domain, caller.account.userId),
         (result: CheckResult) =>
           `${result.domain_name}: ${result.status}` +
           (result.available === null ? " (undecided)" : result.available ? " (available)" : "") +

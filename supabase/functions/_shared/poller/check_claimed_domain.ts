@@ -44,12 +44,12 @@ export type DomainCheckOutcome =
     pendingDeleteNextCheckAt?: Date;
     notBefore?: Date;
   }
-  /** The registry was not asked (its host is paused, or the run's time ran out): no check to record. */
+  /**
+   * The registry was not asked (the limiter refused the turn: host busy, paused, backing off): a refusal is
+   * not a check, so nothing is recorded and no failure counts; the name keeps its place, due again then.
+   */
   | { kind: "not_asked"; notBefore: Date };
 
-const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "rdap_host_backoff"]);
-/** With no WHOIS answer (`answer` null), these reasons mean the server was not asked. */
-const WHOIS_REFUSED_BEFORE_ASKING = new Set(["whois_host_busy", "whois_rate_limited"]);
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 
 export interface ClaimedCheckOptions {
@@ -85,27 +85,16 @@ export async function checkClaimedDomain(
     urgent,
     maxHostQueue: urgent ? undefined : hostQueue,
   });
-  const { result, evidence } = "result" in checked ? checked : { result: checked, evidence: null };
+  const { result, evidence, refusal } = "result" in checked
+    ? checked
+    : { result: checked, evidence: null, refusal: undefined };
   const rdap = result.rdap;
-  if (
-    result.status === "unknown" && rdap !== null && rdap.http_status === null &&
-    REFUSED_BEFORE_ASKING.has(result.reason)
-  ) {
-    const pausedUntil = deps.hostPausedUntil(rdap.server);
-    const notBefore = result.reason === "rdap_host_busy"
-      ? Math.max(checksEndAt, deps.now())
-      : pausedUntil ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
-    return { kind: "not_asked", notBefore: new Date(notBefore) };
-  }
   const whois = result.whois ?? null;
-  if (
-    result.status === "unknown" && whois !== null && whois.answer === null &&
-    WHOIS_REFUSED_BEFORE_ASKING.has(result.reason)
-  ) {
-    const pausedUntil = deps.whoisHostPausedUntil?.(whois.server) ?? null;
-    const notBefore = result.reason === "whois_host_busy"
+  if (refusal) {
+    const busy = refusal.reason === "rdap_host_busy" || refusal.reason === "whois_host_busy";
+    const notBefore = busy
       ? Math.max(checksEndAt, deps.now())
-      : pausedUntil ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
+      : refusal.until ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
     return { kind: "not_asked", notBefore: new Date(notBefore) };
   }
 

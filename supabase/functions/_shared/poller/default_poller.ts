@@ -7,6 +7,10 @@ import { realSleep, sharedHostLimiter, sharedWhoisLimiter } from "../rdap/host_l
 import { databaseDomainQueue } from "./domain_queue.ts";
 import { rateLimitedLookup } from "./dns_rate_limit.ts";
 import type { PollerDeps } from "./run_poller.ts";
+import { databaseDueProofs, type ProofRefreshDeps } from "./proof_refresh.ts";
+import { serverProofState } from "../availability/server_proof.ts";
+import { proveWhoisServer } from "../availability/whois_check.ts";
+import type { CheckDeps } from "../availability/check_domain.ts";
 
 export function defaultPollerDeps(): PollerDeps {
   const checkDeps = defaultCheckDeps();
@@ -28,5 +32,27 @@ export function defaultPollerDeps(): PollerDeps {
     },
     now: Date.now,
     sleep: realSleep,
+    proofs: proofRefresh(checkDeps),
+  };
+}
+
+/** Due canary proofs from the database, asked through the check's own clients, limiters and proof store. */
+function proofRefresh(checkDeps: CheckDeps): ProofRefreshDeps {
+  return {
+    dueProofs: databaseDueProofs(),
+    async refresh(proof, wait) {
+      if (proof.kind === "rdap") {
+        await serverProofState(checkDeps.proof, checkDeps.rdap, proof, {
+          maxHostWaitMs: wait.maxWaitMs,
+          waitForOtherMs: 0,
+        });
+        return;
+      }
+      const entry = await checkDeps.whois?.directory.entryFor(proof.canaryName);
+      if (!checkDeps.whois || entry?.kind !== "route") return;
+      if (entry.route.suffix !== proof.suffix || entry.route.server !== proof.server) return;
+      await proveWhoisServer(checkDeps.whois.check, entry.route, wait);
+    },
+    now: Date.now,
   };
 }

@@ -22,6 +22,7 @@ import type { PollerSettings } from "./settings.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import { needsRegistryCheck } from "./dns_first.ts";
 import { errorForLog } from "../log_text.ts";
+import { type ProofRefreshDeps, refreshDueProofs } from "./proof_refresh.ts";
 
 export interface PollerDeps {
   domains: DomainQueue;
@@ -29,6 +30,8 @@ export interface PollerDeps {
   now(): number;
   /** Waits `ms` (a worker with nothing due, while names of its run still wait for their registries). */
   sleep(ms: number): Promise<void>;
+  /** Canary proofs refreshed ahead of need in the run's spare turns (poller/proof_refresh.ts). */
+  proofs?: ProofRefreshDeps;
 }
 
 /** How often a worker with nothing due looks again while the run's names still wait for their registries. */
@@ -156,7 +159,9 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     }
   }
 
+  const refreshingProofs = deps.proofs ? refreshDueProofs(deps.proofs, checksEndAt) : Promise.resolve(0);
   await Promise.all(Array.from({ length: settings.concurrency }, () => worker()));
+  await refreshingProofs;
   // The workers are done, so no check joins the set any more.
   await Promise.all(atRegistry);
   return { ...summary, duration_ms: deps.now() - startedAt };

@@ -35,6 +35,16 @@ export interface AcquireOptions {
    * fast host's line drains and takes them all.
    */
   maxQueued?: number;
+  /**
+   * A live check (an account's `GET /check`, `check_domain`) for this account: with a reserving store it is
+   * held to the class's live share (`rate_limit_reserve`), and its failures never back the key off.
+   */
+  liveAccount?: string;
+}
+
+/** Whether a request's failure may count towards the key's back-off: never a live check's. */
+export function failureCounts(options: AcquireOptions | undefined): boolean {
+  return options?.liveAccount === undefined;
 }
 
 export interface SharedLimiter {
@@ -184,6 +194,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     key: string,
     deadline: number,
     urgent: boolean,
+    liveAccount: string | null,
   ): Promise<LimiterTurn> {
     const line = urgent ? `${key}\u0000urgent` : key;
     let passOn = await takeTurn(line, deadline);
@@ -204,6 +215,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
             key,
             Number.isFinite(remaining) ? remaining : null,
             urgent,
+            liveAccount,
           );
         } catch (error) {
           onError("reserve", error);
@@ -213,9 +225,17 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         if (!answer.granted) {
           if (answer.refusal === "paused") return pausedTurn(key, answer);
           if (answer.retryMs !== null && now() + answer.retryMs < deadline) {
-            // Other processes ask too: a little spread keeps them from asking at the same instant; an urgent
-            // caller asks first.
-            await sleep(urgent ? answer.retryMs : answer.retryMs * (1.05 + Math.random() * 0.2));
+            // A live check waiting for its share's turn leaves this process's line meanwhile: the callers
+            // behind it (a canary, another account's check) may have a turn before then.
+            if (liveAccount !== null) passOn();
+            // Other processes ask too: a little spread (at most 250 ms) keeps them from asking at the same
+            // instant; an urgent caller asks first.
+            await sleep(
+              urgent
+                ? answer.retryMs
+                : answer.retryMs + Math.min(250, answer.retryMs * (0.05 + Math.random() * 0.2)),
+            );
+            if (liveAccount !== null && !await lineUpAgain()) return busy;
             continue;
           }
           return busy;
@@ -225,11 +245,14 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         passOn();
         const { token } = answer;
         let released = false;
-        const release = () => {
+        /** `sent` false: the start is given up unsent, and the database hands the key's turn back. */
+        const releaseSlot = (sent: boolean) => {
           if (released) return;
           released = true;
-          reserving.releaseAt(token, now() + clockOffset).catch((error) => onError("release", error));
+          reserving.releaseAt(token, now() + clockOffset, sent).catch((error) => onError("release", error));
         };
+        const release = () => releaseSlot(true);
+        const giveBack = () => releaseSlot(false);
 
         let startAt: number | null = null;
         let settleAt = answer.startsAt - clockOffset - settleLeadMs;
@@ -242,7 +265,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
             settled = await reserving.settle(token);
           } catch (error) {
             onError("settle", error);
-            release();
+            giveBack();
             return busy;
           }
           learnClock(settled.dbNow, askedAt, now());
@@ -251,7 +274,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
           settleAt = now() + settled.retryMs;
         }
         if (startAt === null || startAt > deadline) {
-          release();
+          giveBack();
           // Void (a pause voided it): ask again, the answer says how long. Out of budget: busy.
           if (startAt === null && settleAt <= deadline && await lineUpAgain()) continue;
           return busy;
@@ -262,7 +285,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
         // up and reserve again. Likewise when this process learned of a pause meanwhile.
         const late = answer.lateStartMs !== null && now() - startAt > answer.lateStartMs;
         if (late || (knownPause.get(key) ?? 0) > now()) {
-          release();
+          giveBack();
           if (await lineUpAgain()) continue;
           return busy;
         }
@@ -288,10 +311,11 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     key: string,
     deadline: number,
     maxQueued: number | undefined,
+    liveAccount: string | null,
   ): Promise<LimiterTurn> {
     if (maxQueued !== undefined && congested.has(key) && queued(key) >= maxQueued) return busy;
     const enteredAt = now();
-    const turn = await acquireReserved(reserving, key, deadline, false);
+    const turn = await acquireReserved(reserving, key, deadline, false, liveAccount);
     const previous = lastStart.get(key) ?? -Infinity;
     const startedAt = now();
     if (turn.granted) lastStart.set(key, startedAt);
@@ -304,8 +328,9 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     async acquire(key, acquireOptions = {}) {
       const deadline = acquireOptions.maxWaitMs === undefined ? Infinity : now() + acquireOptions.maxWaitMs;
       if (reserving) {
-        if (acquireOptions.urgent === true) return acquireReserved(reserving, key, deadline, true);
-        return acquireRoutine(reserving, key, deadline, acquireOptions.maxQueued);
+        const live = acquireOptions.liveAccount ?? null;
+        if (acquireOptions.urgent === true) return acquireReserved(reserving, key, deadline, true, live);
+        return acquireRoutine(reserving, key, deadline, acquireOptions.maxQueued, live);
       }
       for (;;) {
         const remaining = deadline - now();

@@ -36,21 +36,26 @@ export interface RateLimitStore {
   /**
    * Reserves the next start for (class, key), spaced 1 / rate after the previous reservation, in one round
    * trip; `maxWaitMs` null means no bound. `urgent`: may hold one start beyond the in-flight cap (where starts
-   * are spaced from the previous end). Optional: a store without it is used through `acquire`.
+   * are spaced from the previous end). `liveAccount`: a live check of that account, held to the class's live
+   * share (docs/rate-limits.md). Optional: a store without it is used through `acquire`.
    */
   reserve?(
     limitClass: string,
     key: string,
     maxWaitMs: number | null,
     urgent?: boolean,
+    liveAccount?: string | null,
   ): Promise<ReserveAnswer>;
   /**
    * The final start of a reserved slot (with `reserve`): `startAt` (database clock, epoch ms), or ask again in
    * `retryMs`, or neither: the slot is void (reserve again).
    */
   settle?(token: string): Promise<{ startAt: number | null; retryMs: number | null; dbNow: number }>;
-  /** Frees a slot, recording its end as `finishedAt` (database clock, epoch ms) when it had started. */
-  releaseAt?(token: string, finishedAt: number): Promise<void>;
+  /**
+   * Frees a slot, recording its end as `finishedAt` (database clock, epoch ms) when it was sent; `sent`
+   * false: the start was given up unsent, and the key's turn (and a live check's share) is handed back.
+   */
+  releaseAt?(token: string, finishedAt: number, sent?: boolean): Promise<void>;
   /** Decides one start for (class, key); `maxWaitMs` null means no bound. */
   acquire(limitClass: string, key: string, maxWaitMs: number | null): Promise<RateLimitAnswer>;
   /**
@@ -127,10 +132,11 @@ export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitSt
       }
       return refusal(row);
     },
-    async reserve(limitClass, key, maxWaitMs, urgent = false) {
+    async reserve(limitClass, key, maxWaitMs, urgent = false, liveAccount = null) {
       const wait = maxWaitMs === null ? null : Math.max(0, Math.min(3_600_000, Math.floor(maxWaitMs)));
       const [row] = await sql()<ReserveRow[]>`
-        select * from private.rate_limit_reserve(${limitClass}, ${key}, ${wait}::integer, ${urgent})`;
+        select * from private.rate_limit_reserve(
+          ${limitClass}, ${key}, ${wait}::integer, ${urgent}, ${liveAccount}::text)`;
       if (!row.granted) return refusal(row);
       return {
         granted: true,
@@ -146,8 +152,8 @@ export function sqlRateLimitStore(sql: () => Sql = limiterDatabase): RateLimitSt
         select * from private.rate_limit_settle(${token}::uuid)`;
       return { startAt: row.start_at?.getTime() ?? null, retryMs: row.retry_ms, dbNow: row.db_now.getTime() };
     },
-    async releaseAt(token, finishedAt) {
-      await sql()`select private.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)})`;
+    async releaseAt(token, finishedAt, sent = true) {
+      await sql()`select private.rate_limit_release_at(${token}::uuid, ${new Date(finishedAt)}, ${sent})`;
     },
     async confirm(token) {
       const [row] = await sql()<

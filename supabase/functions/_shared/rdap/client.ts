@@ -9,7 +9,7 @@
  * its host only for a server listed in the bootstrap or the server table (docs/url-policy.md).
  */
 import { parseDomainResponse, type RdapDomain } from "./domain_response.ts";
-import type { AcquireOptions, HostLimiter } from "./host_limiter.ts";
+import type { AcquireOptions, HostLimiter, HostRefusalReason } from "./host_limiter.ts";
 import { checkOutboundUrl, type JudgedTarget, type ResolveAddresses } from "../net/url_policy.ts";
 import { type JudgedFetch, judgedFetch } from "../net/judged_fetch.ts";
 import type { z } from "zod";
@@ -27,6 +27,18 @@ export type RdapLookup =
     /** Null when no HTTP answer was received (timeout, network error, or the limiter refused). */
     httpStatus: number | null;
     reason: RdapFailureReason;
+    /** ISO time until which the host is paused, when known. */
+    retryAt: string | null;
+  }
+  /**
+   * Not asked: this service's politeness refused the turn (host busy beyond the caller's wait, paused after
+   * a limit, backing off). Not a check: nothing is known about the name (docs/rate-limits.md).
+   */
+  | {
+    outcome: "refused";
+    url: string;
+    httpStatus: null;
+    reason: HostRefusalReason;
     /** ISO time until which the host is paused, when known. */
     retryAt: string | null;
   };
@@ -152,7 +164,15 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
     const host = new URL(url).host;
     for (let attempt = 1;; attempt++) {
       const turn = await limiter.acquire(host, lookupOptions);
-      if (!turn.granted) return done(failed(url, null, turn.reason, turn.until));
+      if (!turn.granted) {
+        return done({
+          outcome: "refused",
+          url,
+          httpStatus: null,
+          reason: turn.reason,
+          retryAt: turn.until === null ? null : new Date(turn.until).toISOString(),
+        });
+      }
 
       let answer: HttpAnswer;
       try {
@@ -162,13 +182,13 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
       }
 
       if (answer.kind === "timeout" || answer.kind === "network_error") {
-        await limiter.reportFailure(host);
+        await limiter.reportFailure(host, lookupOptions);
         return done(
           failed(url, null, answer.kind === "timeout" ? "rdap_timeout" : "rdap_network_error", null),
         );
       }
       if (answer.kind === "too_large") {
-        await limiter.reportFailure(host);
+        await limiter.reportFailure(host, lookupOptions);
         return done(failed(url, answer.status, "rdap_invalid_response", null));
       }
 
@@ -185,13 +205,13 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
         return done(failed(url, status, "rdap_rate_limited", pausedUntil));
       }
       if (status >= 500) {
-        await limiter.reportFailure(host);
+        await limiter.reportFailure(host, lookupOptions);
         return done(failed(url, status, "rdap_server_error", null));
       }
       if (status === 404) {
         if (answer.body.trim() !== "" && decodeJson(answer.body) === undefined) {
           // A 404 web page is a wrong URL or a broken server, not the registry saying "no such domain".
-          await limiter.reportFailure(host);
+          await limiter.reportFailure(host, lookupOptions);
           return done(failed(url, status, "rdap_invalid_response", null));
         }
         await limiter.reportSuccess(host);
@@ -200,13 +220,13 @@ export function createRdapClient(options: RdapClientOptions): RdapClient {
       if (status === 200) {
         const domain = parseDomainResponse(decodeJson(answer.body));
         if (domain === null) {
-          await limiter.reportFailure(host);
+          await limiter.reportFailure(host, lookupOptions);
           return done(failed(url, status, "rdap_invalid_response", null));
         }
         await limiter.reportSuccess(host);
         return done({ outcome: "found", url, httpStatus: status, domain });
       }
-      await limiter.reportFailure(host);
+      await limiter.reportFailure(host, lookupOptions);
       return done(failed(url, status, "rdap_unexpected_status", null));
     }
   }

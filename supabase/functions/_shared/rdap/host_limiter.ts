@@ -12,6 +12,7 @@ import { sqlRateLimitStore } from "../rate_limit/store.ts";
 import {
   type AcquireOptions,
   createSharedLimiter,
+  failureCounts,
   realSleep,
   type Sleep,
 } from "../rate_limit/shared_limiter.ts";
@@ -38,8 +39,12 @@ export interface HostLimiter {
     reason?: "rdap_rate_limited" | "rdap_host_backoff",
   ): void | Promise<void>;
   reportSuccess(host: string): void | Promise<void>;
-  /** Counts a failure; from `failureThreshold` consecutive failures on, the host is backed off. */
-  reportFailure(host: string): void | Promise<void>;
+  /**
+   * Counts a failure; from `failureThreshold` consecutive failures on, the host is backed off. A live check's
+   * failure (`options.liveAccount`, the options its turn was asked with) counts nothing: it never backs the
+   * shared host off (docs/rate-limits.md, "Live checks' share").
+   */
+  reportFailure(host: string, options?: AcquireOptions): void | Promise<void>;
   /** The epoch ms until which the host is paused (as far as this process knows), or null. */
   pausedUntil(host: string): number | null;
 }
@@ -196,7 +201,8 @@ export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
     reportSuccess(host) {
       stateOf(host).consecutiveFailures = 0;
     },
-    reportFailure(host) {
+    reportFailure(host, options) {
+      if (!failureCounts(options)) return;
       const state = stateOf(host);
       state.consecutiveFailures++;
       const beyond = state.consecutiveFailures - failureThreshold;
@@ -244,7 +250,7 @@ export function createDatabaseHostLimiter(
     pause: (host, untilMs, reason = "rdap_rate_limited") =>
       shared.pause(host, untilMs, reason === "rdap_host_backoff" ? "backoff" : "rate_limited"),
     reportSuccess: (host) => shared.report(host, true),
-    reportFailure: (host) => shared.report(host, false),
+    reportFailure: (host, options) => failureCounts(options) ? shared.report(host, false) : undefined,
     pausedUntil: (host) => shared.pausedUntil(host),
   };
 }

@@ -21,14 +21,19 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 export type WhoisFailure =
   | "whois_timeout"
   | "whois_network_error"
-  | "whois_rate_limited"
-  | "whois_host_busy"
   | "whois_too_large"
   | "whois_truncated";
 
+/**
+ * Why this service's politeness did not let a query out: the host is busy beyond the caller's wait, paused
+ * after a limit text, or backing off after failures. Nothing was asked: not a check.
+ */
+export type WhoisRefusal = "whois_host_busy" | "whois_rate_limited" | "whois_host_backoff";
+
 export type WhoisLookup =
   | { outcome: "answered"; bytes: Uint8Array }
-  | { outcome: "failed"; reason: WhoisFailure; retryAt: string | null };
+  | { outcome: "failed"; reason: WhoisFailure; retryAt: string | null }
+  | { outcome: "refused"; reason: WhoisRefusal; retryAt: string | null };
 
 export interface WhoisConnection {
   write(data: Uint8Array): Promise<number>;
@@ -94,8 +99,12 @@ export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
       const turn = await limiter.acquire(route.server, acquireOptions);
       if (!turn.granted) {
         return {
-          outcome: "failed",
-          reason: turn.reason === "rdap_host_busy" ? "whois_host_busy" : "whois_rate_limited",
+          outcome: "refused",
+          reason: turn.reason === "rdap_host_busy"
+            ? "whois_host_busy"
+            : turn.reason === "rdap_host_backoff"
+            ? "whois_host_backoff"
+            : "whois_rate_limited",
           retryAt: turn.until === null ? null : new Date(turn.until).toISOString(),
         };
       }
@@ -110,7 +119,7 @@ export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
       }
       // An answer is judged by the caller (a limit text pauses the host, an unreadable one counts as a
       // failure); no answer at all is a failure here.
-      if (lookup.outcome === "failed") await limiter.reportFailure(route.server);
+      if (lookup.outcome === "failed") await limiter.reportFailure(route.server, acquireOptions);
       return lookup;
     },
   };
