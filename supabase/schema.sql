@@ -3754,6 +3754,7 @@ declare
   v_today date := (now() at time zone 'UTC')::date;
   v_result jsonb;
 begin
+  perform private.refuse_oauth_client_token();
   select jsonb_build_object(
            'plan', pl.id,
            'api_access', pl.api_access,
@@ -4112,6 +4113,7 @@ declare
   v_history jsonb;
   v_alerts jsonb;
 begin
+  perform private.refuse_oauth_client_token();
   select e.* into v_entry
     from public.watchlist_entries as e
    where e.user_id = v_uid and e.domain_name = v_name and e.deleted_at is null;
@@ -7189,6 +7191,12 @@ CREATE POLICY "Assistants' tokens cannot read profiles" ON public.profiles AS RE
 --
 
 CREATE POLICY "Assistants' tokens cannot read session request log" ON public.session_request_log AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: domain_status_changes Assistants' tokens cannot read the history; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read the history" ON public.domain_status_changes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
 -- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres

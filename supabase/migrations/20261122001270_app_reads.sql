@@ -56,6 +56,10 @@ create policy "Users can read the history of the names they watch or watched"
     )
   );
 
+create policy "Assistants' tokens cannot read the history"
+  on public.domain_status_changes as restrictive for select to authenticated
+  using (not (select public.is_oauth_client_token()));
+
 grant select on table public.domain_status_changes to authenticated;
 grant select, insert, update, delete on table public.domain_status_changes to service_role;
 grant select, usage on sequence public.domain_status_changes_id_seq to service_role;
@@ -185,6 +189,7 @@ declare
   v_today date := (now() at time zone 'UTC')::date;
   v_result jsonb;
 begin
+  perform private.refuse_oauth_client_token();
   select jsonb_build_object(
            'plan', pl.id,
            'api_access', pl.api_access,
@@ -362,6 +367,7 @@ declare
   v_history jsonb;
   v_alerts jsonb;
 begin
+  perform private.refuse_oauth_client_token();
   select e.* into v_entry
     from public.watchlist_entries as e
    where e.user_id = v_uid and e.domain_name = v_name and e.deleted_at is null;
