@@ -12,7 +12,7 @@ import {
 } from "../availability/drop_prediction.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
-import { needsRegistryCheck } from "./dns_first.ts";
+import { LEARNING_QUESTIONS, type RegistryQuestion, registryQuestion } from "./dns_first.ts";
 import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs } from "./drop_schedule.ts";
 import { whoisRoutineNotBefore } from "./whois_schedule.ts";
 
@@ -33,7 +33,11 @@ export interface DomainCheckDeps {
 }
 
 export type DomainCheckOutcome =
-  | { kind: "delegated"; checkedAt: Date }
+  /**
+   * Registered by DNS alone. `registryQuestion`: set when the registry was asked to learn more (expiry,
+   * registrar) but could not answer; the name is still recorded as registered.
+   */
+  | { kind: "delegated"; checkedAt: Date; registryQuestion?: RegistryQuestion }
   | {
     kind: "checked";
     result: CheckResult;
@@ -51,6 +55,12 @@ const REFUSED_BEFORE_ASKING = new Set(["rdap_host_busy", "rdap_rate_limited", "r
 /** With no WHOIS answer (`answer` null), these reasons mean the server was not asked. */
 const WHOIS_REFUSED_BEFORE_ASKING = new Set(["whois_host_busy", "whois_rate_limited"]);
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
+/**
+ * A delegated name whose registry could not take a question that only learns more (`LEARNING_QUESTIONS`,
+ * not a transition) is asked again after this long: during a first registry pass the names queue for their
+ * registry's turns an hour apart instead of being claimed again every run.
+ */
+export const LEARNING_RETRY_MS = 60 * 60_000;
 
 export interface ClaimedCheckOptions {
   /** When this run stops checking (epoch ms). */
@@ -75,17 +85,20 @@ export async function checkClaimedDomain(
   knownDns?: DnsOutcome,
 ): Promise<DomainCheckOutcome> {
   const dns = knownDns ?? await deps.lookupDns(domain.name);
-  if (!needsRegistryCheck(domain, dns, new Date(deps.now()))) {
-    return { kind: "delegated", checkedAt: new Date(deps.now()) };
-  }
+  const question = registryQuestion(domain, dns, new Date(deps.now()));
+  if (question === null) return { kind: "delegated", checkedAt: new Date(deps.now()) };
 
-  const urgent = domain.status === "pending_delete";
+  // A transition to registered is rare and raises an event: it takes the urgent line, as a drop does.
+  const urgent = domain.status === "pending_delete" || question === "turned_registered";
   const checked = await deps.checkDomain(domain.name, dns, {
     maxHostWaitMs: Math.max(0, checksEndAt - deps.now()),
     urgent,
     maxHostQueue: urgent ? undefined : hostQueue,
   });
   const { result, evidence } = "result" in checked ? checked : { result: checked, evidence: null };
+  if (LEARNING_QUESTIONS.has(question) && result.status === "unknown") {
+    return learningUnanswered(deps, question, result, checksEndAt);
+  }
   const rdap = result.rdap;
   if (
     result.status === "unknown" && rdap !== null && rdap.http_status === null &&
@@ -135,4 +148,37 @@ export async function checkClaimedDomain(
     outcome.pendingDeleteNextCheckAt = new Date(checkedAt.getTime() + delay);
   }
   return outcome;
+}
+
+/**
+ * A delegated name asked about only to learn more, whose registry did not answer: it is registered all the
+ * same (DNS decides that). Refused before asking (host busy or paused): a transition waits for the next run
+ * while its host is only busy, so `domain.registered` can carry the registrar; anything else waits
+ * `LEARNING_RETRY_MS` (or the pause). Asked without an answer (timeout, unreadable, unproven): recorded as
+ * registered by DNS; the registry is asked again at a later check.
+ */
+function learningUnanswered(
+  deps: DomainCheckDeps,
+  question: RegistryQuestion,
+  result: CheckResult,
+  checksEndAt: number,
+): DomainCheckOutcome {
+  const now = deps.now();
+  const rdap = result.rdap;
+  const whois = result.whois ?? null;
+  const refusedRdap = rdap !== null && rdap.http_status === null && REFUSED_BEFORE_ASKING.has(result.reason);
+  const refusedWhois = whois !== null && whois.answer === null &&
+    WHOIS_REFUSED_BEFORE_ASKING.has(result.reason);
+  if (refusedRdap || refusedWhois) {
+    const busy = result.reason === "rdap_host_busy" || result.reason === "whois_host_busy";
+    const pausedUntil = refusedRdap
+      ? deps.hostPausedUntil(rdap!.server)
+      : deps.whoisHostPausedUntil?.(whois!.server) ?? null;
+    if (question === "turned_registered") {
+      if (busy) return { kind: "not_asked", notBefore: new Date(Math.max(checksEndAt, now)) };
+      return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
+    }
+    return { kind: "not_asked", notBefore: new Date(Math.max(pausedUntil ?? 0, now + LEARNING_RETRY_MS)) };
+  }
+  return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
 }

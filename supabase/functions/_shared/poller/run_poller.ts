@@ -37,8 +37,10 @@ export const IDLE_CLAIM_EVERY_MS = 1_000;
 export interface PollerSummary {
   /** Names whose check was recorded. */
   checked: number;
-  /** Of those, registered from DNS delegation alone (no RDAP request). */
+  /** Of those, registered from DNS delegation alone (no registry request). */
   registered_by_dns: number;
+  /** Names the DNS-first rule sent to their registry (`registryQuestion`), whatever came of it. */
+  registry_questions: number;
   /** Names released unchecked (RDAP host paused, or out of time). */
   deferred: number;
   /** Recorded checks that moved a name into `available` (each wrote its alerts). */
@@ -55,6 +57,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   const summary: Omit<PollerSummary, "duration_ms"> = {
     checked: 0,
     registered_by_dns: 0,
+    registry_questions: 0,
     deferred: 0,
     became_available: 0,
     errors: 0,
@@ -77,7 +80,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       if (outcome.kind === "delegated") {
         await deps.domains.recordDelegated(domain, outcome.checkedAt);
         summary.checked++;
-        summary.registered_by_dns++;
+        if (!outcome.registryQuestion) summary.registered_by_dns++;
       } else if (outcome.kind === "checked") {
         await deps.domains.recordCheck(outcome.result, outcome);
         summary.checked++;
@@ -97,6 +100,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   /** The checks waiting for (or at) their RDAP host: the run ends when they have. */
   const atRegistry = new Set<Promise<void>>();
   function toRegistry(domain: ClaimedDomain, dns: DnsOutcome): void {
+    summary.registry_questions++;
     const check = checkOne(domain, dns).finally(() => atRegistry.delete(check));
     atRegistry.add(check);
   }
