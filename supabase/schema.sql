@@ -334,7 +334,7 @@ ALTER FUNCTION private.claim_alert_deliveries(p_limit integer, p_lease_seconds i
 -- Name: claim_due_domains(integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) RETURNS TABLE(domain_name text, status text, expires_at timestamp with time zone, registrar text, last_checked_at timestamp with time zone)
+CREATE FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) RETURNS TABLE(domain_name text, status text, expires_at timestamp with time zone, registrar text, last_checked_at timestamp with time zone, registry_asked_at timestamp with time zone, reminder_days integer[])
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -390,9 +390,16 @@ begin
       update public.domains as d
          set lease_until = now() + make_interval(secs => p_lease_seconds)
        where d.name = any (v_names)
-      returning d.name, d.status, d.expires_at, d.registrar, d.last_checked_at, d.next_check_at
+      returning d.name, d.status, d.expires_at, d.registrar, d.last_checked_at, d.next_check_at,
+                d.registry_asked_at
     )
-    select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at
+    select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
+           -- The reminder days of every channel of every account watching the name (empty: none asks).
+           (select coalesce(array_agg(distinct t.days order by t.days), '{}')
+              from public.watchlist_entries as e
+              join private.expiring_reminder_channels as ch on ch.user_id = e.user_id
+              cross join lateral unnest(ch.days) as t(days)
+             where e.domain_name = c.name and e.deleted_at is null)
       from claimed as c
      order by c.status <> 'pending_delete', c.next_check_at, c.name;
 end
@@ -1751,19 +1758,7 @@ begin
   delete from public.domain_expiry_reminders as r where r.expires_at < p_now - interval '30 days';
 
   with channels as (
-    select 'telegram:' || n.user_id::text as lane_key, n.user_id, 'telegram' as channel,
-           null::uuid as endpoint_id, n.telegram_expiring_days as days
-      from public.notification_settings as n
-     where n.telegram_chat_id is not null
-       and n.telegram_enabled
-       and 'domain.expiring' = any (n.telegram_event_types)
-    union all
-    select 'webhook:' || w.id::text, w.user_id, 'webhook', w.id, w.expiring_days
-      from public.webhook_endpoints as w
-      join public.profiles as p on p.id = w.user_id
-      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
-     where w.enabled
-       and 'domain.expiring' = any (w.event_types)
+    select * from private.expiring_reminder_channels
   ),
   candidates as (
     select c.lane_key, c.user_id, c.channel, c.endpoint_id, d.name as domain_name, d.expires_at,
@@ -2639,6 +2634,23 @@ end
 $$;
 
 ALTER FUNCTION private.record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text) OWNER TO postgres;
+
+--
+-- Name: record_registry_answer(text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at timestamp with time zone) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domains as d
+     set registry_asked_at = p_answered_at
+   where d.name = p_domain_name
+     and p_answered_at is not null
+     and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);
+$$;
+
+ALTER FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: refresh_drop_prediction_correction(text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -4328,6 +4340,188 @@ $$;
 ALTER FUNCTION public.webhook_url_problem(p_url text) OWNER TO postgres;
 
 --
+-- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.notification_settings (
+    user_id uuid DEFAULT auth.uid() NOT NULL,
+    telegram_chat_id text,
+    telegram_enabled boolean DEFAULT true NOT NULL,
+    telegram_configured boolean GENERATED ALWAYS AS ((telegram_chat_id IS NOT NULL)) STORED,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    telegram_linked_at timestamp with time zone,
+    telegram_event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    telegram_expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    CONSTRAINT notification_settings_telegram_chat_id_check CHECK (((telegram_chat_id IS NULL) OR ((char_length(telegram_chat_id) >= 1) AND (char_length(telegram_chat_id) <= 64)))),
+    CONSTRAINT notification_settings_telegram_chat_proven CHECK (((telegram_chat_id IS NULL) OR ((telegram_linked_at IS NOT NULL) AND (telegram_chat_id ~ '^[1-9][0-9]{0,19}$'::text)))),
+    CONSTRAINT notification_settings_telegram_event_types_check CHECK (((cardinality(telegram_event_types) > 0) AND (telegram_event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT notification_settings_telegram_expiring_days_check CHECK ((((cardinality(telegram_expiring_days) >= 1) AND (cardinality(telegram_expiring_days) <= 10)) AND (1 <= ALL (telegram_expiring_days)) AND (365 >= ALL (telegram_expiring_days))))
+);
+
+ALTER TABLE public.notification_settings OWNER TO postgres;
+
+--
+-- Name: COLUMN notification_settings.telegram_chat_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.telegram_chat_id IS 'Write-only for authenticated (no SELECT privilege); read by the alert sender as service_role.';
+
+--
+-- Name: COLUMN notification_settings.telegram_linked_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.telegram_linked_at IS 'When the chat proved it belongs to the account (bot link flow); null when no chat is linked.';
+
+--
+-- Name: COLUMN notification_settings.telegram_event_types; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.telegram_event_types IS 'The events the linked Telegram chat receives (alert_event_types()); set with set_telegram_event_types.';
+
+--
+-- Name: COLUMN notification_settings.telegram_expiring_days; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.notification_settings.telegram_expiring_days IS 'domain.expiring: the days before a watched name''s expiration date the Telegram chat is reminded at.';
+
+--
+-- Name: plans; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.plans (
+    id text NOT NULL,
+    api_access boolean DEFAULT false NOT NULL,
+    requests_per_day integer,
+    watchlist_quota integer NOT NULL,
+    webhooks boolean DEFAULT false NOT NULL,
+    sort_order integer DEFAULT 0 NOT NULL,
+    CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
+    CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
+);
+
+ALTER TABLE public.plans OWNER TO postgres;
+
+--
+-- Name: TABLE plans; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
+
+--
+-- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.profiles (
+    id uuid NOT NULL,
+    email text,
+    display_name text,
+    plan_id text DEFAULT 'free'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT profiles_display_name_check CHECK (((display_name IS NULL) OR (char_length(display_name) <= 200)))
+);
+
+ALTER TABLE public.profiles OWNER TO postgres;
+
+--
+-- Name: TABLE profiles; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.profiles IS 'One row per auth.users row (created by trigger). Accounts may change only display_name.';
+
+--
+-- Name: webhook_endpoints; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.webhook_endpoints (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid DEFAULT auth.uid() NOT NULL,
+    url text NOT NULL,
+    secret text,
+    secret_configured boolean GENERATED ALWAYS AS ((secret IS NOT NULL)) STORED,
+    description text,
+    enabled boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    url_masked text GENERATED ALWAYS AS (public.mask_url(url)) STORED,
+    previous_secret text,
+    previous_secret_expires_at timestamp with time zone,
+    kind text DEFAULT 'generic'::text NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500))),
+    CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT webhook_endpoints_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
+    CONSTRAINT webhook_endpoints_kind_check CHECK ((kind = ANY (ARRAY['generic'::text, 'slack'::text, 'discord'::text]))),
+    CONSTRAINT webhook_endpoints_previous_secret_check CHECK (((previous_secret IS NULL) OR ((char_length(previous_secret) >= 1) AND (char_length(previous_secret) <= 256)))),
+    CONSTRAINT webhook_endpoints_secret_check CHECK (((secret IS NULL) OR ((char_length(secret) >= 1) AND (char_length(secret) <= 256)))),
+    CONSTRAINT webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~* '^https?://[^[:space:]]+$'::text)))
+);
+
+ALTER TABLE public.webhook_endpoints OWNER TO postgres;
+
+--
+-- Name: COLUMN webhook_endpoints.secret; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.secret IS 'HMAC-SHA256 signing secret. Write-only for authenticated (no SELECT privilege); never sent as a header.';
+
+--
+-- Name: COLUMN webhook_endpoints.url_masked; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.url_masked IS 'What the app may read of the URL: scheme://host/…last 4 characters. The URL itself is write-only for authenticated (it may carry a token); the alert sender reads it as service_role.';
+
+--
+-- Name: COLUMN webhook_endpoints.previous_secret; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.previous_secret IS 'The secret before the last rotate_webhook_secret(); it also signs webhook-signature until previous_secret_expires_at (24 h). Never readable by authenticated.';
+
+--
+-- Name: COLUMN webhook_endpoints.kind; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.kind IS 'generic: the signed JSON body; slack / discord: that service''s incoming-webhook message (unsigned), only to its documented https host (webhook_kind_problem).';
+
+--
+-- Name: COLUMN webhook_endpoints.event_types; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.event_types IS 'The events this endpoint receives (alert_event_types()); test alerts always go through.';
+
+--
+-- Name: COLUMN webhook_endpoints.expiring_days; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.expiring_days IS 'domain.expiring: the days before a watched name''s expiration date this endpoint is reminded at.';
+
+--
+-- Name: expiring_reminder_channels; Type: VIEW; Schema: private; Owner: postgres
+--
+
+CREATE VIEW private.expiring_reminder_channels AS
+ SELECT ('telegram:'::text || (n.user_id)::text) AS lane_key,
+    n.user_id,
+    'telegram'::text AS channel,
+    NULL::uuid AS endpoint_id,
+    n.telegram_expiring_days AS days
+   FROM public.notification_settings n
+  WHERE ((n.telegram_chat_id IS NOT NULL) AND n.telegram_enabled AND ('domain.expiring'::text = ANY (n.telegram_event_types)))
+UNION ALL
+ SELECT ('webhook:'::text || (w.id)::text) AS lane_key,
+    w.user_id,
+    'webhook'::text AS channel,
+    w.id AS endpoint_id,
+    w.expiring_days AS days
+   FROM ((public.webhook_endpoints w
+     JOIN public.profiles p ON ((p.id = w.user_id)))
+     JOIN public.plans pl ON (((pl.id = p.plan_id) AND pl.webhooks)))
+  WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)));
+
+ALTER TABLE private.expiring_reminder_channels OWNER TO postgres;
+
+--
 -- Name: alert_deliveries; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -4620,6 +4814,7 @@ CREATE TABLE public.domains (
     lease_until timestamp with time zone,
     consecutive_failures integer DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    registry_asked_at timestamp with time zone,
     predicted_drop_at timestamp with time zone,
     prediction_basis text,
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
@@ -4827,51 +5022,6 @@ COMMENT ON TABLE public.live_check_cache IS 'Last live-check result per name, se
 COMMENT ON COLUMN public.live_check_cache.result IS 'The result as the API returns it; json rather than jsonb so a cached answer keeps its key order.';
 
 --
--- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.notification_settings (
-    user_id uuid DEFAULT auth.uid() NOT NULL,
-    telegram_chat_id text,
-    telegram_enabled boolean DEFAULT true NOT NULL,
-    telegram_configured boolean GENERATED ALWAYS AS ((telegram_chat_id IS NOT NULL)) STORED,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    telegram_linked_at timestamp with time zone,
-    telegram_event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
-    telegram_expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
-    CONSTRAINT notification_settings_telegram_chat_id_check CHECK (((telegram_chat_id IS NULL) OR ((char_length(telegram_chat_id) >= 1) AND (char_length(telegram_chat_id) <= 64)))),
-    CONSTRAINT notification_settings_telegram_chat_proven CHECK (((telegram_chat_id IS NULL) OR ((telegram_linked_at IS NOT NULL) AND (telegram_chat_id ~ '^[1-9][0-9]{0,19}$'::text)))),
-    CONSTRAINT notification_settings_telegram_event_types_check CHECK (((cardinality(telegram_event_types) > 0) AND (telegram_event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
-    CONSTRAINT notification_settings_telegram_expiring_days_check CHECK ((((cardinality(telegram_expiring_days) >= 1) AND (cardinality(telegram_expiring_days) <= 10)) AND (1 <= ALL (telegram_expiring_days)) AND (365 >= ALL (telegram_expiring_days))))
-);
-
-ALTER TABLE public.notification_settings OWNER TO postgres;
-
---
--- Name: COLUMN notification_settings.telegram_chat_id; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.notification_settings.telegram_chat_id IS 'Write-only for authenticated (no SELECT privilege); read by the alert sender as service_role.';
-
---
--- Name: COLUMN notification_settings.telegram_linked_at; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.notification_settings.telegram_linked_at IS 'When the chat proved it belongs to the account (bot link flow); null when no chat is linked.';
-
---
--- Name: COLUMN notification_settings.telegram_event_types; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.notification_settings.telegram_event_types IS 'The events the linked Telegram chat receives (alert_event_types()); set with set_telegram_event_types.';
-
---
--- Name: COLUMN notification_settings.telegram_expiring_days; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.notification_settings.telegram_expiring_days IS 'domain.expiring: the days before a watched name''s expiration date the Telegram chat is reminded at.';
-
---
 -- Name: organization_members; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -4900,29 +5050,6 @@ CREATE TABLE public.organizations (
 ALTER TABLE public.organizations OWNER TO postgres;
 
 --
--- Name: plans; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.plans (
-    id text NOT NULL,
-    api_access boolean DEFAULT false NOT NULL,
-    requests_per_day integer,
-    watchlist_quota integer NOT NULL,
-    webhooks boolean DEFAULT false NOT NULL,
-    sort_order integer DEFAULT 0 NOT NULL,
-    CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
-    CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
-);
-
-ALTER TABLE public.plans OWNER TO postgres;
-
---
--- Name: TABLE plans; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
-
---
 -- Name: poller_settings; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -4942,28 +5069,6 @@ ALTER TABLE public.poller_settings OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.poller_settings IS 'The poller fan-out (one row): names per invocation and the cap on invocations per pg_cron tick.';
-
---
--- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.profiles (
-    id uuid NOT NULL,
-    email text,
-    display_name text,
-    plan_id text DEFAULT 'free'::text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT profiles_display_name_check CHECK (((display_name IS NULL) OR (char_length(display_name) <= 200)))
-);
-
-ALTER TABLE public.profiles OWNER TO postgres;
-
---
--- Name: TABLE profiles; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.profiles IS 'One row per auth.users row (created by trigger). Accounts may change only display_name.';
 
 --
 -- Name: rate_limit_keys; Type: TABLE; Schema: public; Owner: postgres
@@ -5308,73 +5413,6 @@ ALTER TABLE public.webhook_endpoint_breakers OWNER TO postgres;
 --
 
 COMMENT ON VIEW public.webhook_endpoint_breakers IS 'Per webhook endpoint: breaker state (closed/open/half_open), consecutive failures, when it opened and when the next probe is due. Only endpoints that have had a delivery appear.';
-
---
--- Name: webhook_endpoints; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.webhook_endpoints (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    user_id uuid DEFAULT auth.uid() NOT NULL,
-    url text NOT NULL,
-    secret text,
-    secret_configured boolean GENERATED ALWAYS AS ((secret IS NOT NULL)) STORED,
-    description text,
-    enabled boolean DEFAULT true NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    url_masked text GENERATED ALWAYS AS (public.mask_url(url)) STORED,
-    previous_secret text,
-    previous_secret_expires_at timestamp with time zone,
-    kind text DEFAULT 'generic'::text NOT NULL,
-    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
-    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
-    CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500))),
-    CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
-    CONSTRAINT webhook_endpoints_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
-    CONSTRAINT webhook_endpoints_kind_check CHECK ((kind = ANY (ARRAY['generic'::text, 'slack'::text, 'discord'::text]))),
-    CONSTRAINT webhook_endpoints_previous_secret_check CHECK (((previous_secret IS NULL) OR ((char_length(previous_secret) >= 1) AND (char_length(previous_secret) <= 256)))),
-    CONSTRAINT webhook_endpoints_secret_check CHECK (((secret IS NULL) OR ((char_length(secret) >= 1) AND (char_length(secret) <= 256)))),
-    CONSTRAINT webhook_endpoints_url_check CHECK (((char_length(url) <= 2048) AND (url ~* '^https?://[^[:space:]]+$'::text)))
-);
-
-ALTER TABLE public.webhook_endpoints OWNER TO postgres;
-
---
--- Name: COLUMN webhook_endpoints.secret; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.secret IS 'HMAC-SHA256 signing secret. Write-only for authenticated (no SELECT privilege); never sent as a header.';
-
---
--- Name: COLUMN webhook_endpoints.url_masked; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.url_masked IS 'What the app may read of the URL: scheme://host/…last 4 characters. The URL itself is write-only for authenticated (it may carry a token); the alert sender reads it as service_role.';
-
---
--- Name: COLUMN webhook_endpoints.previous_secret; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.previous_secret IS 'The secret before the last rotate_webhook_secret(); it also signs webhook-signature until previous_secret_expires_at (24 h). Never readable by authenticated.';
-
---
--- Name: COLUMN webhook_endpoints.kind; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.kind IS 'generic: the signed JSON body; slack / discord: that service''s incoming-webhook message (unsigned), only to its documented https host (webhook_kind_problem).';
-
---
--- Name: COLUMN webhook_endpoints.event_types; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.event_types IS 'The events this endpoint receives (alert_event_types()); test alerts always go through.';
-
---
--- Name: COLUMN webhook_endpoints.expiring_days; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.webhook_endpoints.expiring_days IS 'domain.expiring: the days before a watched name''s expiration date this endpoint is reminded at.';
 
 --
 -- Name: webhook_target_policy; Type: TABLE; Schema: public; Owner: postgres
@@ -7076,6 +7114,13 @@ REVOKE ALL ON FUNCTION private.record_rdap_server_proof(p_server_url text, p_suf
 GRANT ALL ON FUNCTION private.record_rdap_server_proof(p_server_url text, p_suffix text, p_claim_id uuid, p_canary_name text, p_outcome text, p_http_status integer, p_detail text) TO service_role;
 
 --
+-- Name: FUNCTION record_registry_answer(p_domain_name text, p_answered_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at timestamp with time zone) TO service_role;
+
+--
 -- Name: FUNCTION refresh_drop_prediction_correction(p_registry text, p_basis text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7453,6 +7498,148 @@ GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO service_role;
 
 --
+-- Name: TABLE notification_settings; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.notification_settings TO service_role;
+GRANT DELETE ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(user_id) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_enabled) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_configured; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_configured) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_linked_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_linked_at) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_event_types) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: COLUMN notification_settings.telegram_expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(telegram_expiring_days) ON TABLE public.notification_settings TO authenticated;
+
+--
+-- Name: TABLE plans; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.plans TO service_role;
+GRANT SELECT ON TABLE public.plans TO authenticated;
+
+--
+-- Name: TABLE profiles; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.profiles TO service_role;
+GRANT SELECT ON TABLE public.profiles TO authenticated;
+
+--
+-- Name: COLUMN profiles.display_name; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT UPDATE(display_name) ON TABLE public.profiles TO authenticated;
+
+--
+-- Name: TABLE webhook_endpoints; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.webhook_endpoints TO service_role;
+GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(user_id) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.secret_configured; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(secret_configured) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(description) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.created_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(created_at) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.url_masked; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(url_masked) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.kind; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(kind) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
 -- Name: TABLE alert_deliveries; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -7734,55 +7921,6 @@ GRANT SELECT,USAGE ON SEQUENCE public.invite_mail_log_id_seq TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.live_check_cache TO service_role;
 
 --
--- Name: TABLE notification_settings; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.notification_settings TO service_role;
-GRANT DELETE ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.user_id; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(user_id) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.telegram_enabled; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(telegram_enabled) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.telegram_configured; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(telegram_configured) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.updated_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(updated_at) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.telegram_linked_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(telegram_linked_at) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.telegram_event_types; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(telegram_event_types) ON TABLE public.notification_settings TO authenticated;
-
---
--- Name: COLUMN notification_settings.telegram_expiring_days; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(telegram_expiring_days) ON TABLE public.notification_settings TO authenticated;
-
---
 -- Name: TABLE organization_members; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -7809,30 +7947,10 @@ GRANT SELECT,DELETE ON TABLE public.organizations TO authenticated;
 GRANT UPDATE(name) ON TABLE public.organizations TO authenticated;
 
 --
--- Name: TABLE plans; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.plans TO service_role;
-GRANT SELECT ON TABLE public.plans TO authenticated;
-
---
 -- Name: TABLE poller_settings; Type: ACL; Schema: public; Owner: postgres
 --
 
 GRANT SELECT,UPDATE ON TABLE public.poller_settings TO service_role;
-
---
--- Name: TABLE profiles; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.profiles TO service_role;
-GRANT SELECT ON TABLE public.profiles TO authenticated;
-
---
--- Name: COLUMN profiles.display_name; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT UPDATE(display_name) ON TABLE public.profiles TO authenticated;
 
 --
 -- Name: TABLE rate_limit_keys; Type: ACL; Schema: public; Owner: postgres
@@ -7932,79 +8050,6 @@ GRANT SELECT,USAGE ON SEQUENCE public.watchlist_entries_id_seq TO service_role;
 
 GRANT SELECT ON TABLE public.webhook_endpoint_breakers TO service_role;
 GRANT SELECT ON TABLE public.webhook_endpoint_breakers TO authenticated;
-
---
--- Name: TABLE webhook_endpoints; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.webhook_endpoints TO service_role;
-GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(id) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.user_id; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(user_id) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.secret_configured; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(secret_configured) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(description) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(enabled) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.created_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(created_at) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.url_masked; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(url_masked) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.kind; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(kind) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
-
---
--- Name: COLUMN webhook_endpoints.expiring_days; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: TABLE webhook_target_policy; Type: ACL; Schema: public; Owner: postgres
