@@ -182,7 +182,15 @@ const deps = {
   sleep: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
 } as unknown as PollerDeps;
 
-const totals = { runs: 0, checked: 0, registered_by_dns: 0, deferred: 0, became_available: 0, errors: 0 };
+const totals = {
+  runs: 0,
+  checked: 0,
+  registered_by_dns: 0,
+  registry_questions: 0,
+  deferred: 0,
+  became_available: 0,
+  errors: 0,
+};
 const cpuStart = process.cpuUsage();
 while (stopAt - Date.now() > 2_000) {
   const settings = {
@@ -206,6 +214,7 @@ while (stopAt - Date.now() > 2_000) {
   totals.runs++;
   totals.checked += summary.checked;
   totals.registered_by_dns += summary.registered_by_dns;
+  totals.registry_questions += summary.registry_questions;
   totals.deferred += summary.deferred;
   totals.became_available += summary.became_available;
   totals.errors += summary.errors;
