@@ -79,6 +79,7 @@ function timedQueue(queue: DomainQueue): DomainQueue {
       note(name, `deferred to ${new Date(notBefore).toISOString()}`);
       return timed(() => queue.defer(name, notBefore), record);
     },
+    deferBatch: (names, notBefore) => timed(() => queue.deferBatch!(names, notBefore), record),
   };
 }
 
@@ -150,6 +151,9 @@ function fakeDns(name: string): Promise<DnsOutcome> {
   );
 }
 
+/** Delegated names the DNS-first rule sent to their registry (a question that only learns more). */
+const askedDelegated = new Set<string>();
+
 const limiter = createDatabaseHostLimiter({ store: timedStore(sqlRateLimitStore()) });
 const servers = sharedBootstrapStore();
 const checkDeps = {
@@ -171,8 +175,11 @@ const deps = {
   domains: timedQueue(databaseDomainQueue()),
   check: {
     lookupDns,
-    checkDomain: (name: string, dns: DnsOutcome, wait: CheckOptions) =>
-      checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait),
+    checkDomain: (name: string, dns: DnsOutcome, wait: CheckOptions) => {
+      const index = indexOf(name);
+      if (index !== null && kindOf(index, params) === "delegated") askedDelegated.add(name);
+      return checkDomain({ ...checkDeps, dns: () => Promise.resolve(dns) }, name, null, wait);
+    },
     hostPausedUntil: (serverUrl: string) => limiter.pausedUntil(new URL(serverUrl).host),
     now: Date.now,
   },
@@ -227,6 +234,7 @@ console.log(JSON.stringify({
   events,
   hostEvents,
   dnsQueries: dnsQueryCounts(),
+  askedDelegated: [...askedDelegated],
   cpuMs: (cpu.user + cpu.system) / 1000,
 }));
 await closeDatabase(2);

@@ -55,12 +55,12 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
      where u.k * ${perAccount}::int + j < ${params.entries}::int`;
   // Reminder channels (domain.expiring, days 30, 7, 1): a Telegram chat for the first share of accounts.
   await sql`
-    insert into public.notification_settings (user_id, telegram_chat_id, telegram_event_types)
-    select u.id, '1000' || u.k, array['domain.available', 'domain.expiring']
+    insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at, telegram_event_types)
+    select u.id, '1000' || u.k, now(), array['domain.available', 'domain.expiring']
       from (select id, (row_number() over (order by email) - 1)::int as k
               from auth.users where email like 'bench%@bench.test') as u
      where u.k < ${Math.round(params.expiringShare * accounts)}::int
     on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id,
-      telegram_event_types = excluded.telegram_event_types`;
+      telegram_linked_at = excluded.telegram_linked_at, telegram_event_types = excluded.telegram_event_types`;
   await sql`analyze`;
 }

@@ -40,6 +40,8 @@ export interface DomainQueue {
   recordDelegatedBatch?(domains: ClaimedDomain[], checkedAt: Date): Promise<void>;
   /** Releases a claimed name without a check, due again at `notBefore`. */
   defer(name: string, notBefore: Date): Promise<void>;
+  /** The same for several names in one round trip (optional: without it, one by one). */
+  deferBatch?(names: string[], notBefore: Date): Promise<void>;
 }
 
 interface ClaimRow {
@@ -113,6 +115,10 @@ export function databaseDomainQueue(
     defer: (name, notBefore) =>
       statement(async (tx) => {
         await tx`select private.defer_domain_check(${name}, ${notBefore})`;
+      }),
+    deferBatch: (names, notBefore) =>
+      statement(async (tx) => {
+        await tx`select private.defer_domain_check(t.name, ${notBefore}) from unnest(${names}::text[]) as t(name)`;
       }),
   };
 }
