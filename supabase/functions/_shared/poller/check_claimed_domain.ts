@@ -61,6 +61,8 @@ const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
  * registry's turns an hour apart instead of being claimed again every run.
  */
 export const LEARNING_RETRY_MS = 60 * 60_000;
+/** The longest a question that only learns more waits for its registry's turn (spare turns only). */
+export const LEARNING_MAX_WAIT_MS = 2_000;
 
 export interface ClaimedCheckOptions {
   /** When this run stops checking (epoch ms). */
@@ -88,12 +90,15 @@ export async function checkClaimedDomain(
   const question = registryQuestion(domain, dns, new Date(deps.now()));
   if (question === null) return { kind: "delegated", checkedAt: new Date(deps.now()) };
 
-  // A transition to registered is rare and raises an event: it takes the urgent line, as a drop does.
+  // A transition to registered is rare and raises an event: it takes the urgent line, as a drop does. A
+  // question that only learns more takes the registry's spare turns: a short wait, one in this process's line.
   const urgent = domain.status === "pending_delete" || question === "turned_registered";
+  const learning = LEARNING_QUESTIONS.has(question) && !urgent;
+  const untilEnd = Math.max(0, checksEndAt - deps.now());
   const checked = await deps.checkDomain(domain.name, dns, {
-    maxHostWaitMs: Math.max(0, checksEndAt - deps.now()),
+    maxHostWaitMs: learning ? Math.min(LEARNING_MAX_WAIT_MS, untilEnd) : untilEnd,
     urgent,
-    maxHostQueue: urgent ? undefined : hostQueue,
+    maxHostQueue: urgent ? undefined : learning ? 1 : hostQueue,
   });
   const { result, evidence } = "result" in checked ? checked : { result: checked, evidence: null };
   if (LEARNING_QUESTIONS.has(question) && result.status === "unknown") {
