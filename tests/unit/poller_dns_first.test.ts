@@ -15,9 +15,11 @@ import {
 } from "../../supabase/functions/_shared/poller/dns_first.ts";
 import {
   checkClaimedDomain,
+  LEARNING_MAX_WAIT_MS,
   LEARNING_RETRY_MS,
 } from "../../supabase/functions/_shared/poller/check_claimed_domain.ts";
 import type { ClaimedDomain } from "../../supabase/functions/_shared/poller/domain_queue.ts";
+import { runPoller } from "../../supabase/functions/_shared/poller/run_poller.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -230,4 +232,77 @@ Deno.test("a delegated name whose registry cannot answer a learning question sta
     (await outcomeOf(claimed({ status: "pending_delete" }), unknownResult("rdap_server_error", 503))).kind,
     "checked",
   );
+});
+
+Deno.test("a first registry pass: one learning question per TLD in a run's line, the rest wait an hour", async () => {
+  const names = ["a.test", "b.test", "c.test", "d.other", "e.other"];
+  const due = names.map((name) => claimed({ name }));
+  due.push(claimed({ name: "was-free.test", status: "available" })); // a transition is never held back
+  const asked: string[] = [];
+  const deferred: { names: string[]; notBefore: number }[] = [];
+  const now = NOW.getTime();
+  const summary = await runPoller({
+    domains: {
+      claim: (limit) => Promise.resolve(due.splice(0, limit)),
+      recordCheck: () => Promise.resolve(),
+      recordDelegated: () => Promise.resolve(),
+      defer: (name, notBefore) => {
+        deferred.push({ names: [name], notBefore: notBefore.getTime() });
+        return Promise.resolve();
+      },
+      deferBatch: (batch, notBefore) => {
+        deferred.push({ names: batch, notBefore: notBefore.getTime() });
+        return Promise.resolve();
+      },
+    },
+    check: {
+      lookupDns: () => Promise.resolve(DELEGATED),
+      checkDomain: (name) => {
+        asked.push(name);
+        return Promise.resolve({
+          ...unknownResult("rdap_found", 200),
+          domain_name: name,
+          status: "registered" as const,
+          available: false,
+        });
+      },
+      hostPausedUntil: () => null,
+      now: () => now,
+    },
+    now: () => now,
+    sleep: () => Promise.resolve(),
+  }, {
+    timeBudgetMs: 25_000,
+    leaseSeconds: 120,
+    batchSize: 10,
+    concurrency: 1,
+    maxChecksPerRun: 100,
+    hostQueue: 3,
+  });
+  assertEquals(asked.sort(), ["a.test", "d.other", "was-free.test"]);
+  assertEquals(deferred, [{ names: ["b.test", "c.test", "e.other"], notBefore: now + LEARNING_RETRY_MS }]);
+  assertEquals([summary.registry_questions, summary.deferred, summary.registered_by_dns], [3, 3, 0]);
+});
+
+Deno.test("a learning question takes spare turns; a transition takes the urgent line", async () => {
+  const waits: unknown[] = [];
+  for (const domain of [claimed(), claimed({ status: "available" })]) {
+    await checkClaimedDomain(
+      {
+        lookupDns: () => Promise.resolve(DELEGATED),
+        checkDomain: (_name, _dns, wait) => {
+          waits.push(wait);
+          return Promise.resolve(unknownResult("rdap_timeout", null));
+        },
+        hostPausedUntil: () => null,
+        now: () => NOW.getTime(),
+      },
+      domain,
+      { checksEndAt: NOW.getTime() + 20_000, hostQueue: 3 },
+    );
+  }
+  assertEquals(waits, [
+    { maxHostWaitMs: LEARNING_MAX_WAIT_MS, urgent: false, maxHostQueue: 1 },
+    { maxHostWaitMs: 20_000, urgent: true, maxHostQueue: undefined },
+  ]);
 });
