@@ -1,6 +1,7 @@
 /**
- * One claimed name: DNS first (a delegated name is registered without an RDAP request), otherwise the
- * full check with the DNS answer already in hand. Says what to record; writes nothing itself.
+ * One claimed name: DNS first (a delegated name is registered without a registry request unless
+ * `registryQuestion` in dns_first.ts says the registry can tell more), otherwise the full check with the DNS
+ * answer already in hand. Says what to record; writes nothing itself.
  */
 import type { CheckedDomain, CheckOptions, CheckResult } from "../availability/check_domain.ts";
 import type { AvailabilityEvidence } from "../availability/evidence.ts";
