@@ -395,10 +395,9 @@ begin
     )
     select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
            -- The reminder days of every channel of every account watching the name (empty: none asks).
-           (select coalesce(array_agg(distinct t.days order by t.days), '{}')
+           (select coalesce(array_agg(distinct r.days order by r.days), '{}')
               from public.watchlist_entries as e
-              join private.expiring_reminder_channels as ch on ch.user_id = e.user_id
-              cross join lateral unnest(ch.days) as t(days)
+              cross join lateral private.expiring_reminder_days(e.user_id) as r(days)
              where e.domain_name = c.name and e.deleted_at is null)
       from claimed as c
      order by c.status <> 'pending_delete', c.next_check_at, c.name;
@@ -859,6 +858,22 @@ CREATE FUNCTION private.drop_accuracy_report() RETURNS TABLE(registry text, basi
 $$;
 
 ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
+
+--
+-- Name: expiring_reminder_days(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.expiring_reminder_days(p_user_id uuid) RETURNS SETOF integer
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select distinct t.days
+    from private.expiring_reminder_channels as ch
+   cross join lateral unnest(ch.days) as t(days)
+   where ch.user_id = p_user_id
+$$;
+
+ALTER FUNCTION private.expiring_reminder_days(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: export_account(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -6842,6 +6857,12 @@ GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service
 
 REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
+
+--
+-- Name: FUNCTION expiring_reminder_days(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.expiring_reminder_days(p_user_id uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION export_account(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres

@@ -298,6 +298,21 @@ create view private.expiring_reminder_channels as
 
 revoke all on table private.expiring_reminder_channels from public, anon, authenticated, service_role;
 
+-- One account's reminder days (the poller's claim looks them up per watcher: with the account as a parameter
+-- each branch of the view is an index look-up, where a join would read every channel once per name).
+create function private.expiring_reminder_days(p_user_id uuid)
+returns setof integer
+language sql
+stable
+set search_path = ''
+as $$
+  select distinct t.days
+    from private.expiring_reminder_channels as ch
+   cross join lateral unnest(ch.days) as t(days)
+   where ch.user_id = p_user_id
+$$;
+revoke all on function private.expiring_reminder_days(uuid) from public, anon, authenticated, service_role;
+
 create function private.queue_domain_expiring_alerts(p_now timestamptz default now())
 returns integer
 language plpgsql

@@ -156,10 +156,9 @@ begin
     )
     select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
            -- The reminder days of every channel of every account watching the name (empty: none asks).
-           (select coalesce(array_agg(distinct t.days order by t.days), '{}')
+           (select coalesce(array_agg(distinct r.days order by r.days), '{}')
               from public.watchlist_entries as e
-              join private.expiring_reminder_channels as ch on ch.user_id = e.user_id
-              cross join lateral unnest(ch.days) as t(days)
+              cross join lateral private.expiring_reminder_days(e.user_id) as r(days)
              where e.domain_name = c.name and e.deleted_at is null)
       from claimed as c
      order by c.status <> 'pending_delete', c.next_check_at, c.name;
