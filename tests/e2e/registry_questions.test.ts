@@ -112,12 +112,14 @@ Deno.test("the poller asks the registry what DNS cannot tell", options, async (t
       for (const name of [mine, far]) {
         dns.setDelegated(name, ["ns1.registrar.example", "ns2.registrar.example"]);
       }
-      await watch(sql, owner, [mine, far]);
       // As the poller left such names before: registered from DNS alone, expiry and registrar never learnt.
-      await sql`update public.domains set status = 'registered', last_checked_at = now() - interval '1 day'
-                where name = any(${[mine, far]})`;
-
-      await checkNow(stack, mine, far);
+      // One at a time: a run asks one such question per TLD and asks the others an hour later.
+      for (const name of [mine, far]) {
+        await watch(sql, owner, [name]);
+        await sql`update public.domains set status = 'registered', last_checked_at = now() - interval '1 day'
+                  where name = ${name}`;
+        await checkNow(stack, name);
+      }
       const learnt = await row(mine);
       assertEquals(learnt.status, "registered");
       assertEquals(learnt.expires_at?.toISOString(), expiresAt.toISOString(), "the registry's expiry");
