@@ -79,7 +79,7 @@ function timedQueue(queue: DomainQueue): DomainQueue {
       note(name, `deferred to ${new Date(notBefore).toISOString()}`);
       return timed(() => queue.defer(name, notBefore), record);
     },
-    deferBatch: (names, notBefore) => timed(() => queue.deferBatch!(names, notBefore), record),
+    deferBatch: (deferrals) => timed(() => queue.deferBatch!(deferrals), record),
   };
 }
 

@@ -2,7 +2,7 @@
  * DNS first: when the poller asks a name's registry and when DNS decides (one table of cases), and what a
  * claimed name's check does when a question that only learns more gets no answer.
  */
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
 import type { CheckReason } from "../../supabase/functions/_shared/contract/schemas.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
@@ -17,6 +17,7 @@ import {
   checkClaimedDomain,
   LEARNING_MAX_WAIT_MS,
   LEARNING_RETRY_MS,
+  learningRetryAt,
 } from "../../supabase/functions/_shared/poller/check_claimed_domain.ts";
 import type { ClaimedDomain } from "../../supabase/functions/_shared/poller/domain_queue.ts";
 import { runPoller } from "../../supabase/functions/_shared/poller/run_poller.ts";
@@ -198,7 +199,7 @@ Deno.test("a delegated name whose registry cannot answer a learning question sta
   // Busy: asked again in an hour (a first registry pass queues, it does not churn every run).
   assertEquals(await outcomeOf(claimed(), unknownResult("rdap_host_busy", null)), {
     kind: "not_asked",
-    notBefore: new Date(NOW.getTime() + LEARNING_RETRY_MS),
+    notBefore: learningRetryAt("mine.test", NOW.getTime()),
   });
   // Paused longer than that: after the pause.
   const pausedUntil = NOW.getTime() + 2 * LEARNING_RETRY_MS;
@@ -250,8 +251,10 @@ Deno.test("a first registry pass: one learning question per TLD in a run's line,
         deferred.push({ names: [name], notBefore: notBefore.getTime() });
         return Promise.resolve();
       },
-      deferBatch: (batch, notBefore) => {
-        deferred.push({ names: batch, notBefore: notBefore.getTime() });
+      deferBatch: (batch) => {
+        for (const { name, notBefore } of batch) {
+          deferred.push({ names: [name], notBefore: notBefore.getTime() });
+        }
         return Promise.resolve();
       },
     },
@@ -280,7 +283,17 @@ Deno.test("a first registry pass: one learning question per TLD in a run's line,
     hostQueue: 3,
   });
   assertEquals(asked.sort(), ["a.test", "d.other", "was-free.test"]);
-  assertEquals(deferred, [{ names: ["b.test", "c.test", "e.other"], notBefore: now + LEARNING_RETRY_MS }]);
+  assertEquals(
+    deferred,
+    ["b.test", "c.test", "e.other"].map((name) => ({
+      names: [name],
+      notBefore: learningRetryAt(name, now).getTime(),
+    })),
+  );
+  for (const { notBefore } of deferred) {
+    assert(notBefore >= now + 60_000 && notBefore <= now + LEARNING_RETRY_MS, "1 to 60 minutes later");
+  }
+  assert(new Set(deferred.map((d) => d.notBefore)).size === 3, "spread by name");
   assertEquals([summary.registry_questions, summary.deferred, summary.registered_by_dns], [3, 3, 0]);
 });
 

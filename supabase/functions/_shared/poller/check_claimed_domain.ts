@@ -58,10 +58,19 @@ const WHOIS_REFUSED_BEFORE_ASKING = new Set(["whois_host_busy", "whois_rate_limi
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 /**
  * A delegated name whose registry could not take a question that only learns more (`LEARNING_QUESTIONS`,
- * not a transition) is asked again after this long: during a first registry pass the names queue for their
- * registry's turns an hour apart instead of being claimed again every run.
+ * not a transition) is asked again within this long (`learningRetryAt`): during a first registry pass the
+ * names come back spread over the hour, at about the pace their registry can answer, instead of being
+ * claimed again every run or all at once.
  */
 export const LEARNING_RETRY_MS = 60 * 60_000;
+const LEARNING_RETRY_MIN_MS = 60_000;
+
+/** When a learning question its registry could not take is tried again: 1 to 60 minutes, spread by name. */
+export function learningRetryAt(name: string, now: number): Date {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+  return new Date(now + LEARNING_RETRY_MIN_MS + hash % (LEARNING_RETRY_MS - LEARNING_RETRY_MIN_MS + 1));
+}
 /** The longest a question that only learns more waits for its registry's turn (spare turns only). */
 export const LEARNING_MAX_WAIT_MS = 2_000;
 
@@ -184,7 +193,8 @@ function learningUnanswered(
       if (busy) return { kind: "not_asked", notBefore: new Date(Math.max(checksEndAt, now)) };
       return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
     }
-    return { kind: "not_asked", notBefore: new Date(Math.max(pausedUntil ?? 0, now + LEARNING_RETRY_MS)) };
+    const retryAt = learningRetryAt(result.domain_name, now).getTime();
+    return { kind: "not_asked", notBefore: new Date(Math.max(pausedUntil ?? 0, retryAt)) };
   }
   return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
 }

@@ -41,7 +41,7 @@ export interface DomainQueue {
   /** Releases a claimed name without a check, due again at `notBefore`. */
   defer(name: string, notBefore: Date): Promise<void>;
   /** The same for several names in one round trip (optional: without it, one by one). */
-  deferBatch?(names: string[], notBefore: Date): Promise<void>;
+  deferBatch?(deferrals: { name: string; notBefore: Date }[]): Promise<void>;
 }
 
 interface ClaimRow {
@@ -116,9 +116,12 @@ export function databaseDomainQueue(
       statement(async (tx) => {
         await tx`select private.defer_domain_check(${name}, ${notBefore})`;
       }),
-    deferBatch: (names, notBefore) =>
+    deferBatch: (deferrals) =>
       statement(async (tx) => {
-        await tx`select private.defer_domain_check(t.name, ${notBefore}) from unnest(${names}::text[]) as t(name)`;
+        const names = deferrals.map((d) => d.name);
+        const times = deferrals.map((d) => d.notBefore.toISOString());
+        await tx`select private.defer_domain_check(t.name, t.not_before)
+                 from unnest(${names}::text[], ${times}::timestamptz[]) as t(name, not_before)`;
       }),
   };
 }

@@ -21,7 +21,7 @@ import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import { LEARNING_QUESTIONS, registryQuestion } from "./dns_first.ts";
-import { LEARNING_RETRY_MS } from "./check_claimed_domain.ts";
+import { learningRetryAt } from "./check_claimed_domain.ts";
 import { errorForLog } from "../log_text.ts";
 
 export interface PollerDeps {
@@ -38,7 +38,7 @@ export const IDLE_CLAIM_EVERY_MS = 1_000;
 /**
  * Questions that only learn more about a delegated name (`LEARNING_QUESTIONS` but a transition) one run keeps
  * in its line for one TLD at a time. The rest of the batch's such names wait `LEARNING_RETRY_MS` without
- * touching the host limiter, so a first registry pass (every delegated name never asked) goes at the
+ * touching the host limiter (1 to 60 minutes, `learningRetryAt`), so a first registry pass (every delegated name never asked) goes at the
  * registry's pace instead of flooding the limiter and holding back the drops' turns.
  */
 export const LEARNING_IN_LINE_PER_TLD = 1;
@@ -165,10 +165,17 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       toRegistry(domain, answers[i], () => learningInLine.set(tld, (learningInLine.get(tld) ?? 1) - 1));
     }
     if (later.length > 0) {
-      const notBefore = new Date(deps.now() + LEARNING_RETRY_MS);
+      const now = deps.now();
       try {
-        if (deps.domains.deferBatch) await deps.domains.deferBatch(later.map((d) => d.name), notBefore);
-        else for (const domain of later) await deps.domains.defer(domain.name, notBefore);
+        if (deps.domains.deferBatch) {
+          await deps.domains.deferBatch(
+            later.map((d) => ({ name: d.name, notBefore: learningRetryAt(d.name, now) })),
+          );
+        } else {
+          for (const domain of later) {
+            await deps.domains.defer(domain.name, learningRetryAt(domain.name, now));
+          }
+        }
         summary.deferred += later.length;
       } catch (error) {
         summary.errors += later.length;
