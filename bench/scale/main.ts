@@ -19,6 +19,8 @@ interface ProcessTotals {
   runs: number;
   checked: number;
   registered_by_dns: number;
+  registry_questions: number;
+  askedDelegated: string[];
   deferred: number;
   became_available: number;
   errors: number;
@@ -173,6 +175,38 @@ async function main(): Promise<void> {
     console.log(
       `  RDAP saved by DNS      ${fixed(100 * (1 - rdapRequests / Math.max(1, checked)), 1)} %  ` +
         `(${rdapRequests} RDAP requests for ${checked} checks; ${byDns} by DNS alone)`,
+    );
+    // The DNS-first rule (poller/dns_first.ts): of the names it looked at, how many DNS decided alone.
+    const questions = sum((o) => o.registry_questions);
+    console.log(
+      `  decided by DNS         ${fixed(100 * byDns / Math.max(1, byDns + questions), 1)} % of the rule's ` +
+        `decisions (${byDns} by DNS alone, ${questions} sent to the registry; ${
+          params.registryPass ? "after the first registry pass" : "first registry pass"
+        }); ${fixed(100 * byDns / Math.max(1, checked), 1)} % of recorded checks`,
+    );
+    // Only delegated names can be decided by DNS: the rule's share among them (each name about once here).
+    const askedDelegated = new Set(outputs.flatMap((o) => o.askedDelegated)).size;
+    console.log(
+      `  delegated names        ${
+        fixed(100 * byDns / Math.max(1, byDns + askedDelegated), 1)
+      } % by DNS alone ` +
+        `(${byDns} checks by DNS alone; ${askedDelegated} distinct delegated names sent to their registry)`,
+    );
+    const [pass] = await sql<{ never: number; per_host_max: number }[]>`
+      select coalesce(sum(n), 0)::int as never, coalesce(max(n), 0)::int as per_host_max
+        from (select split_part(name, '.', 2) as host, count(*) as n from public.domains
+               where registry_asked_at is null and status = 'registered'
+                 and ((substring(name from 2 for position('.' in name) - 2))::bigint * 7919) % 1000
+                     < ${params.delegatedShare * 1000}::float8
+               group by 1) as h`;
+    const [asked] = await sql<{ n: number }[]>`
+      select count(*)::int as n from public.domains where registry_asked_at > now() - interval '1 hour'`;
+    console.log(
+      `  first registry pass    ${pass.never} delegated names never asked at the end (most at one registry: ` +
+        `${pass.per_host_max}, ${
+          fixed(pass.per_host_max / params.hostRate / 3600, 2)
+        } h at ${params.hostRate}/s); ` +
+        `${asked.n} registry answers recorded in the run (${fixed(asked.n / elapsedS, 2)}/s)`,
     );
     // Gaps between consecutive answered arrivals at each host, within the window: where the time goes.
     const hostGaps = fakes.acceptedPerHost.flatMap((arrivals) => {

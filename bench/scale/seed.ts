@@ -34,6 +34,18 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
       from generate_series(0::bigint, ${names - 1}::bigint) as i`;
   await sql`update public.domains set next_check_at = now() - interval '2 hours'
             where name = any(${dropping.map((i) => `n${i}.scale${i % hosts}`)})`;
+  if (params.registryPass) {
+    // After the first registry pass: each delegated name's expiry (spread over the next 365 days by a
+    // permutation of the index), its registrar, and the registry asked at its last check (7 days ago).
+    await sql`
+      update public.domains
+         set expires_at = now() + make_interval(days => (((substring(name from 2 for position('.' in name) - 2))::bigint
+                                                           * 7907) % 365 + 1)::int),
+             registrar = 'Bench Registrar',
+             registry_asked_at = last_checked_at
+       where status = 'registered'
+         and ((substring(name from 2 for position('.' in name) - 2))::bigint * 7919) % 1000 < ${delegatedBelow}::float8`;
+  }
   await sql`
     insert into public.watchlist_entries (user_id, domain_name)
     select u.id, 'n' || ((u.k * ${step}::int + j) % ${names}::int) || '.scale' || (((u.k * ${step}::int + j) % ${names}::int) % ${hosts}::int)
@@ -41,5 +53,14 @@ export async function seed(sql: postgres.Sql, params: ScaleParams, dropping: num
               from auth.users where email like 'bench%@bench.test') as u,
            generate_series(0, ${perAccount - 1}::int) as j
      where u.k * ${perAccount}::int + j < ${params.entries}::int`;
+  // Reminder channels (domain.expiring, days 30, 7, 1): a Telegram chat for the first share of accounts.
+  await sql`
+    insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at, telegram_event_types)
+    select u.id, '1000' || u.k, now(), array['domain.available', 'domain.expiring']
+      from (select id, (row_number() over (order by email) - 1)::int as k
+              from auth.users where email like 'bench%@bench.test') as u
+     where u.k < ${Math.round(params.expiringShare * accounts)}::int
+    on conflict (user_id) do update set telegram_chat_id = excluded.telegram_chat_id,
+      telegram_linked_at = excluded.telegram_linked_at, telegram_event_types = excluded.telegram_event_types`;
   await sql`analyze`;
 }

@@ -43,6 +43,14 @@ export interface ScaleParams {
   runBudgetMs: number;
   /** Names of one poller run that may wait for one registry (POLLER_HOST_QUEUE). */
   hostQueue: number;
+  /**
+   * 1: the delegated names are seeded as the first registry pass left them (expiry spread over the next
+   * year, registrar known, the registry last asked at their last check, 7 days ago), so the run measures the
+   * steady state of the DNS-first rule (poller/dns_first.ts). 0: never asked (the first pass itself).
+   */
+  registryPass: number;
+  /** Share of accounts with a channel asking for `domain.expiring` (reminder days 30, 7, 1). */
+  expiringShare: number;
 }
 
 export const DEFAULT_PARAMS: ScaleParams = {
@@ -65,6 +73,8 @@ export const DEFAULT_PARAMS: ScaleParams = {
   duration: 180,
   runBudgetMs: 25_000,
   hostQueue: 3,
+  registryPass: 1,
+  expiringShare: 1,
 };
 
 export type NameKind = "delegated" | "pending_delete" | "undelegated";

@@ -80,8 +80,11 @@ try {
   for (const registry of registries) await setRdapHostLimit(sql, registry.url, 10_000);
   await sql`insert into auth.users (email, email_confirmed_at) values ('bench-tls@bench.test', now())`;
   const all = Array.from({ length: names }, (_, i) => nameOf(i));
-  await sql`insert into public.domains (name, status, last_checked_at, next_check_at)
-            select n, 'registered', now() - interval '7 days', now() - interval '1 hour' from unnest(${all}::text[]) as n`;
+  // After the first registry pass (poller/dns_first.ts): a delegated name's registry is not asked again.
+  await sql`insert into public.domains (name, status, last_checked_at, next_check_at, expires_at, registry_asked_at)
+            select n, 'registered', now() - interval '7 days', now() - interval '1 hour',
+                   now() + interval '200 days', now() - interval '7 days'
+              from unnest(${all}::text[]) as n`;
   await sql`insert into public.watchlist_entries (user_id, domain_name)
             select u.id, n from auth.users as u, unnest(${all}::text[]) as n where u.email = 'bench-tls@bench.test'`;
   await sql.end();

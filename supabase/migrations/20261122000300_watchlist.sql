@@ -161,7 +161,11 @@ create table public.domains (
   next_check_at timestamptz not null default now(),
   lease_until timestamptz,
   consecutive_failures integer not null default 0,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- When the registry last answered for the name in a poller check (null: never). The poller's DNS-first
+  -- rule (poller/dns_first.ts) asks a delegated name's registry again only when this is old or a reminder
+  -- day comes near.
+  registry_asked_at timestamptz
 );
 
 comment on table public.domains is

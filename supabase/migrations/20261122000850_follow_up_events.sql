@@ -284,6 +284,41 @@ grant select, insert, update, delete on table public.domain_expiry_reminders to 
 
 create index domains_expires_at_idx on public.domains (expires_at) where status = 'registered';
 
+-- The channels that ask for domain.expiring, with their reminder days: the one definition used by the
+-- reminders below and by the poller's claim (which asks a name's registry ahead of its watchers' reminder
+-- days, poller/dns_first.ts). A view, so each query plans it with its own filters.
+create view private.expiring_reminder_channels as
+  select 'telegram:' || n.user_id::text as lane_key, n.user_id, 'telegram' as channel,
+         null::uuid as endpoint_id, n.telegram_expiring_days as days
+    from public.notification_settings as n
+   where n.telegram_chat_id is not null
+     and n.telegram_enabled
+     and 'domain.expiring' = any (n.telegram_event_types)
+  union all
+  select 'webhook:' || w.id::text, w.user_id, 'webhook', w.id, w.expiring_days
+    from public.webhook_endpoints as w
+    join public.profiles as p on p.id = w.user_id
+    join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+   where w.enabled
+     and 'domain.expiring' = any (w.event_types);
+
+revoke all on table private.expiring_reminder_channels from public, anon, authenticated, service_role;
+
+-- One account's reminder days (the poller's claim looks them up per watcher: with the account as a parameter
+-- each branch of the view is an index look-up, where a join would read every channel once per name).
+create function private.expiring_reminder_days(p_user_id uuid)
+returns setof integer
+language sql
+stable
+set search_path = ''
+as $$
+  select distinct t.days
+    from private.expiring_reminder_channels as ch
+   cross join lateral unnest(ch.days) as t(days)
+   where ch.user_id = p_user_id
+$$;
+revoke all on function private.expiring_reminder_days(uuid) from public, anon, authenticated, service_role;
+
 create function private.queue_domain_expiring_alerts(p_now timestamptz default now())
 returns integer
 language plpgsql
@@ -301,19 +336,7 @@ begin
   delete from public.domain_expiry_reminders as r where r.expires_at < p_now - interval '30 days';
 
   with channels as (
-    select 'telegram:' || n.user_id::text as lane_key, n.user_id, 'telegram' as channel,
-           null::uuid as endpoint_id, n.telegram_expiring_days as days
-      from public.notification_settings as n
-     where n.telegram_chat_id is not null
-       and n.telegram_enabled
-       and 'domain.expiring' = any (n.telegram_event_types)
-    union all
-    select 'webhook:' || w.id::text, w.user_id, 'webhook', w.id, w.expiring_days
-      from public.webhook_endpoints as w
-      join public.profiles as p on p.id = w.user_id
-      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
-     where w.enabled
-       and 'domain.expiring' = any (w.event_types)
+    select * from private.expiring_reminder_channels
   ),
   candidates as (
     select c.lane_key, c.user_id, c.channel, c.endpoint_id, d.name as domain_name, d.expires_at,

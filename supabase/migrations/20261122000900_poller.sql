@@ -91,7 +91,9 @@ returns table (
   status text,
   expires_at timestamptz,
   registrar text,
-  last_checked_at timestamptz
+  last_checked_at timestamptz,
+  registry_asked_at timestamptz,
+  reminder_days integer[]
 )
 language plpgsql
 security definer
@@ -149,17 +151,39 @@ begin
       update public.domains as d
          set lease_until = now() + make_interval(secs => p_lease_seconds)
        where d.name = any (v_names)
-      returning d.name, d.status, d.expires_at, d.registrar, d.last_checked_at, d.next_check_at
+      returning d.name, d.status, d.expires_at, d.registrar, d.last_checked_at, d.next_check_at,
+                d.registry_asked_at
     )
-    select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at
+    select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
+           -- The reminder days of every channel of every account watching the name (empty: none asks).
+           (select coalesce(array_agg(distinct r.days order by r.days), '{}')
+              from public.watchlist_entries as e
+              cross join lateral private.expiring_reminder_days(e.user_id) as r(days)
+             where e.domain_name = c.name and e.deleted_at is null)
       from claimed as c
      order by c.status <> 'pending_delete', c.next_check_at, c.name;
 end
 $$;
 revoke all on function private.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
 grant execute on function private.claim_due_domains(integer, integer) to service_role;
-revoke all on function private.claim_due_domains(integer, integer) from public, anon, authenticated, service_role;
-grant execute on function private.claim_due_domains(integer, integer) to service_role;
+
+-- The registry answered for the name in a poller check (poller/dns_first.ts `registryAnswered`): its
+-- registry_asked_at moves to that check's time (never back).
+create function private.record_registry_answer(p_domain_name text, p_answered_at timestamptz)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.domains as d
+     set registry_asked_at = p_answered_at
+   where d.name = p_domain_name
+     and p_answered_at is not null
+     and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);
+$$;
+revoke all on function private.record_registry_answer(text, timestamptz)
+  from public, anon, authenticated, service_role;
+grant execute on function private.record_registry_answer(text, timestamptz) to service_role;
 
 -- Returns pg_net's request id, or null (and does nothing) while either Vault secret is missing.
 -- The timeout covers a whole poller run (POLLER_TIME_BUDGET_MS, 25 s by default, plus its last sends).

@@ -571,6 +571,12 @@ async function parallelPollersScenario(world: World): Promise<void> {
   const names = [...registered, ...delegated];
   // Both accounts watch every name: still one check per name.
   for (const owner of owners) await watch(sql, owner, names);
+  // The delegated names after their first registry pass (expiry far off, asked a day ago): DNS decides them
+  // (poller/dns_first.ts; tests/e2e/registry_questions.test.ts covers the registry's questions).
+  await sql`update public.domains
+            set status = 'registered', expires_at = now() + interval '200 days', registrar = 'Example',
+                registry_asked_at = now() - interval '1 day'
+            where name = any(${delegated})`;
   await makeDue(sql, names, "1999-06-01T00:00:00Z");
 
   const [first, second] = await Promise.all([runPoller(stack), runPoller(stack)]);

@@ -1,7 +1,6 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import type { RdapSummary } from "../../supabase/functions/_shared/availability/check_domain.ts";
 import { bearerToken, secretsEqual } from "../../supabase/functions/_shared/http/bearer.ts";
-import { needsRegistryCheck } from "../../supabase/functions/_shared/poller/dns_first.ts";
 import {
   DROP_CHECK_AFTER_MS,
   failedPendingDeleteRetryMs,
@@ -77,33 +76,6 @@ Deno.test("pending delete is checked often, and every minute around the predicte
   assertEquals(pendingDeleteCheckDelayMs(at(-2 * DAY), now), 5 * MINUTE, "prediction wrong: back to often");
 });
 
-Deno.test("DNS first: a delegated name skips RDAP unless RDAP can say more", () => {
-  const now = new Date("2026-11-01T00:00:00Z");
-  const delegated = {
-    outcome: "delegated" as const,
-    nameservers: ["ns1.example.net"],
-    rcode: "NOERROR" as const,
-  };
-  assert(!needsRegistryCheck({ status: "registered", expiresAt: new Date("2027-01-01Z") }, delegated, now));
-  assert(!needsRegistryCheck({ status: "unknown", expiresAt: null }, delegated, now));
-  assert(!needsRegistryCheck({ status: "available", expiresAt: null }, delegated, now));
-  assert(needsRegistryCheck({ status: "pending_delete", expiresAt: null }, delegated, now));
-  assert(needsRegistryCheck({ status: "registered", expiresAt: new Date("2026-10-01Z") }, delegated, now));
-  assert(
-    needsRegistryCheck({ status: "registered", expiresAt: null }, {
-      outcome: "not_delegated",
-      rcode: "NXDOMAIN",
-    }, now),
-  );
-  assert(
-    needsRegistryCheck(
-      { status: "registered", expiresAt: null },
-      { outcome: "error", error: "timeout", rcode: null },
-      now,
-    ),
-  );
-});
-
 Deno.test("bearer secret: parsed from the header and compared exactly", async () => {
   assertEquals(bearerToken("Bearer abc.def"), "abc.def");
   assertEquals(bearerToken("bearer  abc "), "abc");
@@ -150,6 +122,8 @@ Deno.test("a pending-delete name whose registry timed out is tried again at its 
       expiresAt: null,
       registrar: null,
       lastCheckedAt: new Date(checkedAt.getTime() - 61_000),
+      registryAskedAt: null,
+      reminderDays: [],
     },
     { checksEndAt: checkedAt.getTime() + 20_000 },
   );

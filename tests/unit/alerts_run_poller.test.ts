@@ -53,6 +53,8 @@ function harness(
     expiresAt: null,
     registrar: null,
     lastCheckedAt: null,
+    registryAskedAt: null,
+    reminderDays: [],
   }));
   const log = {
     claimedTotal: 0,
@@ -66,7 +68,12 @@ function harness(
       const batch = due.splice(0, limit);
       log.claimedTotal += batch.length;
       return Promise.resolve(
-        batch.map((d) => ({ ...d, status: delegated.includes(d.name) ? "registered" : d.status })),
+        // A delegated name after the first registry pass (poller/dns_first.ts): nothing left to learn.
+        batch.map((d) =>
+          delegated.includes(d.name)
+            ? { ...d, status: "registered", registryAskedAt: new Date(clock.now - 1_000) }
+            : d
+        ),
       );
     },
     recordCheck(checked) {
@@ -239,6 +246,8 @@ Deno.test("a worker with nothing due keeps claiming while the run's names wait f
         expiresAt: null,
         registrar: null,
         lastCheckedAt: null,
+        registryAskedAt: null,
+        reminderDays: [],
       });
     }
     return sleep(ms);

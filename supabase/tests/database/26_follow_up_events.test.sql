@@ -3,7 +3,7 @@
 -- and only to the channels that asked for it.
 \ir _setup.psql
 
-select plan(34);
+select plan(37);
 
 select tests.create_user('fu-alice@test.local', 'pro') as alice \gset
 select tests.create_user('fu-bob@test.local', 'pro') as bob \gset
@@ -173,6 +173,28 @@ select is((select string_agg(e.days_before::text, ',' order by e.days_before des
             where e.domain_name = 'fu-mine.test' and e.type = 'domain.expiring'
               and e.expires_at = (select expires_at from fu_clock)), '14,7',
   'first seen 6 days out: the nearest passed reminder of each channel (7; bob''s 14), not 30');
+
+-- The poller's claim carries each name's reminder days: every channel of every watching account that asks
+-- for domain.expiring (poller/dns_first.ts asks the registry ahead of them) ---------------------------------
+select tests.authenticate_as_service_role();
+update public.domains set next_check_at = now() + interval '1 day', lease_until = null;
+update public.domains set next_check_at = now() - interval '1 minute'
+ where name in ('fu-mine.test', 'fu-taken.test', 'fu-drop.test');
+update public.domains set status = 'registered' where name = 'fu-drop.test';
+select results_eq(
+  $$ select domain_name, reminder_days, registry_asked_at from private.claim_due_domains(10, 60) order by 1 $$,
+  $$ values ('fu-drop.test'::text, '{1,7,14,30}'::integer[], null::timestamptz),
+            ('fu-mine.test', '{1,7,14,30}', null), ('fu-taken.test', '{1,7,30}', null) $$,
+  'alice''s webhook (30, 7, 1) and bob''s chat (14); carol''s webhook does not ask for the event');
+select private.record_registry_answer('fu-mine.test', now() - interval '1 hour');
+select private.record_registry_answer('fu-mine.test', now() - interval '2 hours');
+select is((select registry_asked_at from public.domains where name = 'fu-mine.test'), now() - interval '1 hour',
+  'the registry''s last answer is remembered and never moves back');
+select ok(
+  has_function_privilege('service_role', 'private.record_registry_answer(text, timestamptz)', 'EXECUTE')
+  and not has_function_privilege('authenticated', 'private.record_registry_answer(text, timestamptz)', 'EXECUTE')
+  and not has_table_privilege('authenticated', 'private.expiring_reminder_channels', 'select'),
+  'the registry''s answers and the reminder channels are the service''s');
 
 select * from finish();
 rollback;

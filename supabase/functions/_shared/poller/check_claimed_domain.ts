@@ -1,8 +1,9 @@
 /**
- * One claimed name: DNS first (a delegated name is registered without an RDAP request), otherwise the
- * full check with the DNS answer already in hand. Says what to record; writes nothing itself.
+ * One claimed name: DNS first (a delegated name is registered without a registry request unless
+ * `registryQuestion` in dns_first.ts says the registry can tell more), otherwise the full check with the DNS
+ * answer already in hand. Says what to record; writes nothing itself.
  */
-import type { CheckedDomain, CheckOptions, CheckResult } from "../availability/check_domain.ts";
+import type { CheckedDomain, CheckOptions, CheckResult, Refusal } from "../availability/check_domain.ts";
 import type { AvailabilityEvidence } from "../availability/evidence.ts";
 import {
   type CorrectedPrediction,
@@ -12,7 +13,7 @@ import {
 } from "../availability/drop_prediction.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
-import { needsRegistryCheck } from "./dns_first.ts";
+import { LEARNING_QUESTIONS, type RegistryQuestion, registryQuestion } from "./dns_first.ts";
 import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs } from "./drop_schedule.ts";
 import { whoisRoutineNotBefore } from "./whois_schedule.ts";
 
@@ -33,7 +34,11 @@ export interface DomainCheckDeps {
 }
 
 export type DomainCheckOutcome =
-  | { kind: "delegated"; checkedAt: Date }
+  /**
+   * Registered by DNS alone. `registryQuestion`: set when the registry was asked to learn more (expiry,
+   * registrar) but could not answer; the name is still recorded as registered.
+   */
+  | { kind: "delegated"; checkedAt: Date; registryQuestion?: RegistryQuestion }
   | {
     kind: "checked";
     result: CheckResult;
@@ -51,6 +56,23 @@ export type DomainCheckOutcome =
   | { kind: "not_asked"; notBefore: Date };
 
 const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
+/**
+ * A delegated name whose registry could not take a question that only learns more (`LEARNING_QUESTIONS`,
+ * not a transition) is asked again within this long (`learningRetryAt`): during a first registry pass the
+ * names come back spread over the hour, at about the pace their registry can answer, instead of being
+ * claimed again every run or all at once.
+ */
+export const LEARNING_RETRY_MS = 60 * 60_000;
+const LEARNING_RETRY_MIN_MS = 60_000;
+
+/** When a learning question its registry could not take is tried again: 1 to 60 minutes, spread by name. */
+export function learningRetryAt(name: string, now: number): Date {
+  let hash = 0;
+  for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+  return new Date(now + LEARNING_RETRY_MIN_MS + hash % (LEARNING_RETRY_MS - LEARNING_RETRY_MIN_MS + 1));
+}
+/** The longest a question that only learns more waits for its registry's turn (spare turns only). */
+export const LEARNING_MAX_WAIT_MS = 2_000;
 
 export interface ClaimedCheckOptions {
   /** When this run stops checking (epoch ms). */
@@ -75,19 +97,25 @@ export async function checkClaimedDomain(
   knownDns?: DnsOutcome,
 ): Promise<DomainCheckOutcome> {
   const dns = knownDns ?? await deps.lookupDns(domain.name);
-  if (!needsRegistryCheck(domain, dns, new Date(deps.now()))) {
-    return { kind: "delegated", checkedAt: new Date(deps.now()) };
-  }
+  const question = registryQuestion(domain, dns, new Date(deps.now()));
+  if (question === null) return { kind: "delegated", checkedAt: new Date(deps.now()) };
 
-  const urgent = domain.status === "pending_delete";
+  // A transition to registered is rare and raises an event: it takes the urgent line, as a drop does. A
+  // question that only learns more takes the registry's spare turns: a short wait, one in this process's line.
+  const urgent = domain.status === "pending_delete" || question === "turned_registered";
+  const learning = LEARNING_QUESTIONS.has(question) && !urgent;
+  const untilEnd = Math.max(0, checksEndAt - deps.now());
   const checked = await deps.checkDomain(domain.name, dns, {
-    maxHostWaitMs: Math.max(0, checksEndAt - deps.now()),
+    maxHostWaitMs: learning ? Math.min(LEARNING_MAX_WAIT_MS, untilEnd) : untilEnd,
     urgent,
-    maxHostQueue: urgent ? undefined : hostQueue,
+    maxHostQueue: urgent ? undefined : learning ? 1 : hostQueue,
   });
   const { result, evidence, refusal } = "result" in checked
     ? checked
     : { result: checked, evidence: null, refusal: undefined };
+  if (LEARNING_QUESTIONS.has(question) && result.status === "unknown") {
+    return learningUnanswered(deps, question, result, refusal, checksEndAt);
+  }
   const rdap = result.rdap;
   const whois = result.whois ?? null;
   if (refusal) {
@@ -124,4 +152,31 @@ export async function checkClaimedDomain(
     outcome.pendingDeleteNextCheckAt = new Date(checkedAt.getTime() + delay);
   }
   return outcome;
+}
+
+/**
+ * A delegated name asked about only to learn more, whose registry did not answer: it is registered all the
+ * same (DNS decides that). Refused before asking (host busy or paused): a transition waits for the next run
+ * while its host is only busy, so `domain.registered` can carry the registrar; anything else waits
+ * `LEARNING_RETRY_MS` (or the pause). Asked without an answer (timeout, unreadable, unproven): recorded as
+ * registered by DNS; the registry is asked again at a later check.
+ */
+function learningUnanswered(
+  deps: DomainCheckDeps,
+  question: RegistryQuestion,
+  result: CheckResult,
+  refusal: Refusal | undefined,
+  checksEndAt: number,
+): DomainCheckOutcome {
+  const now = deps.now();
+  if (refusal) {
+    const busy = refusal.reason === "rdap_host_busy" || refusal.reason === "whois_host_busy";
+    if (question === "turned_registered") {
+      if (busy) return { kind: "not_asked", notBefore: new Date(Math.max(checksEndAt, now)) };
+      return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
+    }
+    const retryAt = learningRetryAt(result.domain_name, now).getTime();
+    return { kind: "not_asked", notBefore: new Date(Math.max(refusal.until ?? 0, retryAt)) };
+  }
+  return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
 }

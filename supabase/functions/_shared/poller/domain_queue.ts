@@ -5,6 +5,7 @@ import type { DomainStatus } from "../availability/classify.ts";
 import { recordDomainCheck } from "../availability/live_check.ts";
 import type { AvailabilityEvidence } from "../availability/evidence.ts";
 import type { CorrectedPrediction } from "../availability/drop_prediction.ts";
+import { registryAnswered } from "./dns_first.ts";
 
 export interface ClaimedDomain {
   name: string;
@@ -12,6 +13,10 @@ export interface ClaimedDomain {
   expiresAt: Date | null;
   registrar: string | null;
   lastCheckedAt: Date | null;
+  /** When the registry last answered for the name (null: never); see poller/dns_first.ts. */
+  registryAskedAt: Date | null;
+  /** The `domain.expiring` reminder days of every channel of every account watching the name. */
+  reminderDays: number[];
 }
 
 export interface CheckFollowUp {
@@ -35,6 +40,8 @@ export interface DomainQueue {
   recordDelegatedBatch?(domains: ClaimedDomain[], checkedAt: Date): Promise<void>;
   /** Releases a claimed name without a check, due again at `notBefore`. */
   defer(name: string, notBefore: Date): Promise<void>;
+  /** The same for several names in one round trip (optional: without it, one by one). */
+  deferBatch?(deferrals: { name: string; notBefore: Date }[]): Promise<void>;
 }
 
 interface ClaimRow {
@@ -43,6 +50,8 @@ interface ClaimRow {
   expires_at: Date | null;
   registrar: string | null;
   last_checked_at: Date | null;
+  registry_asked_at: Date | null;
+  reminder_days: number[] | null;
 }
 
 /**
@@ -67,6 +76,8 @@ export function databaseDomainQueue(
           expiresAt: row.expires_at,
           registrar: row.registrar,
           lastCheckedAt: row.last_checked_at,
+          registryAskedAt: row.registry_asked_at,
+          reminderDays: row.reminder_days ?? [],
         }));
       }),
     recordCheck: (result, followUp) =>
@@ -75,6 +86,9 @@ export function databaseDomainQueue(
           evidence: followUp.evidence,
           dropPrediction: followUp.dropPrediction,
         });
+        if (registryAnswered(result.reason)) {
+          await tx`select private.record_registry_answer(${result.domain_name}, ${result.checked_at})`;
+        }
         if (followUp.pendingDeleteNextCheckAt) {
           await tx`select private.schedule_pending_delete_check(
             ${result.domain_name}, ${result.checked_at}, ${followUp.pendingDeleteNextCheckAt})`;
@@ -101,6 +115,13 @@ export function databaseDomainQueue(
     defer: (name, notBefore) =>
       statement(async (tx) => {
         await tx`select private.defer_domain_check(${name}, ${notBefore})`;
+      }),
+    deferBatch: (deferrals) =>
+      statement(async (tx) => {
+        const names = deferrals.map((d) => d.name);
+        const times = deferrals.map((d) => d.notBefore.toISOString());
+        await tx`select private.defer_domain_check(t.name, t.not_before)
+                 from unnest(${names}::text[], ${times}::timestamptz[]) as t(name, not_before)`;
       }),
   };
 }

@@ -20,7 +20,8 @@ import { checkClaimedDomain, type DomainCheckDeps } from "./check_claimed_domain
 import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
-import { needsRegistryCheck } from "./dns_first.ts";
+import { LEARNING_QUESTIONS, registryQuestion } from "./dns_first.ts";
+import { learningRetryAt } from "./check_claimed_domain.ts";
 import { errorForLog } from "../log_text.ts";
 import { type ProofRefreshDeps, refreshDueProofs } from "./proof_refresh.ts";
 
@@ -37,11 +38,25 @@ export interface PollerDeps {
 /** How often a worker with nothing due looks again while the run's names still wait for their registries. */
 export const IDLE_CLAIM_EVERY_MS = 1_000;
 
+/**
+ * Questions that only learn more about a delegated name (`LEARNING_QUESTIONS` but a transition) one run keeps
+ * in its line for one TLD at a time. The rest of the batch's such names wait `LEARNING_RETRY_MS` without
+ * touching the host limiter (1 to 60 minutes, `learningRetryAt`), so a first registry pass (every delegated name never asked) goes at the
+ * registry's pace instead of flooding the limiter and holding back the drops' turns.
+ */
+export const LEARNING_IN_LINE_PER_TLD = 1;
+
+function tldOf(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
 export interface PollerSummary {
   /** Names whose check was recorded. */
   checked: number;
-  /** Of those, registered from DNS delegation alone (no RDAP request). */
+  /** Of those, registered from DNS delegation alone (no registry request). */
   registered_by_dns: number;
+  /** Names the DNS-first rule sent to their registry (`registryQuestion`), whatever came of it. */
+  registry_questions: number;
   /** Names released unchecked (RDAP host paused, or out of time). */
   deferred: number;
   /** Recorded checks that moved a name into `available` (each wrote its alerts). */
@@ -58,6 +73,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
   const summary: Omit<PollerSummary, "duration_ms"> = {
     checked: 0,
     registered_by_dns: 0,
+    registry_questions: 0,
     deferred: 0,
     became_available: 0,
     errors: 0,
@@ -80,7 +96,7 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
       if (outcome.kind === "delegated") {
         await deps.domains.recordDelegated(domain, outcome.checkedAt);
         summary.checked++;
-        summary.registered_by_dns++;
+        if (!outcome.registryQuestion) summary.registered_by_dns++;
       } else if (outcome.kind === "checked") {
         await deps.domains.recordCheck(outcome.result, outcome);
         summary.checked++;
@@ -99,8 +115,12 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
 
   /** The checks waiting for (or at) their RDAP host: the run ends when they have. */
   const atRegistry = new Set<Promise<void>>();
-  function toRegistry(domain: ClaimedDomain, dns: DnsOutcome): void {
-    const check = checkOne(domain, dns).finally(() => atRegistry.delete(check));
+  function toRegistry(domain: ClaimedDomain, dns: DnsOutcome, done?: () => void): void {
+    summary.registry_questions++;
+    const check = checkOne(domain, dns).finally(() => {
+      atRegistry.delete(check);
+      done?.();
+    });
     atRegistry.add(check);
   }
 
@@ -115,7 +135,8 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     }
     const answers = await Promise.all(batch.map((domain) => deps.check.lookupDns(domain.name)));
     const checkedAt = new Date(deps.now());
-    const delegated = batch.filter((domain, i) => !needsRegistryCheck(domain, answers[i], checkedAt));
+    const questions = batch.map((domain, i) => registryQuestion(domain, answers[i], checkedAt));
+    const delegated = batch.filter((_, i) => questions[i] === null);
     if (delegated.length > 0) {
       try {
         if (deps.domains.recordDelegatedBatch) await deps.domains.recordDelegatedBatch(delegated, checkedAt);
@@ -129,10 +150,45 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
         );
       }
     }
+    const later: ClaimedDomain[] = [];
     for (const [i, domain] of batch.entries()) {
-      if (!delegated.includes(domain)) toRegistry(domain, answers[i]);
+      const question = questions[i];
+      if (question === null) continue;
+      if (!LEARNING_QUESTIONS.has(question) || question === "turned_registered") {
+        toRegistry(domain, answers[i]);
+        continue;
+      }
+      const tld = tldOf(domain.name);
+      const inLine = learningInLine.get(tld) ?? 0;
+      if (inLine >= LEARNING_IN_LINE_PER_TLD) {
+        later.push(domain);
+        continue;
+      }
+      learningInLine.set(tld, inLine + 1);
+      toRegistry(domain, answers[i], () => learningInLine.set(tld, (learningInLine.get(tld) ?? 1) - 1));
+    }
+    if (later.length > 0) {
+      const now = deps.now();
+      try {
+        if (deps.domains.deferBatch) {
+          await deps.domains.deferBatch(
+            later.map((d) => ({ name: d.name, notBefore: learningRetryAt(d.name, now) })),
+          );
+        } else {
+          for (const domain of later) {
+            await deps.domains.defer(domain.name, learningRetryAt(domain.name, now));
+          }
+        }
+        summary.deferred += later.length;
+      } catch (error) {
+        summary.errors += later.length;
+        console.error(`[rdap-poller] deferring ${later.length} names failed: ${errorForLog(error)}`);
+      }
     }
   }
+
+  /** This run's questions that only learn more, per TLD, in their registry's line. */
+  const learningInLine = new Map<string, number>();
 
   let claimed = 0;
 
