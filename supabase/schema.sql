@@ -839,6 +839,28 @@ $_$;
 ALTER FUNCTION private.domain_unicode_name(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: domains_refuse_unsupported_zone(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.domains_refuse_unsupported_zone() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_zone text := private.whois_unsupported_zone(new.name);
+begin
+  if v_zone is not null then
+    raise exception using errcode = 'DW400',
+      message = format('DW400: %s is under %s, a zone with its own WHOIS server that this service cannot read '
+        '(unsupported_zone); it cannot be watched.', new.name, v_zone);
+  end if;
+  return new;
+end;
+$$;
+
+ALTER FUNCTION private.domains_refuse_unsupported_zone() OWNER TO postgres;
+
+--
 -- Name: drop_accuracy_report(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1233,6 +1255,7 @@ begin
      and ev.domain_name = p_domain_name
      and ev.checked_at = p_checked_at
      and ev.evidence is null;
+  perform private.note_status_change_evidence(p_domain_name, p_checked_at, p_evidence);
 end
 $$;
 
@@ -1269,6 +1292,56 @@ end
 $$;
 
 ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
+
+--
+-- Name: note_status_change(text, text, text, timestamp with time zone, text, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_domain_id bigint;
+  v_first boolean;
+begin
+  if p_previous_status is not distinct from p_status then
+    return;
+  end if;
+  select d.id into v_domain_id from public.domains as d where d.name = p_domain_name;
+  if v_domain_id is null then
+    return;
+  end if;
+  v_first := not exists (select 1 from public.domain_status_changes as h where h.domain_id = v_domain_id);
+  if v_first and p_status = 'unknown' then
+    return;
+  end if;
+  insert into public.domain_status_changes
+    (domain_id, domain_name, previous_status, status, changed_at, source, registrar, expires_at)
+  values (v_domain_id, p_domain_name, case when v_first then null else p_previous_status end, p_status,
+          p_changed_at, p_source, p_registrar, p_expires_at);
+end
+$$;
+
+ALTER FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: note_status_change_evidence(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domain_status_changes as h
+     set evidence = p_evidence
+   where h.domain_id = (select d.id from public.domains as d where d.name = p_domain_name)
+     and h.changed_at = p_checked_at
+     and h.status = 'available'
+     and h.evidence is null
+$$;
+
+ALTER FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
 
 --
 -- Name: nudge_alert_delivery(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1323,8 +1396,8 @@ begin
         + (('x' || lpad(coalesce(nullif(v_groups[2], ''), '0'), 4, '0')
               || lpad(coalesce(nullif(v_groups[3], ''), '0'), 4, '0'))::bit(32)::bigint);
     elsif p_address <<= any (array[
-      '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32', 'fc00::/7', 'fe80::/10',
-      'fec0::/10', 'ff00::/8'
+      '::ffff:0:0:0/96', '64:ff9b:1::/48', '100::/64', '2001::/32', '2001:10::/28', '2001:db8::/32',
+      '3fff::/20', '5f00::/16', 'fc00::/7', 'fe80::/10', 'fec0::/10', 'ff00::/8'
     ]::inet[]) then
       return 'non_public';
     else
@@ -1549,6 +1622,47 @@ ALTER FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds
 --
 
 COMMENT ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) IS 'POSTs {} p_times times to <Vault project_url>/functions/v1/<p_path> with the Vault secret poller_secret as bearer token; the first pg_net request id, or null while a secret is missing. For invoke_rdap_poller() and invoke_alert_delivery() only (no grants).';
+
+--
+-- Name: public_suffix_length(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.public_suffix_length(p_name text) RETURNS integer
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  v_labels text[] := string_to_array(p_name, '.');
+  v_count integer := cardinality(v_labels);
+  v_suffix text;
+  v_parent text;
+  v_longest integer := 0;
+  v_exception integer;
+begin
+  -- From the top-level domain down: one primary-key look-up per candidate rule.
+  for k in 1 .. v_count loop
+    v_suffix := array_to_string(v_labels[v_count - k + 1:], '.');
+    if exists (select 1 from private.public_suffixes as r where r.rule = '!' || v_suffix) then
+      v_exception := k - 1;
+    end if;
+    if exists (select 1 from private.public_suffixes as r where r.rule = v_suffix)
+       or (k > 1 and exists (select 1 from private.public_suffixes as r where r.rule = '*.' || v_parent)) then
+      v_longest := k;
+    end if;
+    v_parent := v_suffix;
+  end loop;
+  if v_exception is not null then
+    return v_exception;
+  end if;
+  if v_longest = 0 and v_labels[v_count] ~ 'test$'
+     and (select d.local_test_tlds from private.domain_name_rules as d) then
+    return 1;
+  end if;
+  return v_longest;
+end
+$_$;
+
+ALTER FUNCTION private.public_suffix_length(p_name text) OWNER TO postgres;
 
 --
 -- Name: punycode_decode(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2121,6 +2235,9 @@ CREATE TABLE public.rate_limit_classes (
     in_flight_wait_ms integer DEFAULT 2000 NOT NULL,
     reserve_lead_ms integer DEFAULT 100 NOT NULL,
     late_start_ms integer DEFAULT 25 NOT NULL,
+    live_share double precision DEFAULT 0.5 NOT NULL,
+    live_account_share double precision DEFAULT 0.25 NOT NULL,
+    live_account_window_ms integer DEFAULT 600000 NOT NULL,
     CONSTRAINT rate_limit_classes_backoff_base_ms_check CHECK (((backoff_base_ms >= 0) AND (backoff_base_ms <= 86400000))),
     CONSTRAINT rate_limit_classes_backoff_cap_ms_check CHECK (((backoff_cap_ms >= 0) AND (backoff_cap_ms <= 86400000))),
     CONSTRAINT rate_limit_classes_class_check CHECK ((class ~ '^[a-z][a-z0-9_]{0,62}$'::text)),
@@ -2128,6 +2245,9 @@ CREATE TABLE public.rate_limit_classes (
     CONSTRAINT rate_limit_classes_failure_threshold_check CHECK (((failure_threshold >= 1) AND (failure_threshold <= 1000))),
     CONSTRAINT rate_limit_classes_in_flight_wait_ms_check CHECK (((in_flight_wait_ms >= 0) AND (in_flight_wait_ms <= 60000))),
     CONSTRAINT rate_limit_classes_late_start_ms_check CHECK (((late_start_ms >= 0) AND (late_start_ms <= 1000))),
+    CONSTRAINT rate_limit_classes_live_account_share_check CHECK (((live_account_share > (0)::double precision) AND (live_account_share <= (1)::double precision))),
+    CONSTRAINT rate_limit_classes_live_account_window_ms_check CHECK (((live_account_window_ms >= 1000) AND (live_account_window_ms <= 86400000))),
+    CONSTRAINT rate_limit_classes_live_share_check CHECK (((live_share > (0)::double precision) AND (live_share <= (1)::double precision))),
     CONSTRAINT rate_limit_classes_max_pause_ms_check CHECK (((max_pause_ms >= 0) AND (max_pause_ms <= 604800000))),
     CONSTRAINT rate_limit_classes_rate_per_second_check CHECK (((rate_per_second >= (0)::double precision) AND (rate_per_second <= (10000)::double precision))),
     CONSTRAINT rate_limit_classes_reserve_lead_ms_check CHECK (((reserve_lead_ms >= 0) AND (reserve_lead_ms <= 5000))),
@@ -2226,28 +2346,71 @@ $$;
 ALTER FUNCTION private.rate_limit_release(p_token uuid) OWNER TO postgres;
 
 --
--- Name: rate_limit_release_at(uuid, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: rate_limit_release_at(uuid, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) RETURNS void
+CREATE FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean DEFAULT true) RETURNS void
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
   v_now timestamptz := clock_timestamp();
   v_slot public.rate_limit_slots%rowtype;
+  v_class public.rate_limit_classes%rowtype;
+  v_key public.rate_limit_keys%rowtype;
+  v_rate double precision;
+  v_interval interval;
+  v_reserved timestamptz;
+  v_started timestamptz;
 begin
   delete from public.rate_limit_slots as s where s.token = p_token returning * into v_slot;
-  if found and v_slot.started_at is not null and v_slot.started_at <= v_now then
-    update public.rate_limit_keys as k
-       set last_finished_at = greatest(k.last_finished_at,
-                                       least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
-     where k.class = v_slot.class and k.key = v_slot.key;
+  if not found then
+    return;
+  end if;
+  if coalesce(p_sent, true) then
+    if v_slot.started_at is not null and v_slot.started_at <= v_now then
+      update public.rate_limit_keys as k
+         set last_finished_at = greatest(k.last_finished_at,
+                                         least(greatest(coalesce(p_finished_at, v_now), v_slot.started_at), v_now))
+       where k.class = v_slot.class and k.key = v_slot.key;
+    end if;
+    return;
+  end if;
+
+  select * into v_class from public.rate_limit_classes as c where c.class = v_slot.class;
+  select * into v_key from public.rate_limit_keys as k
+   where k.class = v_slot.class and k.key = v_slot.key for update;
+  v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
+  if not found or not v_class.space_from_end or v_rate <= 0 then
+    return;
+  end if;
+  v_interval := make_interval(secs => 1.0 / v_rate);
+  -- What is left: the slots still reserved or in flight, and the last recorded end (every sent request that
+  -- has been released ended by then; rate_limit_settle spaces the real start from it anyway).
+  select max(s.starts_at), max(s.started_at) into v_reserved, v_started
+    from public.rate_limit_slots as s
+   where s.class = v_slot.class and s.key = v_slot.key;
+  update public.rate_limit_keys as k
+     set next_start_at = least(k.next_start_at,
+                               greatest(coalesce(v_reserved + v_interval, '-infinity'),
+                                        coalesce(k.last_finished_at + v_interval, '-infinity'))),
+         last_started_at = case when greatest(v_started, k.last_finished_at) is null then null
+                                else least(k.last_started_at, greatest(v_started, k.last_finished_at)) end,
+         live_next_start_at = case
+           when v_slot.live_start is not null and v_class.live_share > 0
+                and k.live_next_start_at = v_slot.live_start + make_interval(secs => 1.0 / (v_rate * v_class.live_share))
+           then v_slot.live_start
+           else k.live_next_start_at end
+   where k.class = v_slot.class and k.key = v_slot.key;
+  if v_slot.live_account is not null then
+    update public.rate_limit_live_accounts as a
+       set tat = a.tat - make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share))
+     where a.class = v_slot.class and a.key = v_slot.key and a.account = v_slot.live_account;
   end if;
 end
 $$;
 
-ALTER FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) OWNER TO postgres;
+ALTER FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) OWNER TO postgres;
 
 --
 -- Name: rate_limit_report(text, text, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2301,10 +2464,10 @@ $$;
 ALTER FUNCTION private.rate_limit_report(p_class text, p_key text, p_succeeded boolean) OWNER TO postgres;
 
 --
--- Name: rate_limit_reserve(text, text, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: rate_limit_reserve(text, text, integer, boolean, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer DEFAULT NULL::integer, p_urgent boolean DEFAULT false) RETURNS TABLE(granted boolean, token uuid, starts_at timestamp with time zone, wait_ms integer, late_start_ms integer, reason text, paused_until timestamp with time zone, retry_ms integer, consecutive_failures integer, db_now timestamp with time zone)
+CREATE FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer DEFAULT NULL::integer, p_urgent boolean DEFAULT false, p_live_account text DEFAULT NULL::text) RETURNS TABLE(granted boolean, token uuid, starts_at timestamp with time zone, wait_ms integer, late_start_ms integer, reason text, paused_until timestamp with time zone, retry_ms integer, consecutive_failures integer, db_now timestamp with time zone)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -2320,9 +2483,18 @@ declare
   v_latest timestamptz;
   v_start timestamptz;
   v_token uuid;
+  v_live boolean;
+  v_live_interval interval;
+  v_account_interval interval;
+  v_account_tat timestamptz;
+  v_live_at timestamptz;
 begin
   if p_key is null or char_length(p_key) not between 1 and 300 then
     raise exception using errcode = 'DW400', message = 'DW400: rate_limit_reserve: key must be 1-300 characters.';
+  end if;
+  if p_live_account is not null and char_length(p_live_account) not between 1 and 100 then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: rate_limit_reserve: live account must be 1-100 characters.';
   end if;
   select * into v_class from public.rate_limit_classes as c where c.class = p_class;
   if not found then
@@ -2335,6 +2507,8 @@ begin
   v_rate := coalesce(v_key.rate_per_second, v_class.rate_per_second);
   v_interval := case when v_rate > 0 then make_interval(secs => 1.0 / v_rate) else interval '0' end;
   v_concurrency := coalesce(v_key.concurrency, v_class.concurrency);
+  -- A key without spacing (rate 0) has no share to keep.
+  v_live := p_live_account is not null and v_rate > 0;
 
   if v_key.paused_until > v_now
      and (v_key.paused_until - v_now > make_interval(secs => v_class.short_pause_ms / 1000.0)
@@ -2369,6 +2543,29 @@ begin
                       coalesce(v_key.paused_until, v_now),
                       v_key.last_started_at + v_interval,
                       case when v_class.space_from_end then v_key.last_finished_at + v_interval end);
+  if v_live then
+    -- Live checks together: every other start at most (live_share 0.5), never a burst. One account: on
+    -- average live_account_share of that, with a burst of live_account_window_ms' worth (GCRA).
+    v_live_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share));
+    v_account_interval := make_interval(secs => 1.0 / (v_rate * v_class.live_share * v_class.live_account_share));
+    delete from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.tat <= v_now;
+    select a.tat into v_account_tat from public.rate_limit_live_accounts as a
+     where a.class = p_class and a.key = p_key and a.account = p_live_account;
+    v_live_at := greatest(v_key.live_next_start_at,
+                          v_account_tat - greatest(make_interval(secs => v_class.live_account_window_ms / 1000.0)
+                                                   - v_account_interval, interval '0'));
+    if v_live_at > v_start and v_live_at <= v_now + v_max_wait then
+      -- Not yet the live share's turn: ask again then, without holding a slot meanwhile (a reservation
+      -- held ahead would keep the poller's starts back).
+      return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
+        'busy'::text, null::timestamptz,
+        greatest(25, ceil(extract(epoch from (v_live_at - v_now)) * 1000)::integer),
+        v_key.consecutive_failures, v_now;
+      return;
+    end if;
+    v_start := greatest(v_start, v_live_at);
+  end if;
   if v_start > v_now + v_max_wait then
     return query select false, null::uuid, null::timestamptz, null::integer, v_class.late_start_ms,
       'busy'::text, null::timestamptz, null::integer, v_key.consecutive_failures, v_now;
@@ -2377,15 +2574,22 @@ begin
 
   -- Not settled, a reservation lapses in_flight_wait_ms after its start (each "ask again" extends it): a
   -- caller that died before settling holds a slot of the in-flight cap for seconds, not a whole lease.
-  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at)
+  insert into public.rate_limit_slots as s (class, key, starts_at, expires_at, live_account, live_start)
   values (p_class, p_key, v_start,
           v_start + make_interval(secs => least(v_class.slot_lease_ms, greatest(v_class.in_flight_wait_ms, 1000))
-                                          / 1000.0))
+                                          / 1000.0),
+          case when v_live then p_live_account end, case when v_live then v_start end)
   returning s.token into v_token;
   update public.rate_limit_keys as k
      set next_start_at = v_start + v_interval,
-         last_started_at = v_start
+         last_started_at = v_start,
+         live_next_start_at = case when v_live then v_start + v_live_interval else k.live_next_start_at end
    where k.class = p_class and k.key = p_key;
+  if v_live then
+    insert into public.rate_limit_live_accounts as a (class, key, account, tat)
+    values (p_class, p_key, p_live_account, v_start + v_account_interval)
+    on conflict (class, key, account) do update set tat = greatest(a.tat, v_start) + v_account_interval;
+  end if;
 
   return query select true, v_token, v_start, ceil(extract(epoch from (v_start - v_now)) * 1000)::integer,
     private.rate_limit_late_start_ms(v_class, v_rate), null::text, null::timestamptz,
@@ -2393,7 +2597,7 @@ begin
 end
 $$;
 
-ALTER FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) OWNER TO postgres;
+ALTER FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) OWNER TO postgres;
 
 --
 -- Name: rate_limit_settle(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2454,9 +2658,10 @@ begin
     return;
   end if;
   -- Spaced from the previous end, the reserved time is only when to ask: a start given up before this one
-  -- leaves no hole. Spaced from starts only, the reserved time stands.
+  -- leaves no hole. Spaced from starts only, the reserved time stands. A live check's start is never before
+  -- its reserved one (the live checks' share is kept between reserved starts).
   v_start := case when v_class.space_from_end
-                  then greatest(v_now, v_key.last_finished_at + v_interval)
+                  then greatest(v_now, v_key.last_finished_at + v_interval, v_slot.live_start)
                   else v_slot.starts_at end;
   update public.rate_limit_slots as s
      set starts_at = v_start, started_at = v_start,
@@ -2515,6 +2720,7 @@ CREATE FUNCTION private.record_domain_check(p_domain_name text, p_status text, p
 declare
   v_last_checked_at timestamptz;
   v_failures integer;
+  v_previous_status text;
   v_decided boolean;
 begin
   if p_status is null or p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
@@ -2534,6 +2740,14 @@ begin
     if not v_decided then
       return;
     end if;
+    select d.status into v_previous_status
+      from public.domains as d
+     where d.name = p_domain_name
+       and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
+       for update;
+    if not found then
+      return;
+    end if;
     update public.domains as d
        set status = p_status,
            status_changed_at = case when d.status is distinct from p_status then p_checked_at
@@ -2545,11 +2759,13 @@ begin
                                  p_checked_at + private.next_check_delay(p_status, p_expires_at, 0))
      where d.name = p_domain_name
        and (d.last_checked_at is null or d.last_checked_at <= p_checked_at);
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
     return;
   end if;
 
-  select d.last_checked_at, d.consecutive_failures
-    into v_last_checked_at, v_failures
+  select d.last_checked_at, d.consecutive_failures, d.status
+    into v_last_checked_at, v_failures, v_previous_status
     from public.domains as d
    where d.name = p_domain_name
      for update;
@@ -2575,6 +2791,8 @@ begin
            next_check_at = p_checked_at + private.next_check_delay(p_status, p_expires_at, 0),
            lease_until = null
      where d.name = p_domain_name;
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
   else
     update public.domains as d
        set last_checked_at = p_checked_at,
@@ -2712,6 +2930,83 @@ $$;
 ALTER FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) OWNER TO postgres;
 
 --
+-- Name: refuse_oauth_client_token(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_oauth_client_token() RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if public.is_oauth_client_token() then
+    raise exception using
+      errcode = '42501',
+      message = 'An assistant''s access token cannot manage the account: sign in to the app to do this.',
+      hint = 'OAuth client tokens may only list, add and remove watchlist names (the MCP tools).';
+  end if;
+end
+$$;
+
+ALTER FUNCTION private.refuse_oauth_client_token() OWNER TO postgres;
+
+--
+-- Name: registrable_domain_problem(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.registrable_domain_problem(p_name text) RETURNS text
+    LANGUAGE plpgsql STABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $_$
+declare
+  v_labels text[];
+  v_suffix integer;
+begin
+  if p_name is null or p_name = '' then
+    return 'is empty';
+  end if;
+  if p_name ~ '\.$' then
+    return 'ends with a dot; send the name without it';
+  end if;
+  if p_name !~ '^[a-z0-9.-]+$' then
+    return 'is not in normalized form (lower-case letters, digits, hyphens and dots; Unicode as A-labels)';
+  end if;
+  if length(p_name) > 253 then
+    return 'is longer than 253 characters';
+  end if;
+  v_labels := string_to_array(p_name, '.');
+  if cardinality(v_labels) < 2 then
+    return 'is a bare top-level domain, not a registrable name';
+  end if;
+  if exists (select 1 from unnest(v_labels) as x (label)
+              where x.label !~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$') then
+    return 'has a label that is empty, too long, or uses characters other than letters, digits and hyphens';
+  end if;
+  -- Every A-label must decode (RFC 3492) to a plausible Unicode label (domain_unicode_name's rule: no plain
+  -- ASCII, controls, spaces, format or private-use characters), as UTS #46 asks.
+  if p_name ~ '(^|\.)xn--' and private.domain_unicode_name(p_name) is null then
+    return 'is not a valid domain name';
+  end if;
+  if p_name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then
+    return 'is an IP address, not a domain name';
+  end if;
+  v_suffix := private.public_suffix_length(p_name);
+  if v_suffix = 0 then
+    return 'does not end in a known top-level domain';
+  end if;
+  if v_suffix >= cardinality(v_labels) then
+    return 'is a public suffix (' || p_name || '), not a registrable name';
+  end if;
+  if v_suffix < cardinality(v_labels) - 1 then
+    return 'is a subdomain; only registrable names can be watched (try '
+      || array_to_string(v_labels[cardinality(v_labels) - v_suffix:], '.') || ')';
+  end if;
+  return null;
+end
+$_$;
+
+ALTER FUNCTION private.registrable_domain_problem(p_name text) OWNER TO postgres;
+
+--
 -- Name: registry_of(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2723,23 +3018,6 @@ CREATE FUNCTION private.registry_of(p_domain_name text) RETURNS text
 $_$;
 
 ALTER FUNCTION private.registry_of(p_domain_name text) OWNER TO postgres;
-
---
--- Name: release_invite_mail(uuid, uuid); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  delete from public.invite_mail_log as g
-   where g.id = (
-     select max(x.id) from public.invite_mail_log as x
-      where x.user_id = p_user_id and x.invitation_id is not distinct from p_invitation_id
-   )
-$$;
-
-ALTER FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) OWNER TO postgres;
 
 --
 -- Name: require_session_request(uuid, text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3240,6 +3518,75 @@ $$;
 ALTER FUNCTION private.wake_alert_delivery() OWNER TO postgres;
 
 --
+-- Name: domains; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.domains (
+    name text NOT NULL,
+    status text DEFAULT 'unknown'::text NOT NULL,
+    last_checked_at timestamp with time zone,
+    status_changed_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    registrar text,
+    next_check_at timestamp with time zone DEFAULT now() NOT NULL,
+    lease_until timestamp with time zone,
+    consecutive_failures integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    registry_asked_at timestamp with time zone,
+    predicted_drop_at timestamp with time zone,
+    prediction_basis text,
+    prediction_correction_seconds integer DEFAULT 0 NOT NULL,
+    id bigint NOT NULL,
+    CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
+    CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
+    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
+);
+
+ALTER TABLE public.domains OWNER TO postgres;
+
+--
+-- Name: TABLE domains; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.domains IS 'Shared RDAP/DNS check state, one row per watched name. Written only by service_role and definer functions.';
+
+--
+-- Name: COLUMN domains.predicted_drop_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: the latest predicted drop time (the poller''s, correction included), or null.';
+
+--
+-- Name: COLUMN domains.prediction_correction_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+
+--
+-- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'domain_name', p_domain_name,
+    'unicode_name', p_unicode_name,
+    'status', p_domain.status,
+    'added_at', p_added_at,
+    'last_checked_at', p_domain.last_checked_at,
+    'status_changed_at', p_domain.status_changed_at,
+    'expires_at', p_domain.expires_at,
+    'registrar', p_domain.registrar,
+    'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
+    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end
+  )
+$$;
+
+ALTER FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) OWNER TO postgres;
+
+--
 -- Name: webhook_kind_problem(text, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3316,6 +3663,53 @@ $$;
 ALTER FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean) OWNER TO postgres;
 
 --
+-- Name: whois_row_suffix(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.whois_row_suffix(p_domain_name text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select w.suffix
+    from public.whois_servers as w
+   where w.enabled
+     and right(lower(p_domain_name), length(w.suffix) + 1) = '.' || w.suffix
+   order by length(w.suffix) desc
+   limit 1
+$$;
+
+ALTER FUNCTION private.whois_row_suffix(p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION whois_row_suffix(p_domain_name text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.whois_row_suffix(p_domain_name text) IS 'The whois_servers row (enabled) whose suffix is the longest proper suffix of whole labels of the name, or null.';
+
+--
+-- Name: whois_unsupported_zone(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.whois_unsupported_zone(p_domain_name text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select w.suffix
+    from public.whois_servers as w
+   where w.suffix = private.whois_row_suffix(p_domain_name)
+     and w.host is null
+     and strpos(w.suffix, '.') > 0
+$$;
+
+ALTER FUNCTION private.whois_unsupported_zone(p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION whois_unsupported_zone(p_domain_name text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.whois_unsupported_zone(p_domain_name text) IS 'The second-level (or deeper) zone a name is under when that zone has its own WHOIS server this service cannot read (a whois_servers row without host), else null. Such names are refused (unsupported_zone).';
+
+--
 -- Name: accept_invitation(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3328,6 +3722,7 @@ declare
   v_email text;
   v_inv public.invitations%rowtype;
 begin
+  perform private.refuse_oauth_client_token();
   -- Only a confirmed address proves the caller owns the invited mailbox (an unconfirmed sign-up with the
   -- invitee's address must not be able to take the invitation).
   select u.email into v_email from auth.users as u where u.id = v_uid and u.email_confirmed_at is not null;
@@ -3375,6 +3770,45 @@ $$;
 ALTER FUNCTION public.accept_invitation(p_token text) OWNER TO postgres;
 
 --
+-- Name: account_overview(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.account_overview() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_today date := (now() at time zone 'UTC')::date;
+  v_result jsonb;
+begin
+  perform private.refuse_oauth_client_token();
+  select jsonb_build_object(
+           'plan', pl.id,
+           'api_access', pl.api_access,
+           'watchlist_quota', pl.watchlist_quota,
+           'watchlist_used', (select count(*)::integer from public.watchlist_entries as e
+                               where e.user_id = p.id and e.deleted_at is null),
+           'daily_request_limit', case when pl.api_access then pl.requests_per_day else 0 end,
+           'requests_today', coalesce((select c.request_count from public.api_request_counters as c
+                                        where c.user_id = p.id and c.day = v_today), 0),
+           'requests_reset_at', (v_today + 1)::timestamp at time zone 'UTC',
+           'webhooks_allowed', pl.webhooks,
+           'display_name', p.display_name)
+    into v_result
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = v_uid;
+  if v_result is null then
+    raise exception using errcode = 'DW401', message = 'DW401: The account has no profile.';
+  end if;
+  return v_result;
+end
+$$;
+
+ALTER FUNCTION public.account_overview() OWNER TO postgres;
+
+--
 -- Name: add_watchlist_domains(text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3403,16 +3837,17 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  -- Validate the whole request before writing anything.
+  -- Validate the whole request before writing anything, by the API's rule (registrable_domain_problem).
   select array_agg(coalesce(n.name, '(null)') order by n.ord)
     into v_invalid
     from unnest(p_domain_names) with ordinality as n (name, ord)
-   where not public.is_valid_domain_name(n.name);
+   where private.registrable_domain_problem(n.name) is not null;
 
   if v_invalid is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end,
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
       detail = to_jsonb(v_invalid)::text;
   end if;
 
@@ -3522,6 +3957,7 @@ declare
   v_raw text;
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 100 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An API key needs a name of 1 to 100 characters.';
@@ -3566,6 +4002,7 @@ declare
   v_name text := btrim(coalesce(p_name, ''));
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(v_name) < 1 or char_length(v_name) > 200 then
     raise exception using errcode = 'DW400',
       message = 'DW400: An organization needs a name of 1 to 200 characters.';
@@ -3593,6 +4030,7 @@ declare
   v_token text := encode(extensions.gen_random_bytes(24), 'hex');
   v_expires_at timestamptz := now() + interval '15 minutes';
 begin
+  perform private.refuse_oauth_client_token();
   select s.bot_username into v_bot from public.telegram_bot_settings as s;
   if v_bot is null then
     raise exception using errcode = 'DW503',
@@ -3624,6 +4062,7 @@ declare
   v_uid uuid := auth.uid();
   v_id uuid;
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if (select count(*) from public.webhook_endpoints as w where w.user_id = v_uid) >= 10 then
     raise exception using errcode = 'DW400', message = 'DW400: An account can have at most 10 webhooks.';
@@ -3676,6 +4115,7 @@ CREATE FUNCTION public.delete_webhook_endpoint(p_id uuid) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   delete from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -3684,6 +4124,80 @@ end
 $$;
 
 ALTER FUNCTION public.delete_webhook_endpoint(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: domain_detail(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.domain_detail(p_domain_name text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_name text := rtrim(lower(btrim(coalesce(p_domain_name, ''))), '.');
+  v_entry public.watchlist_entries;
+  v_domain public.domains;
+  v_history jsonb;
+  v_alerts jsonb;
+begin
+  perform private.refuse_oauth_client_token();
+  select e.* into v_entry
+    from public.watchlist_entries as e
+   where e.user_id = v_uid and e.domain_name = v_name and e.deleted_at is null;
+  if not found then
+    select e.* into v_entry
+      from public.watchlist_entries as e
+     where e.user_id = v_uid and e.unicode_name = v_name and e.deleted_at is null
+     limit 1;
+  end if;
+  if not found then
+    raise exception using errcode = 'P0002', message = 'The name is not on your watchlist.';
+  end if;
+  select d.* into v_domain from public.domains as d where d.name = v_entry.domain_name;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'previous_status', h.previous_status,
+           'status', h.status,
+           'changed_at', h.changed_at,
+           'source', h.source,
+           'evidence', h.evidence) order by h.changed_at, h.id), '[]'::jsonb)
+    into v_history
+    from public.domain_status_changes as h
+   where h.domain_id = v_domain.id;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'event_id', ev.id,
+           'type', ev.type,
+           'created_at', ev.created_at,
+           'deliveries', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'channel', dl.channel,
+                      'status', dl.status,
+                      'attempts', dl.attempt_count,
+                      'last_attempt_at', dl.last_attempt_at,
+                      'delivered_at', dl.delivered_at,
+                      'last_response_status', dl.last_http_status) order by dl.created_at, dl.id)
+               from public.alert_deliveries as dl
+              where dl.event_id = ev.id and dl.user_id = v_uid), '[]'::jsonb))
+         order by ev.created_at desc, ev.id desc), '[]'::jsonb)
+    into v_alerts
+    from (
+      select a.id, a.type, a.created_at
+        from public.alert_events as a
+       where a.user_id = v_uid and a.domain_name = v_entry.domain_name and a.type <> 'test'
+       order by a.created_at desc, a.id desc
+       limit 50
+    ) as ev;
+
+  return jsonb_build_object(
+    'domain', private.watched_domain_json(v_entry.domain_name, v_entry.unicode_name, v_entry.added_at, v_domain),
+    'history', v_history,
+    'alerts', v_alerts);
+end
+$$;
+
+ALTER FUNCTION public.domain_detail(p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: has_org_role(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -3714,6 +4228,7 @@ CREATE FUNCTION public.invitation_for_sending(p_invitation_id uuid) RETURNS TABL
     AS $$
 #variable_conflict use_column
 begin
+  perform private.refuse_oauth_client_token();
   if auth.uid() is null then
     raise exception using errcode = 'DW401', message = 'DW401: Sign in to send an invitation.';
   end if;
@@ -3746,19 +4261,28 @@ $$;
 ALTER FUNCTION public.invitation_for_sending(p_invitation_id uuid) OWNER TO postgres;
 
 --
+-- Name: is_oauth_client_token(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.is_oauth_client_token() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(auth.jwt() ->> 'client_id', '') <> ''
+$$;
+
+ALTER FUNCTION public.is_oauth_client_token() OWNER TO postgres;
+
+--
 -- Name: is_valid_domain_name(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
 CREATE FUNCTION public.is_valid_domain_name(p_name text) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
-  select p_name is not null
-     and p_name = lower(p_name)
-     and p_name !~ '\.$'
-     and length(p_name) <= 253
-     and p_name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'
-$_$;
+    AS $$
+  select private.registrable_domain_problem(p_name) is null
+$$;
 
 ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
 
@@ -3844,6 +4368,7 @@ declare
   v_count integer;
   v_next_cursor text;
 begin
+  perform private.refuse_oauth_client_token();
   if p_endpoint_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the webhook (p_endpoint_id).';
   end if;
@@ -3961,6 +4486,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_delivery record;
 begin
+  perform private.refuse_oauth_client_token();
   if p_delivery_id is null then
     raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
   end if;
@@ -4045,7 +4571,13 @@ begin
    where e.user_id = v_uid
      and e.domain_name = lower(p_domain_name)
      and e.deleted_at is null;
-
+  -- A watched name is always removable (even one a newer suffix list would refuse); a name that is not
+  -- watched and could not be is refused as DELETE /domains/{name} refuses it.
+  if not found and private.registrable_domain_problem(lower(p_domain_name)) is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: ' || coalesce(p_domain_name, '(null)') || ' '
+        || private.registrable_domain_problem(lower(p_domain_name)) || '.';
+  end if;
   return found;
 end
 $$;
@@ -4063,6 +4595,7 @@ CREATE FUNCTION public.revoke_api_key(p_key_id uuid) RETURNS boolean
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.api_keys as k
      set revoked_at = now()
    where k.id = p_key_id
@@ -4087,6 +4620,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_secret text := 'whsec_' || encode(extensions.gen_random_bytes(32), 'base64');
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set previous_secret = w.secret,
          previous_secret_expires_at = case when w.secret is null then null else now() + interval '24 hours' end,
@@ -4112,6 +4646,7 @@ CREATE FUNCTION public.send_telegram_test() RETURNS uuid
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (
     select 1 from public.notification_settings as n where n.user_id = v_uid and n.telegram_chat_id is not null
@@ -4135,6 +4670,7 @@ CREATE FUNCTION public.send_webhook_test(p_id uuid) RETURNS uuid
 declare
   v_uid uuid := auth.uid();
 begin
+  perform private.refuse_oauth_client_token();
   perform private.require_webhook_plan(v_uid);
   if not exists (select 1 from public.webhook_endpoints as w where w.id = p_id and w.user_id = v_uid) then
     raise exception using errcode = 'DW404', message = 'DW404: No such webhook.';
@@ -4156,6 +4692,7 @@ CREATE FUNCTION public.set_telegram_chat(p_chat_id text) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_chat_id is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Link Telegram through the bot: open the link from create_telegram_link() in Telegram.';
@@ -4179,6 +4716,7 @@ CREATE FUNCTION public.set_telegram_enabled(p_enabled boolean) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if p_enabled is null then
     raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
   end if;
@@ -4200,8 +4738,10 @@ CREATE FUNCTION public.set_telegram_event_types(p_event_types text[]) RETURNS vo
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_types text[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_types := private.validated_alert_event_types(p_event_types);
   if v_types is null then
     raise exception using errcode = 'DW400', message = 'DW400: Choose at least one event type.';
   end if;
@@ -4223,8 +4763,10 @@ CREATE FUNCTION public.set_telegram_expiring_days(p_days integer[]) RETURNS void
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;
@@ -4246,8 +4788,10 @@ CREATE FUNCTION public.set_webhook_expiring_days(p_id uuid, p_days integer[]) RE
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_days integer[] := private.validated_expiring_days(p_days);
+  v_days integer[];
 begin
+  perform private.refuse_oauth_client_token();
+  v_days := private.validated_expiring_days(p_days);
   if v_days is null then
     raise exception using errcode = 'DW400', message = 'DW400: Give at least one reminder day.';
   end if;
@@ -4271,6 +4815,7 @@ CREATE FUNCTION public.set_webhook_secret(p_id uuid, p_secret text) RETURNS void
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   update public.webhook_endpoints as w
      set secret = private.validated_webhook_secret(p_secret)
    where w.id = p_id and w.user_id = v_uid;
@@ -4312,6 +4857,7 @@ CREATE FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text DEFAULT NUL
 declare
   v_uid uuid := public.current_account_id();
 begin
+  perform private.refuse_oauth_client_token();
   if char_length(p_description) > 500 then
     raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
   end if;
@@ -4334,6 +4880,119 @@ $$;
 ALTER FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) OWNER TO postgres;
 
 --
+-- Name: watchlist_page(text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_pattern text;
+  v_total integer;
+  v_domains jsonb;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 200 then
+    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
+    raise exception using errcode = '22023',
+      message = 'status must be one of unknown, registered, pending_delete, available.';
+  end if;
+  if p_search is not null and char_length(p_search) > 253 then
+    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
+  end if;
+  if nullif(btrim(p_search), '') is not null then
+    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+
+  if p_status is null and v_pattern is null then
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid and e.deleted_at is null;
+
+    with page as (
+      select e.domain_name, e.unicode_name, e.added_at
+        from public.watchlist_entries as e
+       where e.user_id = v_uid and e.deleted_at is null
+       order by e.domain_name collate "C"
+       limit p_limit offset p_offset
+    )
+    select coalesce(jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                              order by pg.domain_name collate "C"), '[]'::jsonb)
+      into v_domains
+      from page as pg
+      join public.domains as d on d.name = pg.domain_name;
+  elsif p_status is null then
+    -- Search only: the entries alone are counted; only the page is joined to the domains.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at
+          from public.watchlist_entries as e
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg
+        join public.domains as d on d.name = pg.domain_name;
+    end if;
+  else
+    -- A status: each entry (that the search keeps) is joined to its domain by primary key.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and d.status = p_status
+       and (v_pattern is null
+            or e.domain_name ilike v_pattern escape '\'
+            or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at, d
+          from public.watchlist_entries as e
+          join public.domains as d on d.name = e.domain_name
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and d.status = p_status
+           and (v_pattern is null
+                or e.domain_name ilike v_pattern escape '\'
+                or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg;
+    end if;
+  end if;
+
+  return jsonb_build_object('total', v_total, 'domains', v_domains);
+end
+$$;
+
+ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
+
+--
 -- Name: webhook_url_problem(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4353,6 +5012,18 @@ end
 $$;
 
 ALTER FUNCTION public.webhook_url_problem(p_url text) OWNER TO postgres;
+
+--
+-- Name: domain_name_rules; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.domain_name_rules (
+    id boolean DEFAULT true NOT NULL,
+    local_test_tlds boolean DEFAULT false NOT NULL,
+    CONSTRAINT domain_name_rules_id_check CHECK (id)
+);
+
+ALTER TABLE private.domain_name_rules OWNER TO postgres;
 
 --
 -- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
@@ -4535,6 +5206,22 @@ UNION ALL
   WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)));
 
 ALTER TABLE private.expiring_reminder_channels OWNER TO postgres;
+
+--
+-- Name: public_suffixes; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.public_suffixes (
+    rule text NOT NULL
+);
+
+ALTER TABLE private.public_suffixes OWNER TO postgres;
+
+--
+-- Name: TABLE public_suffixes; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.public_suffixes IS 'The Public Suffix List''s ICANN rules as tldts@<import_map pin> has them (generated, see scripts/public_suffixes.ts).';
 
 --
 -- Name: alert_deliveries; Type: TABLE; Schema: public; Owner: postgres
@@ -4815,48 +5502,65 @@ ALTER TABLE public.domain_expiry_reminders OWNER TO postgres;
 COMMENT ON TABLE public.domain_expiry_reminders IS 'domain.expiring reminders sent per channel (lane_key as alert_deliveries: telegram:<account>, webhook:<endpoint>), name and expiration date; rows for dates past by 30 days are removed.';
 
 --
--- Name: domains; Type: TABLE; Schema: public; Owner: postgres
+-- Name: domain_status_changes; Type: TABLE; Schema: public; Owner: postgres
 --
 
-CREATE TABLE public.domains (
-    name text NOT NULL,
-    status text DEFAULT 'unknown'::text NOT NULL,
-    last_checked_at timestamp with time zone,
-    status_changed_at timestamp with time zone,
-    expires_at timestamp with time zone,
+CREATE TABLE public.domain_status_changes (
+    id bigint NOT NULL,
+    domain_id bigint NOT NULL,
+    domain_name text NOT NULL,
+    previous_status text,
+    status text NOT NULL,
+    changed_at timestamp with time zone NOT NULL,
+    source text NOT NULL,
+    evidence jsonb,
     registrar text,
-    next_check_at timestamp with time zone DEFAULT now() NOT NULL,
-    lease_until timestamp with time zone,
-    consecutive_failures integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    registry_asked_at timestamp with time zone,
-    predicted_drop_at timestamp with time zone,
-    prediction_basis text,
-    prediction_correction_seconds integer DEFAULT 0 NOT NULL,
-    CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
-    CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
-    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
+    expires_at timestamp with time zone,
+    CONSTRAINT domain_status_changes_evidence_check CHECK (((evidence IS NULL) OR ((status = 'available'::text) AND (jsonb_typeof(evidence) = 'object'::text)))),
+    CONSTRAINT domain_status_changes_previous_status_check CHECK ((previous_status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
+    CONSTRAINT domain_status_changes_source_check CHECK ((source = ANY (ARRAY['poller'::text, 'live'::text]))),
+    CONSTRAINT domain_status_changes_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
 );
 
-ALTER TABLE public.domains OWNER TO postgres;
+ALTER TABLE public.domain_status_changes OWNER TO postgres;
 
 --
--- Name: TABLE domains; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: TABLE domain_status_changes; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.domains IS 'Shared RDAP/DNS check state, one row per watched name. Written only by service_role and definer functions.';
+COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). Read by the accounts that watch or watched the name.';
 
 --
--- Name: COLUMN domains.predicted_drop_at; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: domain_status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: the latest predicted drop time (the poller''s, correction included), or null.';
+CREATE SEQUENCE public.domain_status_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER TABLE public.domain_status_changes_id_seq OWNER TO postgres;
 
 --
--- Name: COLUMN domains.prediction_correction_seconds; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: domain_status_changes_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+ALTER SEQUENCE public.domain_status_changes_id_seq OWNED BY public.domain_status_changes.id;
+
+--
+-- Name: domains_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.domains ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.domains_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: drop_observations; Type: TABLE; Schema: public; Owner: postgres
@@ -5101,6 +5805,7 @@ CREATE TABLE public.rate_limit_keys (
     pause_reason text,
     paused_at timestamp with time zone,
     consecutive_failures integer DEFAULT 0 NOT NULL,
+    live_next_start_at timestamp with time zone DEFAULT '-infinity'::timestamp with time zone NOT NULL,
     CONSTRAINT rate_limit_keys_concurrency_check CHECK (((concurrency >= 1) AND (concurrency <= 1000))),
     CONSTRAINT rate_limit_keys_key_check CHECK (((char_length(key) >= 1) AND (char_length(key) <= 300))),
     CONSTRAINT rate_limit_keys_pause_reason_check CHECK ((pause_reason = ANY (ARRAY['rate_limited'::text, 'backoff'::text]))),
@@ -5116,6 +5821,26 @@ ALTER TABLE public.rate_limit_keys OWNER TO postgres;
 COMMENT ON TABLE public.rate_limit_keys IS 'State of each shared rate limiter key (next start, pause, failures) and optional per-key overrides.';
 
 --
+-- Name: rate_limit_live_accounts; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.rate_limit_live_accounts (
+    class text NOT NULL,
+    key text NOT NULL,
+    account text NOT NULL,
+    tat timestamp with time zone NOT NULL,
+    CONSTRAINT rate_limit_live_accounts_account_check CHECK (((char_length(account) >= 1) AND (char_length(account) <= 100)))
+);
+
+ALTER TABLE public.rate_limit_live_accounts OWNER TO postgres;
+
+--
+-- Name: TABLE rate_limit_live_accounts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.rate_limit_live_accounts IS 'Each account''s use of a rate-limited key''s live-check share (live_account_share of live_share).';
+
+--
 -- Name: rate_limit_slots; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5125,7 +5850,10 @@ CREATE TABLE public.rate_limit_slots (
     key text NOT NULL,
     starts_at timestamp with time zone NOT NULL,
     started_at timestamp with time zone,
-    expires_at timestamp with time zone NOT NULL
+    expires_at timestamp with time zone NOT NULL,
+    live_account text,
+    live_start timestamp with time zone,
+    CONSTRAINT rate_limit_slots_live_account_check CHECK (((char_length(live_account) >= 1) AND (char_length(live_account) <= 100)))
 );
 
 ALTER TABLE public.rate_limit_slots OWNER TO postgres;
@@ -5494,6 +6222,26 @@ COMMENT ON TABLE public.whois_servers IS 'WHOIS servers (RFC 3912, port 43) for 
 COMMENT ON COLUMN public.whois_servers.source IS 'Where the server and phrasings come from, and when checked.';
 
 --
+-- Name: domain_status_changes id; Type: DEFAULT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes ALTER COLUMN id SET DEFAULT nextval('public.domain_status_changes_id_seq'::regclass);
+
+--
+-- Name: domain_name_rules domain_name_rules_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.domain_name_rules
+    ADD CONSTRAINT domain_name_rules_pkey PRIMARY KEY (id);
+
+--
+-- Name: public_suffixes public_suffixes_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.public_suffixes
+    ADD CONSTRAINT public_suffixes_pkey PRIMARY KEY (rule);
+
+--
 -- Name: alert_deliveries alert_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -5555,6 +6303,20 @@ ALTER TABLE ONLY public.api_request_counters
 
 ALTER TABLE ONLY public.domain_expiry_reminders
     ADD CONSTRAINT domain_expiry_reminders_pkey PRIMARY KEY (lane_key, domain_name, expires_at, days_before);
+
+--
+-- Name: domain_status_changes domain_status_changes_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_pkey PRIMARY KEY (id);
+
+--
+-- Name: domains domains_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_id_key UNIQUE (id);
 
 --
 -- Name: domains domains_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -5667,6 +6429,13 @@ ALTER TABLE ONLY public.rate_limit_classes
 
 ALTER TABLE ONLY public.rate_limit_keys
     ADD CONSTRAINT rate_limit_keys_pkey PRIMARY KEY (class, key);
+
+--
+-- Name: rate_limit_live_accounts rate_limit_live_accounts_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.rate_limit_live_accounts
+    ADD CONSTRAINT rate_limit_live_accounts_pkey PRIMARY KEY (class, key, account);
 
 --
 -- Name: rate_limit_slots rate_limit_slots_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -5787,6 +6556,12 @@ ALTER TABLE ONLY public.whois_servers
 CREATE INDEX alert_deliveries_due_idx ON public.alert_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 --
+-- Name: alert_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_event_id_idx ON public.alert_deliveries USING btree (event_id);
+
+--
 -- Name: alert_deliveries_one_per_webhook_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -5865,10 +6640,22 @@ CREATE INDEX alert_events_pending_delete_idx ON public.alert_events USING btree 
 CREATE INDEX alert_events_user_id_created_at_idx ON public.alert_events USING btree (user_id, created_at DESC);
 
 --
+-- Name: alert_events_user_id_domain_name_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_events_user_id_domain_name_created_at_idx ON public.alert_events USING btree (user_id, domain_name, created_at DESC);
+
+--
 -- Name: api_keys_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX api_keys_user_id_idx ON public.api_keys USING btree (user_id);
+
+--
+-- Name: domain_status_changes_domain_id_changed_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX domain_status_changes_domain_id_changed_at_idx ON public.domain_status_changes USING btree (domain_id, changed_at);
 
 --
 -- Name: domains_expires_at_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6025,6 +6812,12 @@ CREATE TRIGGER domains_queue_restored_alerts AFTER UPDATE OF status ON public.do
 --
 
 CREATE TRIGGER domains_record_drop_observation AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'available'::text) AND (old.status = 'pending_delete'::text) AND (old.predicted_drop_at IS NOT NULL) AND (old.prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text])))) EXECUTE FUNCTION private.record_drop_observation();
+
+--
+-- Name: domains domains_refuse_unsupported_zone; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_refuse_unsupported_zone BEFORE INSERT ON public.domains FOR EACH ROW EXECUTE FUNCTION private.domains_refuse_unsupported_zone();
 
 --
 -- Name: domains domains_reset_drop_prediction; Type: TRIGGER; Schema: public; Owner: postgres
@@ -6193,6 +6986,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
 -- Name: invitations invitations_accepted_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6277,6 +7077,13 @@ ALTER TABLE ONLY public.rate_limit_keys
     ADD CONSTRAINT rate_limit_keys_class_fkey FOREIGN KEY (class) REFERENCES public.rate_limit_classes(class) ON DELETE CASCADE;
 
 --
+-- Name: rate_limit_live_accounts rate_limit_live_accounts_class_key_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.rate_limit_live_accounts
+    ADD CONSTRAINT rate_limit_live_accounts_class_key_fkey FOREIGN KEY (class, key) REFERENCES public.rate_limit_keys(class, key) ON DELETE CASCADE;
+
+--
 -- Name: rate_limit_slots rate_limit_slots_class_key_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6317,6 +7124,144 @@ ALTER TABLE ONLY public.watchlist_entries
 
 ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: invitations Assistants' tokens cannot add invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot add invitations" ON public.invitations AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: invitations Assistants' tokens cannot change invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change invitations" ON public.invitations AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot change organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change organization members" ON public.organization_members AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot change organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot change organizations" ON public.organizations AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: notification_settings Assistants' tokens cannot delete notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete notification settings" ON public.notification_settings AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot delete organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete organization members" ON public.organization_members AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot delete organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete organizations" ON public.organizations AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: webhook_endpoints Assistants' tokens cannot delete webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot delete webhook endpoints" ON public.webhook_endpoints AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_deliveries Assistants' tokens cannot read alert deliveries; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert deliveries" ON public.alert_deliveries AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_delivery_attempts Assistants' tokens cannot read alert delivery attempts; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert delivery attempts" ON public.alert_delivery_attempts AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_delivery_lanes Assistants' tokens cannot read alert delivery lanes; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert delivery lanes" ON public.alert_delivery_lanes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: alert_events Assistants' tokens cannot read alert events; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read alert events" ON public.alert_events AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: api_keys Assistants' tokens cannot read api keys; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read api keys" ON public.api_keys AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: api_request_counters Assistants' tokens cannot read api request counters; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read api request counters" ON public.api_request_counters AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: invitations Assistants' tokens cannot read invitations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read invitations" ON public.invitations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: notification_settings Assistants' tokens cannot read notification settings; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read notification settings" ON public.notification_settings AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_members Assistants' tokens cannot read organization members; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization members" ON public.organization_members AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organizations Assistants' tokens cannot read organizations; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organizations" ON public.organizations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: profiles Assistants' tokens cannot read profiles; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read profiles" ON public.profiles AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: session_request_log Assistants' tokens cannot read session request log; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read session request log" ON public.session_request_log AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: domain_status_changes Assistants' tokens cannot read the history; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read the history" ON public.domain_status_changes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read webhook endpoints" ON public.webhook_endpoints AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: profiles Assistants' tokens cannot rename the account; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot rename the account" ON public.profiles AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
 -- Name: organization_members Members can read the members of their organizations; Type: POLICY; Schema: public; Owner: postgres
@@ -6409,6 +7354,14 @@ CREATE POLICY "Users can read the attempts of their own deliveries" ON public.al
 CREATE POLICY "Users can read the domains they actively watch" ON public.domains FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
    FROM public.watchlist_entries e
   WHERE ((e.domain_name = domains.name) AND (e.user_id = ( SELECT auth.uid() AS uid)) AND (e.deleted_at IS NULL)))));
+
+--
+-- Name: domain_status_changes Users can read the history of the names they watch or watched; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read the history of the names they watch or watched" ON public.domain_status_changes FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
+   FROM public.watchlist_entries e
+  WHERE ((e.domain_name = domain_status_changes.domain_name) AND (e.user_id = ( SELECT auth.uid() AS uid))))));
 
 --
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
@@ -6525,6 +7478,12 @@ ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.domain_expiry_reminders ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: domain_status_changes; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.domain_status_changes ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: domains; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -6613,6 +7572,12 @@ ALTER TABLE public.rate_limit_classes ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.rate_limit_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: rate_limit_live_accounts; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.rate_limit_live_accounts ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: rate_limit_slots; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -6852,6 +7817,12 @@ REVOKE ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) FROM PUBL
 GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service_role;
 
 --
+-- Name: FUNCTION domains_refuse_unsupported_zone(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
+
+--
 -- Name: FUNCTION drop_accuracy_report(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -6951,6 +7922,18 @@ REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checke
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
+
+--
 -- Name: FUNCTION nudge_alert_delivery(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -6989,6 +7972,12 @@ GRANT ALL ON FUNCTION private.poller_invocations_needed() TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION public_suffix_length(p_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.public_suffix_length(p_name text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION punycode_decode(p_input text); Type: ACL; Schema: private; Owner: postgres
@@ -7081,11 +8070,11 @@ REVOKE ALL ON FUNCTION private.rate_limit_release(p_token uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.rate_limit_release(p_token uuid) TO service_role;
 
 --
--- Name: FUNCTION rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone) TO service_role;
+REVOKE ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.rate_limit_release_at(p_token uuid, p_finished_at timestamp with time zone, p_sent boolean) TO service_role;
 
 --
 -- Name: FUNCTION rate_limit_report(p_class text, p_key text, p_succeeded boolean); Type: ACL; Schema: private; Owner: postgres
@@ -7095,11 +8084,11 @@ REVOKE ALL ON FUNCTION private.rate_limit_report(p_class text, p_key text, p_suc
 GRANT ALL ON FUNCTION private.rate_limit_report(p_class text, p_key text, p_succeeded boolean) TO service_role;
 
 --
--- Name: FUNCTION rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean) TO service_role;
+REVOKE ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.rate_limit_reserve(p_class text, p_key text, p_max_wait_ms integer, p_urgent boolean, p_live_account text) TO service_role;
 
 --
 -- Name: FUNCTION rate_limit_settle(p_token uuid); Type: ACL; Schema: private; Owner: postgres
@@ -7149,18 +8138,24 @@ REVOKE ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry tex
 GRANT ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) TO service_role;
 
 --
+-- Name: FUNCTION refuse_oauth_client_token(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_oauth_client_token() FROM PUBLIC;
+
+--
+-- Name: FUNCTION registrable_domain_problem(p_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.registrable_domain_problem(p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.registrable_domain_problem(p_name text) TO service_role;
+
+--
 -- Name: FUNCTION registry_of(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.registry_of(p_domain_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.registry_of(p_domain_name text) TO service_role;
-
---
--- Name: FUNCTION release_invite_mail(p_user_id uuid, p_invitation_id uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.release_invite_mail(p_user_id uuid, p_invitation_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION require_session_request(p_user_id uuid, p_action text, p_what text); Type: ACL; Schema: private; Owner: postgres
@@ -7281,6 +8276,19 @@ REVOKE ALL ON FUNCTION private.validated_webhook_url(p_url text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.wake_alert_delivery() FROM PUBLIC;
 
 --
+-- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
+GRANT SELECT ON TABLE public.domains TO authenticated;
+
+--
+-- Name: FUNCTION watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) FROM PUBLIC;
+
+--
 -- Name: FUNCTION webhook_kind_problem(p_url text, p_kind text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7302,11 +8310,32 @@ REVOKE ALL ON FUNCTION private.webhook_target_problem(p_url text, p_kind text, p
 GRANT ALL ON FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_allow_private boolean) TO service_role;
 
 --
+-- Name: FUNCTION whois_row_suffix(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.whois_row_suffix(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.whois_row_suffix(p_domain_name text) TO service_role;
+
+--
+-- Name: FUNCTION whois_unsupported_zone(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.whois_unsupported_zone(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.whois_unsupported_zone(p_domain_name text) TO service_role;
+
+--
 -- Name: FUNCTION accept_invitation(p_token text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.accept_invitation(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.accept_invitation(p_token text) TO authenticated;
+
+--
+-- Name: FUNCTION account_overview(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.account_overview() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 --
 -- Name: FUNCTION add_watchlist_domains(p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
@@ -7367,6 +8396,13 @@ REVOKE ALL ON FUNCTION public.delete_webhook_endpoint(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.delete_webhook_endpoint(p_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION domain_detail(p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.domain_detail(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.domain_detail(p_domain_name text) TO authenticated;
+
+--
 -- Name: FUNCTION has_org_role(org uuid, roles text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -7380,6 +8416,14 @@ GRANT ALL ON FUNCTION public.has_org_role(org uuid, roles text[]) TO service_rol
 
 REVOKE ALL ON FUNCTION public.invitation_for_sending(p_invitation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.invitation_for_sending(p_invitation_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION is_oauth_client_token(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.is_oauth_client_token() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.is_oauth_client_token() TO authenticated;
+GRANT ALL ON FUNCTION public.is_oauth_client_token() TO service_role;
 
 --
 -- Name: FUNCTION is_valid_domain_name(p_name text); Type: ACL; Schema: public; Owner: postgres
@@ -7511,12 +8555,25 @@ REVOKE ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_d
 GRANT ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) TO authenticated;
 
 --
+-- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
+
+--
 -- Name: FUNCTION webhook_url_problem(p_url text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.webhook_url_problem(p_url text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.webhook_url_problem(p_url text) TO service_role;
+
+--
+-- Name: TABLE domain_name_rules; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT,UPDATE ON TABLE private.domain_name_rules TO service_role;
 
 --
 -- Name: TABLE notification_settings; Type: ACL; Schema: public; Owner: postgres
@@ -7659,6 +8716,12 @@ GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 --
 
 GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: TABLE public_suffixes; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT ON TABLE private.public_suffixes TO service_role;
 
 --
 -- Name: TABLE alert_deliveries; Type: ACL; Schema: public; Owner: postgres
@@ -7821,11 +8884,17 @@ GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domain_expiry_reminders TO service_role;
 
 --
--- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
+-- Name: TABLE domain_status_changes; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
-GRANT SELECT ON TABLE public.domains TO authenticated;
+GRANT SELECT ON TABLE public.domain_status_changes TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domain_status_changes TO service_role;
+
+--
+-- Name: SEQUENCE domain_status_changes_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.domain_status_changes_id_seq TO service_role;
 
 --
 -- Name: TABLE drop_observations; Type: ACL; Schema: public; Owner: postgres
@@ -7978,6 +9047,12 @@ GRANT SELECT,UPDATE ON TABLE public.poller_settings TO service_role;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limit_keys TO service_role;
+
+--
+-- Name: TABLE rate_limit_live_accounts; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.rate_limit_live_accounts TO service_role;
 
 --
 -- Name: TABLE rate_limit_slots; Type: ACL; Schema: public; Owner: postgres
