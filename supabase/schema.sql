@@ -1211,6 +1211,7 @@ begin
      and ev.domain_name = p_domain_name
      and ev.checked_at = p_checked_at
      and ev.evidence is null;
+  perform private.note_status_change_evidence(p_domain_name, p_checked_at, p_evidence);
 end
 $$;
 
@@ -1247,6 +1248,56 @@ end
 $$;
 
 ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
+
+--
+-- Name: note_status_change(text, text, text, timestamp with time zone, text, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_domain_id bigint;
+  v_first boolean;
+begin
+  if p_previous_status is not distinct from p_status then
+    return;
+  end if;
+  select d.id into v_domain_id from public.domains as d where d.name = p_domain_name;
+  if v_domain_id is null then
+    return;
+  end if;
+  v_first := not exists (select 1 from public.domain_status_changes as h where h.domain_id = v_domain_id);
+  if v_first and p_status = 'unknown' then
+    return;
+  end if;
+  insert into public.domain_status_changes
+    (domain_id, domain_name, previous_status, status, changed_at, source, registrar, expires_at)
+  values (v_domain_id, p_domain_name, case when v_first then null else p_previous_status end, p_status,
+          p_changed_at, p_source, p_registrar, p_expires_at);
+end
+$$;
+
+ALTER FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: note_status_change_evidence(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domain_status_changes as h
+     set evidence = p_evidence
+   where h.domain_id = (select d.id from public.domains as d where d.name = p_domain_name)
+     and h.changed_at = p_checked_at
+     and h.status = 'available'
+     and h.evidence is null
+$$;
+
+ALTER FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
 
 --
 -- Name: nudge_alert_delivery(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2505,6 +2556,7 @@ CREATE FUNCTION private.record_domain_check(p_domain_name text, p_status text, p
 declare
   v_last_checked_at timestamptz;
   v_failures integer;
+  v_previous_status text;
   v_decided boolean;
 begin
   if p_status is null or p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
@@ -2524,6 +2576,14 @@ begin
     if not v_decided then
       return;
     end if;
+    select d.status into v_previous_status
+      from public.domains as d
+     where d.name = p_domain_name
+       and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
+       for update;
+    if not found then
+      return;
+    end if;
     update public.domains as d
        set status = p_status,
            status_changed_at = case when d.status is distinct from p_status then p_checked_at
@@ -2535,11 +2595,13 @@ begin
                                  p_checked_at + private.next_check_delay(p_status, p_expires_at, 0))
      where d.name = p_domain_name
        and (d.last_checked_at is null or d.last_checked_at <= p_checked_at);
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
     return;
   end if;
 
-  select d.last_checked_at, d.consecutive_failures
-    into v_last_checked_at, v_failures
+  select d.last_checked_at, d.consecutive_failures, d.status
+    into v_last_checked_at, v_failures, v_previous_status
     from public.domains as d
    where d.name = p_domain_name
      for update;
@@ -2565,6 +2627,8 @@ begin
            next_check_at = p_checked_at + private.next_check_delay(p_status, p_expires_at, 0),
            lease_until = null
      where d.name = p_domain_name;
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
   else
     update public.domains as d
        set last_checked_at = p_checked_at,
@@ -3213,6 +3277,74 @@ $$;
 ALTER FUNCTION private.wake_alert_delivery() OWNER TO postgres;
 
 --
+-- Name: domains; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.domains (
+    name text NOT NULL,
+    status text DEFAULT 'unknown'::text NOT NULL,
+    last_checked_at timestamp with time zone,
+    status_changed_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    registrar text,
+    next_check_at timestamp with time zone DEFAULT now() NOT NULL,
+    lease_until timestamp with time zone,
+    consecutive_failures integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    predicted_drop_at timestamp with time zone,
+    prediction_basis text,
+    prediction_correction_seconds integer DEFAULT 0 NOT NULL,
+    id bigint NOT NULL,
+    CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
+    CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
+    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
+);
+
+ALTER TABLE public.domains OWNER TO postgres;
+
+--
+-- Name: TABLE domains; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.domains IS 'Shared RDAP/DNS check state, one row per watched name. Written only by service_role and definer functions.';
+
+--
+-- Name: COLUMN domains.predicted_drop_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: the latest predicted drop time (the poller''s, correction included), or null.';
+
+--
+-- Name: COLUMN domains.prediction_correction_seconds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+
+--
+-- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'domain_name', p_domain_name,
+    'unicode_name', p_unicode_name,
+    'status', p_domain.status,
+    'added_at', p_added_at,
+    'last_checked_at', p_domain.last_checked_at,
+    'status_changed_at', p_domain.status_changed_at,
+    'expires_at', p_domain.expires_at,
+    'registrar', p_domain.registrar,
+    'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
+    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end
+  )
+$$;
+
+ALTER FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) OWNER TO postgres;
+
+--
 -- Name: webhook_kind_problem(text, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3346,6 +3478,44 @@ end
 $$;
 
 ALTER FUNCTION public.accept_invitation(p_token text) OWNER TO postgres;
+
+--
+-- Name: account_overview(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.account_overview() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_today date := (now() at time zone 'UTC')::date;
+  v_result jsonb;
+begin
+  select jsonb_build_object(
+           'plan', pl.id,
+           'api_access', pl.api_access,
+           'watchlist_quota', pl.watchlist_quota,
+           'watchlist_used', (select count(*)::integer from public.watchlist_entries as e
+                               where e.user_id = p.id and e.deleted_at is null),
+           'daily_request_limit', case when pl.api_access then pl.requests_per_day else 0 end,
+           'requests_today', coalesce((select c.request_count from public.api_request_counters as c
+                                        where c.user_id = p.id and c.day = v_today), 0),
+           'requests_reset_at', (v_today + 1)::timestamp at time zone 'UTC',
+           'webhooks_allowed', pl.webhooks,
+           'display_name', p.display_name)
+    into v_result
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = v_uid;
+  if v_result is null then
+    raise exception using errcode = 'DW401', message = 'DW401: The account has no profile.';
+  end if;
+  return v_result;
+end
+$$;
+
+ALTER FUNCTION public.account_overview() OWNER TO postgres;
 
 --
 -- Name: add_watchlist_domains(text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -3657,6 +3827,79 @@ end
 $$;
 
 ALTER FUNCTION public.delete_webhook_endpoint(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: domain_detail(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.domain_detail(p_domain_name text) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_name text := rtrim(lower(btrim(coalesce(p_domain_name, ''))), '.');
+  v_entry public.watchlist_entries;
+  v_domain public.domains;
+  v_history jsonb;
+  v_alerts jsonb;
+begin
+  select e.* into v_entry
+    from public.watchlist_entries as e
+   where e.user_id = v_uid and e.domain_name = v_name and e.deleted_at is null;
+  if not found then
+    select e.* into v_entry
+      from public.watchlist_entries as e
+     where e.user_id = v_uid and e.unicode_name = v_name and e.deleted_at is null
+     limit 1;
+  end if;
+  if not found then
+    raise exception using errcode = 'P0002', message = 'The name is not on your watchlist.';
+  end if;
+  select d.* into v_domain from public.domains as d where d.name = v_entry.domain_name;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'previous_status', h.previous_status,
+           'status', h.status,
+           'changed_at', h.changed_at,
+           'source', h.source,
+           'evidence', h.evidence) order by h.changed_at, h.id), '[]'::jsonb)
+    into v_history
+    from public.domain_status_changes as h
+   where h.domain_id = v_domain.id;
+
+  select coalesce(jsonb_agg(jsonb_build_object(
+           'event_id', ev.id,
+           'type', ev.type,
+           'created_at', ev.created_at,
+           'deliveries', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'channel', dl.channel,
+                      'status', dl.status,
+                      'attempts', dl.attempt_count,
+                      'last_attempt_at', dl.last_attempt_at,
+                      'delivered_at', dl.delivered_at,
+                      'last_response_status', dl.last_http_status) order by dl.created_at, dl.id)
+               from public.alert_deliveries as dl
+              where dl.event_id = ev.id and dl.user_id = v_uid), '[]'::jsonb))
+         order by ev.created_at desc, ev.id desc), '[]'::jsonb)
+    into v_alerts
+    from (
+      select a.id, a.type, a.created_at
+        from public.alert_events as a
+       where a.user_id = v_uid and a.domain_name = v_entry.domain_name and a.type <> 'test'
+       order by a.created_at desc, a.id desc
+       limit 50
+    ) as ev;
+
+  return jsonb_build_object(
+    'domain', private.watched_domain_json(v_entry.domain_name, v_entry.unicode_name, v_entry.added_at, v_domain),
+    'history', v_history,
+    'alerts', v_alerts);
+end
+$$;
+
+ALTER FUNCTION public.domain_detail(p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: has_org_role(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4307,6 +4550,119 @@ $$;
 ALTER FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) OWNER TO postgres;
 
 --
+-- Name: watchlist_page(text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_pattern text;
+  v_total integer;
+  v_domains jsonb;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 200 then
+    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
+    raise exception using errcode = '22023',
+      message = 'status must be one of unknown, registered, pending_delete, available.';
+  end if;
+  if p_search is not null and char_length(p_search) > 253 then
+    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
+  end if;
+  if nullif(btrim(p_search), '') is not null then
+    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+
+  if p_status is null and v_pattern is null then
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid and e.deleted_at is null;
+
+    with page as (
+      select e.domain_name, e.unicode_name, e.added_at
+        from public.watchlist_entries as e
+       where e.user_id = v_uid and e.deleted_at is null
+       order by e.domain_name collate "C"
+       limit p_limit offset p_offset
+    )
+    select coalesce(jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                              order by pg.domain_name collate "C"), '[]'::jsonb)
+      into v_domains
+      from page as pg
+      join public.domains as d on d.name = pg.domain_name;
+  elsif p_status is null then
+    -- Search only: the entries alone are counted; only the page is joined to the domains.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at
+          from public.watchlist_entries as e
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg
+        join public.domains as d on d.name = pg.domain_name;
+    end if;
+  else
+    -- A status: each entry (that the search keeps) is joined to its domain by primary key.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and d.status = p_status
+       and (v_pattern is null
+            or e.domain_name ilike v_pattern escape '\'
+            or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at, d
+          from public.watchlist_entries as e
+          join public.domains as d on d.name = e.domain_name
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and d.status = p_status
+           and (v_pattern is null
+                or e.domain_name ilike v_pattern escape '\'
+                or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg;
+    end if;
+  end if;
+
+  return jsonb_build_object('total', v_total, 'domains', v_domains);
+end
+$$;
+
+ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
+
+--
 -- Name: webhook_url_problem(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4606,47 +4962,65 @@ ALTER TABLE public.domain_expiry_reminders OWNER TO postgres;
 COMMENT ON TABLE public.domain_expiry_reminders IS 'domain.expiring reminders sent per channel (lane_key as alert_deliveries: telegram:<account>, webhook:<endpoint>), name and expiration date; rows for dates past by 30 days are removed.';
 
 --
--- Name: domains; Type: TABLE; Schema: public; Owner: postgres
+-- Name: domain_status_changes; Type: TABLE; Schema: public; Owner: postgres
 --
 
-CREATE TABLE public.domains (
-    name text NOT NULL,
-    status text DEFAULT 'unknown'::text NOT NULL,
-    last_checked_at timestamp with time zone,
-    status_changed_at timestamp with time zone,
-    expires_at timestamp with time zone,
+CREATE TABLE public.domain_status_changes (
+    id bigint NOT NULL,
+    domain_id bigint NOT NULL,
+    domain_name text NOT NULL,
+    previous_status text,
+    status text NOT NULL,
+    changed_at timestamp with time zone NOT NULL,
+    source text NOT NULL,
+    evidence jsonb,
     registrar text,
-    next_check_at timestamp with time zone DEFAULT now() NOT NULL,
-    lease_until timestamp with time zone,
-    consecutive_failures integer DEFAULT 0 NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    predicted_drop_at timestamp with time zone,
-    prediction_basis text,
-    prediction_correction_seconds integer DEFAULT 0 NOT NULL,
-    CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
-    CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
-    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
+    expires_at timestamp with time zone,
+    CONSTRAINT domain_status_changes_evidence_check CHECK (((evidence IS NULL) OR ((status = 'available'::text) AND (jsonb_typeof(evidence) = 'object'::text)))),
+    CONSTRAINT domain_status_changes_previous_status_check CHECK ((previous_status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
+    CONSTRAINT domain_status_changes_source_check CHECK ((source = ANY (ARRAY['poller'::text, 'live'::text]))),
+    CONSTRAINT domain_status_changes_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
 );
 
-ALTER TABLE public.domains OWNER TO postgres;
+ALTER TABLE public.domain_status_changes OWNER TO postgres;
 
 --
--- Name: TABLE domains; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: TABLE domain_status_changes; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.domains IS 'Shared RDAP/DNS check state, one row per watched name. Written only by service_role and definer functions.';
+COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). Read by the accounts that watch or watched the name.';
 
 --
--- Name: COLUMN domains.predicted_drop_at; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: domain_status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: the latest predicted drop time (the poller''s, correction included), or null.';
+CREATE SEQUENCE public.domain_status_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER TABLE public.domain_status_changes_id_seq OWNER TO postgres;
 
 --
--- Name: COLUMN domains.prediction_correction_seconds; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: domain_status_changes_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+ALTER SEQUENCE public.domain_status_changes_id_seq OWNED BY public.domain_status_changes.id;
+
+--
+-- Name: domains_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.domains ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.domains_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: drop_observations; Type: TABLE; Schema: public; Owner: postgres
@@ -5441,6 +5815,12 @@ COMMENT ON TABLE public.whois_servers IS 'WHOIS servers (RFC 3912, port 43) for 
 COMMENT ON COLUMN public.whois_servers.source IS 'Where the server and phrasings come from, and when checked.';
 
 --
+-- Name: domain_status_changes id; Type: DEFAULT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes ALTER COLUMN id SET DEFAULT nextval('public.domain_status_changes_id_seq'::regclass);
+
+--
 -- Name: alert_deliveries alert_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -5502,6 +5882,20 @@ ALTER TABLE ONLY public.api_request_counters
 
 ALTER TABLE ONLY public.domain_expiry_reminders
     ADD CONSTRAINT domain_expiry_reminders_pkey PRIMARY KEY (lane_key, domain_name, expires_at, days_before);
+
+--
+-- Name: domain_status_changes domain_status_changes_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_pkey PRIMARY KEY (id);
+
+--
+-- Name: domains domains_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_id_key UNIQUE (id);
 
 --
 -- Name: domains domains_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -5734,6 +6128,12 @@ ALTER TABLE ONLY public.whois_servers
 CREATE INDEX alert_deliveries_due_idx ON public.alert_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 --
+-- Name: alert_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_event_id_idx ON public.alert_deliveries USING btree (event_id);
+
+--
 -- Name: alert_deliveries_one_per_webhook_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -5812,10 +6212,22 @@ CREATE INDEX alert_events_pending_delete_idx ON public.alert_events USING btree 
 CREATE INDEX alert_events_user_id_created_at_idx ON public.alert_events USING btree (user_id, created_at DESC);
 
 --
+-- Name: alert_events_user_id_domain_name_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_events_user_id_domain_name_created_at_idx ON public.alert_events USING btree (user_id, domain_name, created_at DESC);
+
+--
 -- Name: api_keys_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX api_keys_user_id_idx ON public.api_keys USING btree (user_id);
+
+--
+-- Name: domain_status_changes_domain_id_changed_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX domain_status_changes_domain_id_changed_at_idx ON public.domain_status_changes USING btree (domain_id, changed_at);
 
 --
 -- Name: domains_expires_at_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6140,6 +6552,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
 -- Name: invitations invitations_accepted_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6358,6 +6777,14 @@ CREATE POLICY "Users can read the domains they actively watch" ON public.domains
   WHERE ((e.domain_name = domains.name) AND (e.user_id = ( SELECT auth.uid() AS uid)) AND (e.deleted_at IS NULL)))));
 
 --
+-- Name: domain_status_changes Users can read the history of the names they watch or watched; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read the history of the names they watch or watched" ON public.domain_status_changes FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
+   FROM public.watchlist_entries e
+  WHERE ((e.domain_name = domain_status_changes.domain_name) AND (e.user_id = ( SELECT auth.uid() AS uid))))));
+
+--
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -6470,6 +6897,12 @@ ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.domain_expiry_reminders ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: domain_status_changes; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.domain_status_changes ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: domains; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -6892,6 +7325,18 @@ REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checke
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
+
+--
 -- Name: FUNCTION nudge_alert_delivery(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7215,6 +7660,19 @@ REVOKE ALL ON FUNCTION private.validated_webhook_url(p_url text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.wake_alert_delivery() FROM PUBLIC;
 
 --
+-- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
+GRANT SELECT ON TABLE public.domains TO authenticated;
+
+--
+-- Name: FUNCTION watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) FROM PUBLIC;
+
+--
 -- Name: FUNCTION webhook_kind_problem(p_url text, p_kind text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7241,6 +7699,13 @@ GRANT ALL ON FUNCTION private.webhook_target_problem(p_url text, p_kind text, p_
 
 REVOKE ALL ON FUNCTION public.accept_invitation(p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.accept_invitation(p_token text) TO authenticated;
+
+--
+-- Name: FUNCTION account_overview(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.account_overview() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 --
 -- Name: FUNCTION add_watchlist_domains(p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
@@ -7299,6 +7764,13 @@ GRANT ALL ON FUNCTION public.current_account_id() TO service_role;
 
 REVOKE ALL ON FUNCTION public.delete_webhook_endpoint(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.delete_webhook_endpoint(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION domain_detail(p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.domain_detail(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.domain_detail(p_domain_name text) TO authenticated;
 
 --
 -- Name: FUNCTION has_org_role(org uuid, roles text[]); Type: ACL; Schema: public; Owner: postgres
@@ -7443,6 +7915,13 @@ GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service
 
 REVOKE ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) TO authenticated;
+
+--
+-- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
 
 --
 -- Name: FUNCTION webhook_url_problem(p_url text); Type: ACL; Schema: public; Owner: postgres
@@ -7613,11 +8092,17 @@ GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domain_expiry_reminders TO service_role;
 
 --
--- Name: TABLE domains; Type: ACL; Schema: public; Owner: postgres
+-- Name: TABLE domain_status_changes; Type: ACL; Schema: public; Owner: postgres
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
-GRANT SELECT ON TABLE public.domains TO authenticated;
+GRANT SELECT ON TABLE public.domain_status_changes TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domain_status_changes TO service_role;
+
+--
+-- Name: SEQUENCE domain_status_changes_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.domain_status_changes_id_seq TO service_role;
 
 --
 -- Name: TABLE drop_observations; Type: ACL; Schema: public; Owner: postgres

@@ -16,11 +16,11 @@
  * SUPABASE_DB_URL.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { serviceKeyFrom } from "../../supabase/functions/_shared/service_key.ts";
 import { authDatabase as database } from "./auth_database.ts";
 import { redirectAuthWouldUse } from "./auth_redirects.ts";
 import { authSettings } from "./auth_settings.ts";
 import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
+import { roleOfApiKey } from "./secrets.ts";
 
 /** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
 const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
@@ -58,11 +58,11 @@ function userObject(row: AuthUserRow): Record<string, unknown> {
   };
 }
 
+/** A secret key (or the legacy service-role JWT) in `apikey` or as the bearer token, as GoTrue's admin API takes it. */
 function isServiceRole(request: Request): boolean {
-  const key = serviceKeyFrom(Deno.env.get("SUPABASE_SECRET_KEYS"), Deno.env.get("SUPABASE_SERVICE_ROLE_KEY"))
-    ?.key;
-  if (!key) return false;
-  return request.headers.get("authorization") === `Bearer ${key}` || request.headers.get("apikey") === key;
+  const bearer = request.headers.get("authorization")?.match(/^Bearer +(\S+)$/i)?.[1];
+  return roleOfApiKey(bearer) === "service_role" ||
+    roleOfApiKey(request.headers.get("apikey")) === "service_role";
 }
 
 function effectiveRedirect(request: Request): string {

@@ -49,3 +49,53 @@ export function sessionToken(
     .setExpirationTime(options.expiresIn ?? "1h")
     .sign(new TextEncoder().encode(options.secret));
 }
+
+/**
+ * The new Supabase API keys of the local stack: the fixed ones `supabase start` prints (well known, they
+ * protect nothing but this machine). Hosted injects them into every function as JSON objects of named keys,
+ * `SUPABASE_PUBLISHABLE_KEYS` and `SUPABASE_SECRET_KEYS` (`{"default":"sb_…"}`).
+ */
+export const localPublishableKey = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH";
+export const localSecretKey = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz";
+
+/** `{"default":"sb_…"}` as hosted injects it, for SUPABASE_PUBLISHABLE_KEYS / SUPABASE_SECRET_KEYS. */
+export function namedKeysJson(key: string): string {
+  return JSON.stringify({ default: key });
+}
+
+/** The values of a JSON object of named keys (SUPABASE_*_KEYS); none when unset or not such an object. */
+export function keysOfJson(json: string | undefined): string[] {
+  if (!json) return [];
+  try {
+    const parsed = JSON.parse(json);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return [];
+    return Object.values(parsed).filter((value): value is string =>
+      typeof value === "string" && value !== ""
+    );
+  } catch {
+    return [];
+  }
+}
+
+export type ApiKeyRole = "anon" | "service_role";
+
+/**
+ * The Postgres role an `apikey` stands for, as Supabase's gateway maps it: a publishable key of
+ * `SUPABASE_PUBLISHABLE_KEYS` (or the legacy `SUPABASE_ANON_KEY` JWT) is `anon`, a secret key of
+ * `SUPABASE_SECRET_KEYS` (or the legacy `SUPABASE_SERVICE_ROLE_KEY` JWT) is `service_role`; anything else is
+ * no key of this project (undefined). Unset variables fall back to the local keys. Reads the environment on
+ * each call; `env` lets tests pass their own.
+ */
+export function roleOfApiKey(
+  key: string | null | undefined,
+  env: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): ApiKeyRole | undefined {
+  if (!key) return undefined;
+  const publishable = env("SUPABASE_PUBLISHABLE_KEYS");
+  const secret = env("SUPABASE_SECRET_KEYS");
+  const publishableKeys = publishable ? keysOfJson(publishable) : [localPublishableKey];
+  const secretKeys = secret ? keysOfJson(secret) : [localSecretKey];
+  if (secretKeys.includes(key) || key === env("SUPABASE_SERVICE_ROLE_KEY")) return "service_role";
+  if (publishableKeys.includes(key) || key === env("SUPABASE_ANON_KEY")) return "anon";
+  return undefined;
+}

@@ -8,8 +8,11 @@ import {
   localApiKeys,
   localJwtSecret,
   localPollerSecret,
+  localPublishableKey,
+  localSecretKey,
   localTelegramBotUsername,
   localTelegramWebhookSecret,
+  namedKeysJson,
 } from "./secrets.ts";
 
 /** Installs what is missing, creates the cluster on first use, starts it and applies migrations. */
@@ -37,6 +40,9 @@ export async function applyFunctionEnvironment(
     SUPABASE_DB_URL: options.databaseUrl,
     SUPABASE_ANON_KEY: keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+    // The new API keys, as hosted injects them (JSON of named keys); the functions prefer them.
+    SUPABASE_PUBLISHABLE_KEYS: namedKeysJson(localPublishableKey),
+    SUPABASE_SECRET_KEYS: namedKeysJson(localSecretKey),
     AUTH_JWT_SECRET: secret,
     POLLER_SECRET: localPollerSecret,
     TELEGRAM_WEBHOOK_SECRET: localTelegramWebhookSecret,

@@ -346,7 +346,8 @@ grant execute on function private.claim_rdap_server_proof(text, text, text, inte
 --   that next_check_at only ever moves earlier and consecutive_failures and the lease stay; an undecided or
 --   out-of-date result changes nothing.
 -- A name not in public.domains is ignored (nobody watches it). About state only: alerts hang off status
--- changes elsewhere.
+-- changes elsewhere. Each change of status (and the first decided one) is written to the name's history
+-- (private.note_status_change, public.domain_status_changes) under the row lock.
 -- ---------------------------------------------------------------------------------------------------
 create function private.record_domain_check(
   p_domain_name text,
@@ -365,6 +366,7 @@ as $$
 declare
   v_last_checked_at timestamptz;
   v_failures integer;
+  v_previous_status text;
   v_decided boolean;
 begin
   if p_status is null or p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
@@ -384,6 +386,14 @@ begin
     if not v_decided then
       return;
     end if;
+    select d.status into v_previous_status
+      from public.domains as d
+     where d.name = p_domain_name
+       and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
+       for update;
+    if not found then
+      return;
+    end if;
     update public.domains as d
        set status = p_status,
            status_changed_at = case when d.status is distinct from p_status then p_checked_at
@@ -395,11 +405,13 @@ begin
                                  p_checked_at + private.next_check_delay(p_status, p_expires_at, 0))
      where d.name = p_domain_name
        and (d.last_checked_at is null or d.last_checked_at <= p_checked_at);
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
     return;
   end if;
 
-  select d.last_checked_at, d.consecutive_failures
-    into v_last_checked_at, v_failures
+  select d.last_checked_at, d.consecutive_failures, d.status
+    into v_last_checked_at, v_failures, v_previous_status
     from public.domains as d
    where d.name = p_domain_name
      for update;
@@ -425,6 +437,8 @@ begin
            next_check_at = p_checked_at + private.next_check_delay(p_status, p_expires_at, 0),
            lease_until = null
      where d.name = p_domain_name;
+    perform private.note_status_change(p_domain_name, v_previous_status, p_status, p_checked_at, p_source,
+                                       p_registrar, p_expires_at);
   else
     update public.domains as d
        set last_checked_at = p_checked_at,

@@ -116,7 +116,8 @@ comment on column public.alert_events.days_before is 'domain.expiring: which rem
 
 -- The poller and the live check add the evidence to the domain.available events of the transition
 -- recorded at p_checked_at, in the same transaction as the check, before any delivery can be claimed.
--- Only events still without evidence are touched, so what was sent is never rewritten.
+-- Only events still without evidence are touched, so what was sent is never rewritten. The name's history
+-- row of that transition gets it too (private.note_status_change_evidence, 20261122001270_app_reads.sql).
 create function private.note_check_evidence(p_domain_name text, p_checked_at timestamptz, p_evidence jsonb)
 returns void
 language plpgsql
@@ -134,6 +135,7 @@ begin
      and ev.domain_name = p_domain_name
      and ev.checked_at = p_checked_at
      and ev.evidence is null;
+  perform private.note_status_change_evidence(p_domain_name, p_checked_at, p_evidence);
 end
 $$;
 

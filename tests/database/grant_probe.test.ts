@@ -58,6 +58,14 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.list_watchlist(integer,integer,text)": "security invoker; RLS filters",
   "authenticated EXECUTE public.remove_watchlist_domain(text)": "soft-deletes only the caller's own entry",
   "authenticated EXECUTE public.is_valid_domain_name(text)": "pure check, writes nothing",
+  // the app's reads (20261122001270_app_reads.sql) ---------------------------------------------------------
+  "authenticated SELECT public.domain_status_changes":
+    "history of the names the account watches or watched (RLS); written only by record_domain_check",
+  "authenticated EXECUTE public.account_overview()": "reads the caller's own plan, quota and usage",
+  "authenticated EXECUTE public.watchlist_page(text,text,integer,integer)":
+    "reads a page of the caller's own watchlist; bounds checked inside",
+  "authenticated EXECUTE public.domain_detail(text)":
+    "reads one name of the caller's own watchlist with its history and the caller's alerts",
   "authenticated EXECUTE public.current_account_id()": "auth.uid() or DW401; reads nothing else",
   // organisations -------------------------------------------------------------------------------------
   "authenticated SELECT public.organizations": "members read their organisations (RLS)",
