@@ -1,20 +1,22 @@
 /**
  * `deno task start`: the whole service on this machine. PostgreSQL 15 with pg_cron on 127.0.0.1:54322
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
- * demo Pro account whose fresh API key is printed with a curl line, and a stand-in for the app's OAuth
- * consent page (on the Site URL, http://localhost:3000) for trying an MCP connector's OAuth flow by hand.
- * Ctrl-C stops everything.
+ * demo Pro account whose fresh API key is printed with a curl line, and the product app (app/, built into
+ * app/dist) on APP_URL (http://localhost:3000; START_APP_PORT moves it), which is also the OAuth consent
+ * page Auth sends an MCP connector's user to. Ctrl-C stops everything.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
-import { startConsentPage } from "./local/consent_page.ts";
+import { buildApp } from "./local/app_build.ts";
+import { startAppServer } from "./local/app_server.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
 import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
 import { clusterAt, stopCluster } from "./local/postgres.ts";
 import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
+import { localPublishableKey } from "./local/secrets.ts";
 import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
 
 // Fixed as on Supabase's local stack; the Ctrl-C test (tests/e2e/db_outage_shutdown.test.ts) moves them.
@@ -39,6 +41,10 @@ async function demoApiKey(sql: postgres.Sql): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  // A moved app port moves the app's URL everywhere it is used (invitation links, CORS, Auth's Site URL).
+  const appPort = Deno.env.get("START_APP_PORT");
+  if (appPort && !Deno.env.get("APP_URL")) Deno.env.set("APP_URL", `http://localhost:${appPort}`);
+  if (appPort && !Deno.env.get("GOTRUE_SITE_URL")) Deno.env.set("GOTRUE_SITE_URL", Deno.env.get("APP_URL")!);
   const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   console.log("Preparing PostgreSQL 15 (pg_cron) on 127.0.0.1:%d …", databasePort);
   const { created, applied } = await prepareDatabase(cluster);
@@ -55,11 +61,13 @@ async function main(): Promise<void> {
   const gateway = await startGateway({ port: gatewayPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
-  const consentPage = startConsentPage({
-    authBaseUrl,
-    databaseUrl: cluster.url,
-    jwtSecret: environment.AUTH_JWT_SECRET,
-    defaultEmail: demoEmail,
+  console.log("Building the app (app/dist) …");
+  await buildApp();
+  const appUrl = new URL(environment.APP_URL);
+  const app = startAppServer({
+    port: Number(Deno.env.get("START_APP_PORT") || appUrl.port || 80),
+    hostname: appUrl.hostname === "localhost" ? "127.0.0.1" : appUrl.hostname,
+    config: { supabaseUrl, publishableKey: localPublishableKey },
   });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
@@ -89,11 +97,7 @@ async function main(): Promise<void> {
 Domain Watchlist is running.
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
-  OAuth consent  ${
-    typeof consentPage === "string"
-      ? `not served: ${consentPage}`
-      : `${consentPage.url} (local stand-in for the app's page)`
-  }
+  App URL        ${app.url} (sign up there; the OAuth consent page is ${app.url}/oauth/consent)
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
@@ -120,7 +124,7 @@ Press Ctrl-C to stop.`);
     await Promise.all([
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
-      within(1_000, typeof consentPage === "string" ? Promise.resolve() : consentPage.close()),
+      within(1_000, app.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
     ]);

@@ -49,7 +49,7 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
         <textarea
           rows={4}
           value={text}
-          placeholder={"example.com\nexample.org"}
+          placeholder="example.com, example.org"
           onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
         />
       </label>
