@@ -54,18 +54,20 @@ async function file(path: string): Promise<Response | undefined> {
 
 export function appHandler(options: AppServerOptions): (request: Request) => Promise<Response> {
   const dir = options.dir ?? appDistDir;
-  const config = JSON.stringify({
-    supabaseUrl: options.config.supabaseUrl,
-    publishableKey: options.config.publishableKey,
-    functionsUrl: options.config.functionsUrl ?? `${options.config.supabaseUrl}/functions/v1`,
-  });
+  // Read on each request, so a test may start the app before the stack it points at.
+  const config = () =>
+    JSON.stringify({
+      supabaseUrl: options.config.supabaseUrl,
+      publishableKey: options.config.publishableKey,
+      functionsUrl: options.config.functionsUrl ?? `${options.config.supabaseUrl}/functions/v1`,
+    });
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
     }
     const path = decodeURIComponent(new URL(request.url).pathname);
     if (path === "/config.json") {
-      return new Response(config, {
+      return new Response(config(), {
         headers: { "content-type": "application/json", "cache-control": "no-store", ...securityHeaders },
       });
     }

@@ -39,20 +39,24 @@ export function builtApp(): Promise<unknown> {
   return built;
 }
 
+export interface TestApp extends RunningAppServer {
+  /** What /config.json answers; set `supabaseUrl` once the stack runs. */
+  config: { supabaseUrl: string; publishableKey: string };
+}
+
 /**
- * Starts the app server on a free port for a stack at `supabaseUrl` and points the local Auth at it (Site
- * URL, redirect allow list) and the functions' CORS (APP_URL).
+ * Starts the app server on a free port and points the local Auth at it (Site URL, redirect allow list) and
+ * the functions' CORS and invitation links (APP_URL). Start it before the stack, then set
+ * `config.supabaseUrl`.
  */
-export async function startApp(supabaseUrl: string): Promise<RunningAppServer> {
+export async function startApp(supabaseUrl = ""): Promise<TestApp> {
   await builtApp();
-  const server = startAppServer({
-    port: 0,
-    config: { supabaseUrl, publishableKey: localPublishableKey },
-  });
+  const config = { supabaseUrl, publishableKey: localPublishableKey };
+  const server = startAppServer({ port: 0, config });
   Deno.env.set("APP_URL", server.url);
   Deno.env.set("GOTRUE_SITE_URL", server.url);
   Deno.env.set("GOTRUE_URI_ALLOW_LIST", `${server.url}/**`);
-  return server;
+  return { ...server, config };
 }
 
 /** Violations of impact serious or critical that axe-core finds on the page as it is now. */

@@ -85,9 +85,9 @@ export function onSessionChange(listener: (session: Session | null, event: strin
 }
 
 /** Signs up; `confirm` is true when Auth sent a confirmation mail instead of a session. */
-export async function signUp(email: string, password: string): Promise<{ confirm: boolean }> {
+export async function signUp(email: string, password: string, next = "/"): Promise<{ confirm: boolean }> {
   const data = await run<{ session: Session | null }>(
-    client.auth.signUp({ email, password, options: { emailRedirectTo: `${location.origin}/` } }),
+    client.auth.signUp({ email, password, options: { emailRedirectTo: `${location.origin}${next}` } }),
   );
   return { confirm: !data.session };
 }

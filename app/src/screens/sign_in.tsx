@@ -57,7 +57,7 @@ export function SignIn({ next }: { next: string }) {
             onClick={() =>
               act(async () => {
                 setSent(null);
-                const { confirm } = await api.signUp(email, password);
+                const { confirm } = await api.signUp(email, password, next);
                 if (confirm) setSent(`Check ${email}: we sent a link to confirm your address.`);
                 else done();
               })}
