@@ -11,17 +11,19 @@ import { createAccount, createApiKey } from "./local/accounts.ts";
 import { buildApp } from "./local/app_build.ts";
 import { startAppServer } from "./local/app_server.ts";
 import { startGateway } from "./local/gateway.ts";
+import { startMailbox } from "./local/mailbox/server.ts";
 import { startNetWorker } from "./local/net_worker.ts";
 import { localDir, stackStateFile } from "./local/paths.ts";
 import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
 import { clusterAt, stopCluster } from "./local/postgres.ts";
 import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
-import { localPublishableKey } from "./local/secrets.ts";
+import { keysOfJson } from "./local/secrets.ts";
 import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
 
 // Fixed as on Supabase's local stack; the Ctrl-C test (tests/e2e/db_outage_shutdown.test.ts) moves them.
 const gatewayPort = Number(Deno.env.get("START_GATEWAY_PORT") || 54321);
 const databasePort = Number(Deno.env.get("START_DB_PORT") || 54322);
+const mailboxPort = Number(Deno.env.get("START_MAILBOX_PORT") || 54324);
 const stateDir = Deno.env.get("START_STATE_DIR") || localDir;
 const stateFile = stateDir === localDir ? stackStateFile : join(stateDir, "stack.json");
 /** Ctrl-C stops everything within this long, even with a poller run in flight. */
@@ -59,15 +61,18 @@ async function main(): Promise<void> {
     sslRootCertFile: cluster.caFile,
   });
   const gateway = await startGateway({ port: gatewayPort });
+  const mailbox = startMailbox({ port: mailboxPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
   console.log("Building the app (app/dist) …");
   await buildApp();
   const appUrl = new URL(environment.APP_URL);
+  const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
+  const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
   const app = startAppServer({
     port: Number(Deno.env.get("START_APP_PORT") || appUrl.port || 80),
     hostname: appUrl.hostname === "localhost" ? "127.0.0.1" : appUrl.hostname,
-    config: { supabaseUrl, publishableKey: localPublishableKey },
+    config: { supabaseUrl, publishableKey },
   });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
         authBaseUrl,
         databaseUrl: cluster.url,
         jwtSecret: environment.AUTH_JWT_SECRET,
+        mailboxUrl: mailbox.url,
       },
       null,
       2,
@@ -93,11 +99,19 @@ async function main(): Promise<void> {
   );
 
   const baseUrl = `${supabaseUrl}/functions/v1/api-v1`;
+  // The lines a client needs, as `supabase start` prints them.
   console.log(`
 Domain Watchlist is running.
+
+API URL: ${supabaseUrl}
+Publishable key: ${publishableKey}
+Secret key: ${secretKey}
+App URL: ${environment.APP_URL}
+Mailbox: ${mailbox.url}
+
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
-  App URL        ${app.url} (sign up there; the OAuth consent page is ${app.url}/oauth/consent)
+  OAuth consent  ${app.url}/oauth/consent (the app's page; Auth sends a connector's user there)
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
@@ -124,6 +138,7 @@ Press Ctrl-C to stop.`);
     await Promise.all([
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
+      within(1_000, mailbox.close()),
       within(1_000, app.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),

@@ -1,147 +1,133 @@
 /**
- * The local stand-in for Supabase Auth (GoTrue), served by the local gateway under `/auth/v1/...`, so the
- * session endpoints and the MCP OAuth flow work without internet:
- * - `GET /auth/v1/.well-known/jwks.json`: the public half of the stand-in's ES256 signing key, which signs
- *   its OAuth access tokens (local session tokens are HS256, signed with AUTH_JWT_SECRET);
- * - the OAuth 2.1 server (./oauth/server.ts): discovery, dynamic client registration, authorize, the
- *   consent page's calls and the token endpoint;
- * - `POST /auth/v1/admin/generate_link` and `POST /auth/v1/invite` (service-role or secret key required): a
- *   registered address is a 422 `email_exists` in GoTrue's error shape; otherwise the user is created in
- *   auth.users with `invited_at` (or re-invited when an earlier invitation was never accepted).
- *   generate_link sends nothing and answers the redirect the email would carry; invite prints the "email"
- *   on the console instead of sending it.
- * The invitations apply GoTrue's redirect rule (./auth_redirects.ts): `redirect_to` is honoured only when it
- * matches the Site URL or the redirect allow list, else the Site URL is used silently, as on hosted. The
- * settings come from supabase/config.toml or GoTrue's own variables (./auth_settings.ts). Needs
- * SUPABASE_DB_URL.
+ * The local stand-in for Supabase Auth (GoTrue), served by the local gateway under `/auth/v1/...`, answering
+ * what supabase-js sends as GoTrue answers it (docs/runtime.md, "Auth stand-in"). This module only routes;
+ * the parts live in ./auth/ and ./oauth/:
+ * - sign-up and sign-in (./auth/signup.ts, token.ts, otp.ts, verify.ts, user.ts, settings.ts):
+ *   `POST /signup`, `POST /token?grant_type=password|refresh_token|pkce`, `POST /otp`, `GET|POST /verify`,
+ *   `GET|PUT /user`, `POST /logout`, `POST /recover`, `GET /settings`; state in the database's `auth`
+ *   schema as GoTrue keeps it, session tokens ES256-signed with the stand-in's key (./oauth/signing.ts), mails
+ *   into the local mailbox (./mailbox/);
+ * - `GET /.well-known/jwks.json`: the public half of that key;
+ * - the admin API the functions use (./auth/admin.ts): `POST /invite`, `POST /admin/generate_link`;
+ * - the OAuth 2.1 server (./oauth/server.ts).
+ * As on hosted, the gateway asks for an API key (`apikey` header or query: a publishable or secret key, or a
+ * legacy JWT key) on every path but the open ones (`GET /verify`, the JWKS, discovery and the OAuth server's
+ * browser paths), and answers CORS for any origin. Settings come from supabase/config.toml or GoTrue's own
+ * variables (./auth_settings.ts). Needs SUPABASE_DB_URL.
  */
-import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { authDatabase as database } from "./auth_database.ts";
-import { redirectAuthWouldUse } from "./auth_redirects.ts";
-import { authSettings } from "./auth_settings.ts";
+import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
+import { invite } from "./auth/admin.ts";
+import { AuthError, errorResponse } from "./auth/errors.ts";
+import { otp, recover } from "./auth/otp.ts";
+import { settings } from "./auth/settings.ts";
+import { signup } from "./auth/signup.ts";
+import { token } from "./auth/token.ts";
+import { getUser, logout, updateUser } from "./auth/user.ts";
+import { verify } from "./auth/verify.ts";
 import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
 import { roleOfApiKey } from "./secrets.ts";
 
-/** GoTrue marks its error bodies with this header; supabase-js then reads `code` from the body. */
-const apiVersionHeaders = { "x-supabase-api-version": "2024-01-01" };
+type Handler = (request: Request) => Response | Promise<Response>;
 
-function authError(status: number, code: string, msg: string): Response {
-  return Response.json({ code, msg }, { status, headers: apiVersionHeaders });
+/** GoTrue's own routes the stand-in serves, by `METHOD path`; all of them ask for an API key. */
+const routes: Record<string, Handler> = {
+  "POST /signup": signup,
+  "POST /token": token,
+  "POST /otp": otp,
+  "POST /verify": verify,
+  "GET /user": getUser,
+  "PUT /user": updateUser,
+  "POST /logout": logout,
+  "POST /recover": recover,
+  "GET /settings": settings,
+  "POST /invite": (request) => invite(request, true),
+  "POST /admin/generate_link": (request) => invite(request, false),
+};
+
+/** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */
+function isOpenPath(method: string, path: string): boolean {
+  return (method === "GET" && path === "/verify") || path.startsWith("/.well-known/") ||
+    path.startsWith("/oauth/") || path === "/invite" || path === "/admin/generate_link";
 }
 
-interface AuthUserRow {
-  id: string;
-  email: string;
-  invited_at: Date | null;
-  email_confirmed_at: Date | null;
-  raw_app_meta_data: Record<string, unknown>;
-  raw_user_meta_data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+const corsHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers":
+    "authorization, apikey, content-type, x-client-info, x-supabase-api-version, x-supabase-client-platform, x-supabase-client-platform-version, x-supabase-client-runtime, x-supabase-client-runtime-version",
+  "access-control-expose-headers": "x-supabase-api-version, x-sb-error-code",
+  "access-control-max-age": "3600",
+};
 
-function userObject(row: AuthUserRow): Record<string, unknown> {
-  return {
-    id: row.id,
-    aud: "authenticated",
-    role: "authenticated",
-    email: row.email,
-    phone: "",
-    invited_at: row.invited_at?.toISOString() ?? null,
-    confirmation_sent_at: row.invited_at?.toISOString() ?? null,
-    app_metadata: row.raw_app_meta_data ?? {},
-    user_metadata: row.raw_user_meta_data ?? {},
-    identities: [],
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    is_anonymous: false,
-  };
-}
-
-/** A secret key (or the legacy service-role JWT) in `apikey` or as the bearer token, as GoTrue's admin API takes it. */
-function isServiceRole(request: Request): boolean {
-  const bearer = request.headers.get("authorization")?.match(/^Bearer +(\S+)$/i)?.[1];
-  return roleOfApiKey(bearer) === "service_role" ||
-    roleOfApiKey(request.headers.get("apikey")) === "service_role";
-}
-
-function effectiveRedirect(request: Request): string {
-  const { siteUrl, allowList } = authSettings();
-  return redirectAuthWouldUse(siteUrl, allowList, new URL(request.url).searchParams.get("redirect_to"));
-}
-
-async function invite(request: Request, sendEmail: boolean): Promise<Response> {
-  if (!isServiceRole(request)) {
-    return authError(401, "no_authorization", "This endpoint requires a service-role key");
-  }
-  let body: { email?: unknown; data?: unknown };
-  try {
-    body = await request.json();
-  } catch {
-    return authError(400, "bad_json", "Could not parse the request body as JSON");
-  }
-  const email = typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
-  if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
-    return authError(400, "validation_failed", "Unable to validate email address");
-  }
-  const data = body.data && typeof body.data === "object" ? body.data : {};
-  const redirectTo = effectiveRedirect(request);
-
-  const user = await database().begin(async (tx) => {
-    const [existing] = await tx<AuthUserRow[]>`
-      select * from auth.users where lower(email) = ${email} for update`;
-    if (existing?.email_confirmed_at) return undefined;
-    if (existing) {
-      const [reinvited] = await tx<AuthUserRow[]>`
-        update auth.users
-           set invited_at = now(), updated_at = now(),
-               raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || ${
-        tx.json(data as postgres.JSONValue)
-      }
-         where id = ${existing.id}
-        returning *`;
-      return reinvited;
-    }
-    const [created] = await tx<AuthUserRow[]>`
-      insert into auth.users (email, invited_at, confirmation_sent_at, raw_app_meta_data, raw_user_meta_data)
-      values (${email}, now(), now(), '{"provider":"email","providers":["email"]}',
-              ${tx.json(data as postgres.JSONValue)})
-      returning *`;
-    return created;
-  }) as AuthUserRow | undefined;
-
-  if (!user) {
-    return authError(422, "email_exists", "A user with this email address has already been registered");
-  }
-  if (!sendEmail) {
+/** The gateway's API-key check: 401 in its shape without a key of this project. */
+function apiKeyRefusal(request: Request): Response | undefined {
+  const key = request.headers.get("apikey") ?? new URL(request.url).searchParams.get("apikey");
+  if (!key) {
     return Response.json({
-      ...userObject(user),
-      action_link: `${new URL(request.url).origin}/auth/v1/verify?type=invite&redirect_to=${
-        encodeURIComponent(redirectTo)
-      }`,
-      email_otp: "",
-      hashed_token: "",
-      verification_type: "invite",
-      redirect_to: redirectTo,
-    }, { headers: apiVersionHeaders });
+      message: "No API key found in request",
+      hint: "No `apikey` request header or url param was found.",
+    }, { status: 401 });
   }
-  console.log(`Invite email for ${email}: ${redirectTo}`);
-  return Response.json(userObject(user), { headers: apiVersionHeaders });
+  if (!roleOfApiKey(key)) {
+    return Response.json({
+      message: "Invalid API key",
+      hint: "Double check your Supabase `anon` or `service_role` API key.",
+    }, { status: 401 });
+  }
+  return undefined;
+}
+
+async function answer(request: Request, path: string): Promise<Response> {
+  if (path === "/.well-known/jwks.json" && request.method === "GET") {
+    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  }
+  const handler = routes[`${request.method} ${path}`] ??
+    (request.method === "GET" && path === "/verify" ? verify : undefined);
+  if (!handler) {
+    const oauth = await handleOAuthServerRequest(request, path);
+    if (oauth) return oauth;
+    return errorResponse(
+      request,
+      new AuthError(
+        404,
+        "not_found",
+        `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
+      ),
+    );
+  }
+  if (!isOpenPath(request.method, path)) {
+    const refusal = apiKeyRefusal(request);
+    if (refusal) return refusal;
+  }
+  try {
+    return await handler(request);
+  } catch (error) {
+    if (error instanceof AuthError) return errorResponse(request, error);
+    if (error instanceof DatabaseUnavailableError) {
+      return errorResponse(request, new AuthError(503, "unexpected_failure", "Database unavailable"));
+    }
+    console.error(`[auth] ${request.method} /auth/v1${path} failed: ${(error as Error).message}`);
+    return errorResponse(
+      request,
+      new AuthError(
+        500,
+        "unexpected_failure",
+        "Unexpected failure, please check server logs for more information",
+      ),
+    );
+  }
 }
 
 /** Answers one `/auth/v1/...` request of the local gateway. */
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/auth\/v1/, "");
-  if (path === "/.well-known/jwks.json" && request.method === "GET") {
-    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+  const response = await answer(request, path);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(corsHeaders)) {
+    if (!headers.has(name) && name !== "access-control-max-age" && name !== "access-control-allow-methods") {
+      headers.set(name, value);
+    }
   }
-  if (path === "/invite" && request.method === "POST") return await invite(request, true);
-  if (path === "/admin/generate_link" && request.method === "POST") return await invite(request, false);
-  const oauth = await handleOAuthServerRequest(request, path);
-  if (oauth) return oauth;
-  return authError(
-    404,
-    "not_found",
-    `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
-  );
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
