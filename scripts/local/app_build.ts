@@ -14,6 +14,9 @@ const toolsDeno = "deno@2.9.6";
 function denoWithBundle(): { command: string; prefix: string[] } {
   const [major, minor] = Deno.version.deno.split(".").map(Number);
   if (major > 2 || (major === 2 && minor >= 4)) return { command: Deno.execPath(), prefix: [] };
+  // `deno task test` names its own Deno (the tools' one) to the tests it runs on Deno 2.1.
+  const tools = Deno.env.get("TOOLS_DENO");
+  if (tools) return { command: tools, prefix: [] };
   return { command: "npx", prefix: ["-y", toolsDeno] };
 }
 

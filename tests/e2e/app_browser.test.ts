@@ -126,12 +126,31 @@ Deno.test(
     const accountIds: string[] = [];
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     let apiKey = "";
+  let failed = false;
+  /** A step; after a failure the rest are skipped, and the failing page is told (text, screenshot). */
+  const step = (name: string, work: () => Promise<void> | void) =>
+    t.step({
+      name,
+      ignore: failed,
+      fn: async () => {
+        try {
+          await work();
+        } catch (error) {
+          failed = true;
+          const text = await page.locator("body").innerText().catch(() => "");
+          console.log(`[page at failure] ${page.url()}\n${text}`);
+          await page.screenshot({ path: ".local/app_browser_failure.png", fullPage: true }).catch(() => {});
+          throw error;
+        }
+      },
+    });
 
     try {
-      await t.step("sign up, confirm from the local mailbox; the plan is always in view", async () => {
+      await step("sign up, confirm from the local mailbox; the plan is always in view", async () => {
         await page.goto(app.url);
         await page.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
         await audit(page, "sign in");
@@ -145,7 +164,7 @@ Deno.test(
         await page.getByLabel("Plan and usage").getByText("pro").waitFor();
       });
 
-      await t.step("add names by paste: added, duplicates skipped, the quota left", async () => {
+      await step("add names by paste: added, duplicates skipped, the quota left", async () => {
         await page.getByLabel(/Domain names/).fill(`${names.join("\n")}\n${names[0]}`);
         await page.getByRole("button", { name: "Add", exact: true }).click();
         const status = page.getByRole("status").filter({ hasText: "Added" });
@@ -159,7 +178,7 @@ Deno.test(
         await audit(page, "watchlist");
       });
 
-      await t.step("invalid names are refused by the server and stay in the box", async () => {
+      await step("invalid names are refused by the server and stay in the box", async () => {
         await page.getByLabel(/Domain names/).fill("not a name!");
         await page.getByRole("button", { name: "Add", exact: true }).click();
         await page.getByRole("alert").filter({ hasText: "Invalid domain names" }).waitFor();
@@ -167,7 +186,7 @@ Deno.test(
         await page.getByLabel(/Domain names/).fill("");
       });
 
-      await t.step(
+      await step(
         "a poller run changes a status; the name's page shows its history and evidence",
         async () => {
           rdap.setDomain(names[0], { status: 200, body: minimalDomain(names[0]) });
@@ -187,7 +206,7 @@ Deno.test(
         },
       );
 
-      await t.step("link Telegram through the (fake) bot's deep link", async () => {
+      await step("link Telegram through the (fake) bot's deep link", async () => {
         await page.getByRole("link", { name: "Alerts" }).click();
         await page.getByRole("button", { name: "Link Telegram" }).click();
         const href = await page.getByRole("link", { name: "Open the bot in Telegram" }).getAttribute("href");
@@ -201,7 +220,7 @@ Deno.test(
         await audit(page, "alerts");
       });
 
-      await t.step(
+      await step(
         "add a webhook: its secret is shown once; a test send shows in the delivery log",
         async () => {
           const hookUrl = receiver.endpoint("app-journey");
@@ -227,7 +246,7 @@ Deno.test(
         },
       );
 
-      await t.step("create an API key (shown once) and call REST with it", async () => {
+      await step("create an API key (shown once) and call REST with it", async () => {
         await page.getByRole("link", { name: "Developer API" }).click();
         await page.getByLabel("Key name").fill("browser");
         await page.getByRole("button", { name: "Create key", exact: true }).click();
@@ -243,7 +262,7 @@ Deno.test(
         await audit(page, "developer");
       });
 
-      await t.step("export the account as a JSON download", async () => {
+      await step("export the account as a JSON download", async () => {
         await page.getByRole("link", { name: "Account" }).click();
         const download = page.waitForEvent("download");
         await page.getByRole("button", { name: "Export account" }).click();
@@ -258,7 +277,7 @@ Deno.test(
       });
 
       let inviteLink = "";
-      await t.step("create an organization, invite by email and by link", async () => {
+      await step("create an organization, invite by email and by link", async () => {
         await page.getByRole("link", { name: "Organizations" }).click();
         await page.getByLabel("Organization name").fill("Acme domains");
         await page.getByRole("button", { name: "Create organization" }).click();
@@ -275,8 +294,9 @@ Deno.test(
         await audit(page, "organizations");
       });
 
-      await t.step("the second user signs up from the link and accepts", async () => {
+      await step("the second user signs up from the link and accepts", async () => {
         const second = await browser.newContext();
+      second.setDefaultTimeout(10_000);
         const other = await second.newPage();
         await other.goto(inviteLink);
         await other.getByRole("heading", { name: "Accept an invitation" }).waitFor();
@@ -301,7 +321,7 @@ Deno.test(
         await page.getByText(member).first().waitFor();
       });
 
-      await t.step("an MCP client completes OAuth through the consent page, then calls a tool", async () => {
+      await step("an MCP client completes OAuth through the consent page, then calls a tool", async () => {
         const provider = new BrowserProvider();
         const mcpUrl = new URL(`${stack.apiBase}/mcp`);
         const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -334,7 +354,7 @@ Deno.test(
         await client.close();
       });
 
-      await t.step(
+      await step(
         "a signed-out visit to the consent page asks to sign in first; Deny goes back",
         async () => {
           const provider = new BrowserProvider();
@@ -343,6 +363,7 @@ Deno.test(
           });
           await new Client({ name: "app-browser", version: "1.0.0" }).connect(transport).catch(() => {});
           const fresh = await browser.newContext();
+      fresh.setDefaultTimeout(10_000);
           const consent = await fresh.newPage();
           let denied = "";
           await consent.route(`${redirectUrl}**`, async (route) => {
@@ -359,10 +380,11 @@ Deno.test(
         },
       );
 
-      await t.step(
+      await step(
         "a Free account sees what Pro adds, and the server's refusal says what to do",
         async () => {
           const freeContext = await browser.newContext();
+      freeContext.setDefaultTimeout(10_000);
           const free = await freeContext.newPage();
           const email = uniqueEmail("app-free");
           await free.goto(app.url);
@@ -390,7 +412,7 @@ Deno.test(
         },
       );
 
-      await t.step("no serious or critical axe-core violation on any screen; no script error", () => {
+      await step("no serious or critical axe-core violation on any screen; no script error", () => {
         assertEquals(violations, []);
         assertEquals(pageErrors, []);
       });
