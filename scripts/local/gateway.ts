@@ -2,12 +2,14 @@
  * The local stand-in for Supabase's functions gateway. Each edge function's `index.ts` calls
  * `Deno.serve(handler)` as it does on Supabase; we capture that handler instead of opening a port, then
  * serve every function under `/functions/v1/<name>/...`, passing the function the path the way Supabase's
- * gateway does (`/<name>/...`, query kept). `/auth/v1/...` goes to the local stand-in for Supabase Auth,
+ * gateway does (`/<name>/...`, query kept). `/rest/v1/...` goes to the local stand-in for the Data API
+ * (PostgREST, ./rest/handler.ts). `/auth/v1/...` goes to the local stand-in for Supabase Auth,
  * and so do the host-root discovery URLs Supabase's gateway answers for Auth's OAuth server (RFC 8414 path
  * insertion: `/.well-known/oauth-authorization-server/auth/v1`, and the OpenID form).
  */
 import { join } from "node:path";
 import { handleAuthRequest } from "./auth_standin.ts";
+import { handleRestRequest } from "./rest/handler.ts";
 import { functionsDir } from "./paths.ts";
 
 type Handler = (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
@@ -62,6 +64,7 @@ export function route(
 ): Response | Promise<Response> {
   const url = new URL(request.url);
   if (url.pathname.startsWith("/auth/v1/")) return handleAuthRequest(request);
+  if (url.pathname === "/rest/v1" || url.pathname.startsWith("/rest/v1/")) return handleRestRequest(request);
   const discovery = url.pathname.match(
     /^\/\.well-known\/(oauth-authorization-server|openid-configuration)\/auth\/v1$/,
   );
