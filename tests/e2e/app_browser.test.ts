@@ -233,7 +233,7 @@ Deno.test(
           await page.reload();
           await page.getByRole("heading", { name: "My receiver" }).waitFor();
           assert(!(await page.content()).includes(secret), "the secret is not shown again");
-          await page.getByRole("button", { name: "Send test" }).click();
+          await page.getByRole("button", { name: "Send test to My receiver" }).click();
           await page.getByText("Test alert queued").waitFor();
           await postToPoller(stack, "/rdap-poller/deliveries");
           await page.getByRole("button", { name: "Refresh the log" }).click();

@@ -266,6 +266,7 @@ function WebhookCard(
               setNote("Test alert queued: see the delivery log.");
               setShowLog(true);
             })}
+          aria-label={`Send test to ${title}`}
         >
           Send test
         </button>
@@ -276,6 +277,7 @@ function WebhookCard(
               class="secondary"
               disabled={busy}
               onClick={() => act(async () => setSecret(await api.rotateWebhookSecret(webhook.id)))}
+              aria-label={`Rotate secret of ${title}`}
             >
               Rotate secret
             </button>
@@ -293,7 +295,13 @@ function WebhookCard(
         >
           {webhook.enabled ? "Switch off" : "Switch on"}
         </button>
-        <button type="button" class="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
+        <button
+          type="button"
+          class="secondary"
+          aria-expanded={showLog}
+          aria-label={`Delivery log of ${title}`}
+          onClick={() => setShowLog(!showLog)}
+        >
           Delivery log
         </button>
         <button
@@ -305,6 +313,7 @@ function WebhookCard(
               await api.deleteWebhook(webhook.id);
               onChange();
             })}
+          aria-label={`Delete ${title}`}
         >
           Delete
         </button>
