@@ -71,11 +71,12 @@ export function appHandler(options: AppServerOptions): (request: Request) => Pro
         headers: { "content-type": "application/json", "cache-control": "no-store", ...securityHeaders },
       });
     }
-    const safe = normalize(path).replace(/^(\.\.[/\\])+/, "");
-    if (extname(safe) && !safe.includes("..")) {
+    const safe = normalize(path);
+    if (!safe.includes("..") && safe !== "/") {
       const found = await file(join(dir, safe));
       if (found) return found;
-      return new Response("Not found", { status: 404 });
+      // A missing asset is a 404; any other path is a route (`/domains/example.dev` too): index.html.
+      if (types[extname(safe)]) return new Response("Not found", { status: 404 });
     }
     return (await file(join(dir, "index.html"))) ??
       new Response("The app is not built: run deno task app:build", { status: 503 });

@@ -237,7 +237,7 @@ Deno.test(
           await page.getByText("Test alert queued").waitFor();
           await postToPoller(stack, "/rdap-poller/deliveries");
           await page.getByRole("button", { name: "Refresh the log" }).click();
-          await page.getByRole("cell", { name: "delivered" }).waitFor();
+          await page.getByRole("cell", { name: "delivered", exact: true }).waitFor();
           const [hook] = receiver.accepted("app-journey");
           assert(hook, "the receiver got the test");
           assertEquals(hook.signatureValid, true, "signed with the secret the page showed");
@@ -256,7 +256,7 @@ Deno.test(
         assertEquals(listed.status, 200, JSON.stringify(body));
         assert(JSON.stringify(body).includes(names[2]), "the key reads this account's watchlist");
         await page.reload();
-        await page.getByRole("cell", { name: "browser" }).waitFor();
+        await page.getByRole("cell", { name: "browser", exact: true }).waitFor();
         assert(!(await page.content()).includes(apiKey), "the key is not shown again");
         await page.getByText("/mcp").first().waitFor();
         await audit(page, "developer");
