@@ -36,7 +36,11 @@ const timings = await withThrowawayDatabase(async () => {
     const userId = await signUpAccount(stack.gateway.url, email);
     await setPlan(stack.sql, userId, "business");
     console.log(`Adding ${names} names …`);
-    await addNames(stack.sql, userId, Array.from({ length: names }, (_, i) => `bench-${String(i).padStart(5, "0")}.com`));
+    await addNames(
+      stack.sql,
+      userId,
+      Array.from({ length: names }, (_, i) => `bench-${String(i).padStart(5, "0")}.com`),
+    );
     const result: number[] = [];
     for (let run = 0; run <= runs; run++) {
       const context = await browser.newContext();
@@ -64,9 +68,9 @@ const sorted = [...timings].sort((a, b) => a - b);
 const median = sorted[Math.floor(sorted.length / 2)];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const section = `<!-- app-bench -->
-Measured ${new Date().toISOString().slice(0, 10)} on this machine (2 shared cores), Debian's chromium ${
-  ""
-}headless, the local stack (gateway with the data API and Auth stand-ins, PostgreSQL 15):
+Measured ${
+  new Date().toISOString().slice(0, 10)
+} on this machine (2 shared cores), Debian's chromium ${""}headless, the local stack (gateway with the data API and Auth stand-ins, PostgreSQL 15):
 
 | figure | value | target |
 |---|---|---|
@@ -90,6 +94,8 @@ if (doc.includes("<!-- app-bench -->")) {
   doc = doc.trimEnd() + `\n\n## The app (\`deno task bench:app\`)\n\n${section}\n`;
 }
 await Deno.writeTextFile(docPath, doc);
-console.log(`app.js ${kb(built.jsBytes)} (${kb(jsGzip)} gzipped); sign-in → first page median ${median.toFixed(0)} ms`);
+console.log(
+  `app.js ${kb(built.jsBytes)} (${kb(jsGzip)} gzipped); sign-in → first page median ${median.toFixed(0)} ms`,
+);
 console.log("Written to docs/performance.md");
 Deno.exit(0);

@@ -126,28 +126,28 @@ Deno.test(
     const accountIds: string[] = [];
     const context = await browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     let apiKey = "";
-  let failed = false;
-  /** A step; after a failure the rest are skipped, and the failing page is told (text, screenshot). */
-  const step = (name: string, work: () => Promise<void> | void) =>
-    t.step({
-      name,
-      ignore: failed,
-      fn: async () => {
-        try {
-          await work();
-        } catch (error) {
-          failed = true;
-          const text = await page.locator("body").innerText().catch(() => "");
-          console.log(`[page at failure] ${page.url()}\n${text}`);
-          await page.screenshot({ path: ".local/app_browser_failure.png", fullPage: true }).catch(() => {});
-          throw error;
-        }
-      },
-    });
+    let failed = false;
+    /** A step; after a failure the rest are skipped, and the failing page is told (text, screenshot). */
+    const step = (name: string, work: () => Promise<void> | void) =>
+      t.step({
+        name,
+        ignore: failed,
+        fn: async () => {
+          try {
+            await work();
+          } catch (error) {
+            failed = true;
+            const text = await page.locator("body").innerText().catch(() => "");
+            console.log(`[page at failure] ${page.url()}\n${text}`);
+            await page.screenshot({ path: ".local/app_browser_failure.png", fullPage: true }).catch(() => {});
+            throw error;
+          }
+        },
+      });
 
     try {
       await step("sign up, confirm from the local mailbox; the plan is always in view", async () => {
@@ -296,7 +296,7 @@ Deno.test(
 
       await step("the second user signs up from the link and accepts", async () => {
         const second = await browser.newContext();
-      second.setDefaultTimeout(10_000);
+        second.setDefaultTimeout(10_000);
         const other = await second.newPage();
         await other.goto(inviteLink);
         await other.getByRole("heading", { name: "Accept an invitation" }).waitFor();
@@ -363,7 +363,7 @@ Deno.test(
           });
           await new Client({ name: "app-browser", version: "1.0.0" }).connect(transport).catch(() => {});
           const fresh = await browser.newContext();
-      fresh.setDefaultTimeout(10_000);
+          fresh.setDefaultTimeout(10_000);
           const consent = await fresh.newPage();
           let denied = "";
           await consent.route(`${redirectUrl}**`, async (route) => {
@@ -384,7 +384,7 @@ Deno.test(
         "a Free account sees what Pro adds, and the server's refusal says what to do",
         async () => {
           const freeContext = await browser.newContext();
-      freeContext.setDefaultTimeout(10_000);
+          freeContext.setDefaultTimeout(10_000);
           const free = await freeContext.newPage();
           const email = uniqueEmail("app-free");
           await free.goto(app.url);

@@ -15,7 +15,13 @@ import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 const DAY = 86_400_000;
 const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString();
 
-const sample: { name: string; status: string; expires: number | null; registrar: string | null; drop?: number }[] = [
+const sample: {
+  name: string;
+  status: string;
+  expires: number | null;
+  registrar: string | null;
+  drop?: number;
+}[] = [
   { name: "acme-widgets.com", status: "registered", expires: 212, registrar: "Example Registrar, Inc." },
   { name: "bluebird.io", status: "pending_delete", expires: -38, registrar: "Gandi SAS", drop: 2 },
   { name: "cloudnine.dev", status: "available", expires: null, registrar: null },
@@ -44,11 +50,15 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await addNames(sql, ownerId, sample.map((s) => s.name));
     for (const [index, s] of sample.entries()) {
       const [domain] = await sql<{ id: number }[]>`
-        update public.domains set status = ${s.status}, last_checked_at = now() - make_interval(mins => ${index * 3 + 1}),
+        update public.domains set status = ${s.status}, last_checked_at = now() - make_interval(mins => ${
+        index * 3 + 1
+      }),
           status_changed_at = now() - interval '2 days',
           expires_at = ${s.expires === null ? null : iso(s.expires)}, registrar = ${s.registrar},
           predicted_drop_at = ${s.drop ? iso(s.drop) : null},
-          prediction_basis = ${s.drop ? "pending delete since the RDAP last-changed date + 5 days (registry's policy)" : null}
+          prediction_basis = ${
+        s.drop ? "pending delete since the RDAP last-changed date + 5 days (registry's policy)" : null
+      }
         where name = ${s.name} returning id`;
       await sql`delete from public.domain_status_changes where domain_id = ${domain.id}`;
       if (s.name === "cloudnine.dev") {
@@ -75,7 +85,9 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       }
     }
     await asAccount(sql, ownerId, async (tx) => {
-      await tx`select public.create_webhook_endpoint(${receiver.endpoint("ops")}, 'Ops alerts', null, 'generic',
+      await tx`select public.create_webhook_endpoint(${
+        receiver.endpoint("ops")
+      }, 'Ops alerts', null, 'generic',
         array['domain.available', 'domain.pending_delete'])`;
       await tx`select * from public.create_api_key('laptop')`;
       const [org] = await tx<{ id: string }[]>`select public.create_organization('Acme domains') as id`;
@@ -140,7 +152,11 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     const client = await (await fetch(`${auth}/oauth/clients/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Claude", redirect_uris: [redirectUri], token_endpoint_auth_method: "none" }),
+      body: JSON.stringify({
+        client_name: "Claude",
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: "none",
+      }),
     })).json();
     const authorize = await fetch(
       `${auth}/oauth/authorize?${new URLSearchParams({
@@ -159,7 +175,9 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
     await shoot(page, "consent");
 
-    const [invitation] = await sql<{ token: string }[]>`select token from public.invitations where email = 'grace@example.com'`;
+    const [invitation] = await sql<
+      { token: string }[]
+    >`select token from public.invitations where email = 'grace@example.com'`;
     await anonymous.goto(`${app.url}/accept-invite?token=${invitation.token}`);
     await anonymous.getByRole("heading", { name: "Accept an invitation" }).waitFor();
     await shoot(anonymous, "accept-invite");
