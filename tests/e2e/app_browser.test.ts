@@ -285,10 +285,10 @@ Deno.test(
         await page.getByLabel("Invite by email").fill(member);
         await page.getByRole("button", { name: "Invite", exact: true }).click();
         await page.getByText(member).waitFor();
-        await page.getByRole("button", { name: "Send by email" }).click();
+        await page.getByRole("button", { name: `Send the invitation to ${member} by email` }).click();
         await page.getByRole("status").filter({ hasText: /Invitation mailed|send the link yourself/ })
           .waitFor();
-        await page.getByRole("button", { name: "Show link" }).click();
+        await page.getByRole("button", { name: `Show link for ${member}` }).click();
         inviteLink = (await page.getByLabel(`Invitation link for ${member}`).textContent())!;
         assert(inviteLink.startsWith(`${app.url}/accept-invite?token=`), inviteLink);
         await audit(page, "organizations");
@@ -401,7 +401,7 @@ Deno.test(
           await free.getByRole("button", { name: "Link Telegram" }).waitFor();
           await audit(free, "alerts (free)");
           await free.setViewportSize({ width: 375, height: 800 });
-          await free.getByRole("link", { name: "Watchlist" }).click();
+          await free.getByRole("link", { name: "Watchlist", exact: true }).click();
           const overflow = await free.evaluate(() => {
             // deno-lint-ignore no-explicit-any
             const root = (globalThis as any).document.documentElement;

@@ -11,6 +11,7 @@ import { fillSignIn } from "./app_journey.ts";
 import { addNames, setPlan, signUpAccount } from "./app_seed.ts";
 import { startStack } from "./stack.ts";
 import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
+import { postToPoller } from "./poller_runs.ts";
 
 const DAY = 86_400_000;
 const iso = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString();
@@ -92,7 +93,20 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       await tx`select * from public.create_api_key('laptop')`;
       const [org] = await tx<{ id: string }[]>`select public.create_organization('Acme domains') as id`;
       await tx`insert into public.invitations (organization_id, email, role) values (${org.id}, 'grace@example.com', 'member')`;
+      return org.id;
+    }).then(async (orgId) => {
+      const alan = await signUpAccount(stack.gateway.url, "alan@example.com");
+      await sql`update public.profiles set display_name = 'Alan Turing' where id = ${alan}`;
+      await sql`insert into public.organization_members (organization_id, user_id, role) values (${orgId}, ${alan}, 'admin')`;
     });
+    // A linked Telegram chat (as the bot's link flow leaves it) and a test alert through the webhook.
+    await sql`insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at)
+              values (${ownerId}, '424242', now() - interval '5 days')`;
+    await asAccount(sql, ownerId, async (tx) => {
+      const [hook] = await tx<{ id: string }[]>`select id from public.webhook_endpoints limit 1`;
+      await tx`select public.send_webhook_test(${hook.id})`;
+    });
+    await postToPoller(stack, "/rdap-poller/deliveries");
     await sql`update public.api_keys set last_used_at = now() - interval '3 hours' where user_id = ${ownerId}`;
 
     // The Free account.

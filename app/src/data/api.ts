@@ -444,7 +444,7 @@ export interface AuthorizationDetails {
   authorization_id: string;
   redirect_uri: string;
   scope: string;
-  client: { client_id: string; client_name?: string; client_uri?: string; logo_uri?: string };
+  client: { id: string; name?: string; uri?: string; logo_uri?: string };
 }
 
 /** The request's details, or `{redirect_url}` when the user consented to these scopes before. */

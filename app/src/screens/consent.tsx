@@ -55,7 +55,7 @@ export function Consent({ session, query }: { session: Session | null; query: UR
       setLeaving(true);
       location.assign(to);
     });
-  const name = details?.client.client_name || details?.client.client_id || "An application";
+  const name = details?.client.name || details?.client.id || "An application";
   return (
     <section class="narrow">
       <h1>Connect an assistant</h1>
@@ -74,11 +74,11 @@ export function Consent({ session, query }: { session: Session | null; query: UR
                 <dt>Application</dt>
                 <dd>{name}</dd>
               </div>
-              {details.client.client_uri
+              {details.client.uri
                 ? (
                   <div>
                     <dt>Website</dt>
-                    <dd>{details.client.client_uri}</dd>
+                    <dd>{details.client.uri}</dd>
                   </div>
                 )
                 : null}
@@ -94,7 +94,8 @@ export function Consent({ session, query }: { session: Session | null; query: UR
                   <ul class="plain">
                     {details.scope.split(/\s+/).filter(Boolean).map((scope) => (
                       <li key={scope}>
-                        <code>{scope}</code> {scopeText[scope] ? `: ${scopeText[scope]}` : ""}
+                        <code>{scope}</code>
+                        {scopeText[scope] ? `: ${scopeText[scope]}` : ""}
                       </li>
                     ))}
                   </ul>

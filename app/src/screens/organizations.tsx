@@ -29,6 +29,7 @@ function InvitationRow({ invitation, onChange }: { invitation: Invitation; onCha
           onClick={() =>
             act(async () => {
               const answer = await api.sendInvitation(invitation.id);
+              // sent: the mail is on its way; otherwise the link is the way (copy-link fallback).
               if (answer.sent) {
                 setNote(`Invitation mailed to ${invitation.email}.`);
                 onChange();
@@ -37,6 +38,7 @@ function InvitationRow({ invitation, onChange }: { invitation: Invitation; onCha
                 setLink(await api.invitationLink(invitation.id));
               }
             })}
+          aria-label={`Send the invitation to ${invitation.email} by email`}
         >
           Send by email
         </button>
@@ -44,6 +46,7 @@ function InvitationRow({ invitation, onChange }: { invitation: Invitation; onCha
           type="button"
           class="secondary"
           disabled={busy}
+          aria-label={`Show link for ${invitation.email}`}
           onClick={() => act(async () => setLink(await api.invitationLink(invitation.id)))}
         >
           Show link
@@ -57,6 +60,7 @@ function InvitationRow({ invitation, onChange }: { invitation: Invitation; onCha
               await api.revokeInvitation(invitation.id);
               onChange();
             })}
+          aria-label={`Revoke the invitation of ${invitation.email}`}
         >
           Revoke
         </button>
@@ -165,7 +169,7 @@ function OrganizationCard({ org, userId }: { org: Organization; userId: string }
                   onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
                 />
               </label>
-              <label>
+              <label class="short">
                 Role
                 <select value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
                   <option value="member">member</option>
