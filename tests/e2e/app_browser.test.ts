@@ -22,7 +22,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page } from "../support/playwright_types.d.ts";
 import { startMailbox } from "../../scripts/local/mailbox/server.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";

@@ -2,7 +2,7 @@
  * What the browser tests do through the app's pages: sign up and confirm from the local mailbox, sign in,
  * find a mail's link. Every step goes through the page as a person would (accessible names).
  */
-import type { Page } from "playwright-core";
+import type { Page } from "./playwright_types.d.ts";
 import { assert } from "./assert.ts";
 
 export const password = "correct horse battery staple";

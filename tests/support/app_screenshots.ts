@@ -3,7 +3,7 @@
  * a signed-in person would, saved at 1280 px and 375 px wide. Called by scripts/screenshots.ts with a
  * throwaway database in the environment.
  */
-import type { Page } from "playwright-core";
+import type { Page } from "./playwright_types.d.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { launchBrowser, startApp } from "./browser.ts";

@@ -4,6 +4,7 @@
  * scripts/local/app_server.ts on a free port, and axe-core injected into a page.
  */
 import { existsSync } from "node:fs";
+// @ts-types="./playwright_types.d.ts"
 import { type Browser, chromium, type Page } from "playwright-core";
 import axe from "axe-core";
 import { buildApp } from "../../scripts/local/app_build.ts";

@@ -22,7 +22,7 @@ export function AcceptInvite({ session, query }: { session: Session | null; quer
       <section class="narrow">
         <h1>Accept an invitation</h1>
         <p>Sign in, or sign up, with the address the invitation was sent to.</p>
-        <SignIn next={`/accept-invite?token=${encodeURIComponent(token)}`} />
+        <SignIn embedded next={`/accept-invite?token=${encodeURIComponent(token)}`} />
       </section>
     );
   }

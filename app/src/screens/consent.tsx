@@ -45,7 +45,7 @@ export function Consent({ session, query }: { session: Session | null; query: UR
       <section class="narrow">
         <h1>Connect an assistant</h1>
         <p>An assistant asks to use your Domain Watchlist account. Sign in first.</p>
-        <SignIn next={`/oauth/consent?authorization_id=${encodeURIComponent(id)}`} />
+        <SignIn embedded next={`/oauth/consent?authorization_id=${encodeURIComponent(id)}`} />
       </section>
     );
   }

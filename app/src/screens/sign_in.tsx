@@ -4,7 +4,8 @@ import * as api from "../data/api.ts";
 import { navigate } from "../router.ts";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
 
-export function SignIn({ next }: { next: string }) {
+/** `embedded`: inside another screen (consent, accept-invite), under that screen's own heading. */
+export function SignIn({ next, embedded = false }: { next: string; embedded?: boolean }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [sent, setSent] = useState<string | null>(null);
@@ -14,8 +15,12 @@ export function SignIn({ next }: { next: string }) {
 
   return (
     <section class="narrow">
-      <h1>Sign in to Domain Watchlist</h1>
-      <p class="lead">Watch domain names and hear the moment one becomes available.</p>
+      {embedded ? <h2>Sign in or sign up</h2> : (
+        <>
+          <h1>Sign in to Domain Watchlist</h1>
+          <p class="lead">Watch domain names and hear the moment one becomes available.</p>
+        </>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
