@@ -36,7 +36,7 @@ export function Account({ session, overview, refreshOverview }: ScreenProps) {
         <h2>Profile</h2>
         <p>
           Email: <strong>{session.user.email}</strong>
-          {since ? <span class="muted">{" "}· member since {formatTime(since)}</span> : null}
+          {since ? <span class="muted">&nbsp;· member since {formatTime(since)}</span> : null}
         </p>
         <label>
           Display name
