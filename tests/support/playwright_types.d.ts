@@ -49,6 +49,10 @@ export interface Page extends Pick<Locator, "getByRole" | "getByText" | "getByLa
   addScriptTag(options: { content: string }): Promise<unknown>;
   on(event: "console", listener: (message: { type(): string; text(): string }) => void): void;
   on(event: "pageerror", listener: (error: Error) => void): void;
+  on(
+    event: "requestfinished",
+    listener: (request: { url(): string; timing(): { startTime: number; responseEnd: number } }) => void,
+  ): void;
   close(): Promise<void>;
 }
 
