@@ -412,6 +412,44 @@ Deno.test(
         },
       );
 
+      await step("a magic link from the mailbox signs in; signing out ends the session", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        await other.goto(app.url);
+        await other.getByLabel("Email", { exact: true }).fill(owner);
+        await other.getByRole("button", { name: "Email me a sign-in link" }).click();
+        await other.getByText(`Check ${owner}: the sign-in link is on its way.`).waitFor();
+        await other.goto(verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink")));
+        await other.getByRole("link", { name: names[2] }).waitFor();
+        await other.getByRole("button", { name: "Sign out" }).click();
+        await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
+        await other.reload();
+        await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
+        await fresh.close();
+      });
+
+      await step("a forgotten password: the mail's link leads to a new password that signs in", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        await other.goto(app.url);
+        await other.getByLabel("Email", { exact: true }).fill(member);
+        await other.getByRole("button", { name: "Forgot your password?" }).click();
+        await other.getByText(`Check ${member}: the link to choose a new password`).waitFor();
+        await other.goto(verifyLinkOf(await latestMail(mailbox.url, member, "recovery")));
+        await other.getByLabel("New password").fill("a brand new passphrase");
+        await other.getByRole("button", { name: "Save password" }).click();
+        await other.getByText("Your password is changed.").waitFor();
+        await audit(other, "reset password");
+        await other.getByRole("button", { name: "Sign out" }).click();
+        await other.getByLabel("Email", { exact: true }).fill(member);
+        await other.getByLabel("Password", { exact: true }).fill("a brand new passphrase");
+        await other.getByRole("button", { name: "Sign in", exact: true }).click();
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
+        await fresh.close();
+      });
+
       await step("no serious or critical axe-core violation on any screen; no script error", () => {
         assertEquals(violations, []);
         assertEquals(pageErrors, []);
