@@ -3,6 +3,7 @@
  * SUPABASE_DB_URL). Each prints one JSON line.
  *
  *   deno task admin create-account --email <e> --plan <free|pro|business|enterprise>
+ *   deno task admin set-plan --email <e> --plan <plan>   (the only way a plan changes; no billing)
  *   deno task admin session-token --email <e>
  *   deno task admin add-webhook --email <e> --url <u> [--secret <s>] [--kind generic|slack|discord]
  *                               [--events domain.available,domain.pending_delete]
@@ -11,7 +12,9 @@
  *   deno task admin poll-now
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  *   deno task admin preflight --db-url <url> [--functions-url <https://<ref>.supabase.co/functions/v1>]
- *     (a target database ready to run? one line per check; exit 1 when something is missing)
+ *                             [--auth-url <project URL whose /auth/v1 is Supabase Auth, as AUTH_BASE_URL>]
+ *     (a target database ready to run, and its Auth ready for MCP over OAuth? one line per check; exit 1
+ *     when something is missing)
  *   deno task admin coverage [--bootstrap <dns.json file>] [--json]
  *                                  (the 60 most-registered TLDs: route rdap / rdap (shipped) / whois /
  *                                  unsupported and its proof state; the bootstrap is the stored copy unless
@@ -68,9 +71,10 @@ function fail(message: string): never {
 }
 
 const usage =
-  "usage: deno task admin create-account --email <e> --plan <plan> | session-token --email <e> | " +
+  "usage: deno task admin create-account --email <e> --plan <plan> | set-plan --email <e> --plan <plan> | " +
+  "session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] | " +
+  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] [--auth-url <url>] | " +
   "coverage [--bootstrap <file>] [--json] | drop-accuracy";
 
 /** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/local/coverage.ts). */
@@ -166,14 +170,43 @@ async function registerTelegramWebhook(
   return { webhook_url: webhookUrl, bot_username: username };
 }
 
+/**
+ * `set-plan`: moves an account to a plan of the `plans` table (plans are data: any row there is a plan).
+ * The account's quota, API access and webhooks follow from the plan at once; names and keys are kept.
+ */
+async function setPlan(
+  sql: postgres.Sql,
+  email: string,
+  plan: string,
+): Promise<{ user_id: string; email: string; plan: string; previous_plan: string }> {
+  const plans = (await sql<{ id: string }[]>`select id from public.plans order by sort_order, id`)
+    .map((row) => row.id);
+  if (!plans.includes(plan)) {
+    fail(`unknown plan ${JSON.stringify(plan)}: --plan must be one of ${plans.join(", ")}`);
+  }
+  const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
+  const [changed] = await sql<{ previous_plan: string }[]>`
+    with previous as (select p.plan_id from public.profiles as p where p.id = ${user.id} for update)
+    update public.profiles as p set plan_id = ${plan}
+      from previous
+     where p.id = ${user.id}
+    returning previous.plan_id as previous_plan`;
+  if (!changed) fail(`the account with email ${email} has no profile`);
+  return { user_id: user.id, email: user.email, plan, previous_plan: changed.previous_plan };
+}
+
 /** Checks a target database (and its functions) and prints what is missing; exit 1 when anything is. */
-async function preflight(databaseUrl: string | undefined, functionsUrl: string | undefined): Promise<void> {
+async function preflight(
+  databaseUrl: string | undefined,
+  functionsUrl: string | undefined,
+  authUrl: string | undefined,
+): Promise<void> {
   if (!databaseUrl) {
     fail("--db-url <connection string> is required (hosted: the pooler's, port 6543 or 5432)");
   }
   const sql = postgres.connect(databaseUrl, { max: 1, onnotice: () => {}, connectTimeoutMs: 10_000 });
   try {
-    const found = findings(await inspect(sql, functionsUrl));
+    const found = findings(await inspect(sql, functionsUrl, authUrl));
     console.log(report(found));
     if (found.some((finding) => !finding.ok)) Deno.exitCode = 1;
   } finally {
@@ -192,6 +225,7 @@ async function main(): Promise<void> {
     events: { type: "string" },
     "db-url": { type: "string" },
     "functions-url": { type: "string" },
+    "auth-url": { type: "string" },
     bootstrap: { type: "string" },
     json: { type: "boolean" },
   } as const;
@@ -214,7 +248,9 @@ async function main(): Promise<void> {
   ]
     .includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
-  if (command === "preflight") return await preflight(values["db-url"], values["functions-url"]);
+  if (command === "preflight") {
+    return await preflight(values["db-url"], values["functions-url"], values["auth-url"]);
+  }
 
   const state = await stackState();
   const sql = postgres.connect(state.databaseUrl, { max: 1, onnotice: () => {} });
@@ -227,6 +263,9 @@ async function main(): Promise<void> {
         throw error;
       });
       console.log(JSON.stringify(account));
+    } else if (command === "set-plan") {
+      if (!values.plan) fail("--plan <plan> is required");
+      console.log(JSON.stringify(await setPlan(sql, email, values.plan)));
     } else if (command === "session-token") {
       const user = await findUserByEmail(sql, email).catch(() => fail(`no account with email ${email}`));
       // The issuer the functions verify: <AUTH_BASE_URL or SUPABASE_URL>/auth/v1.

@@ -1,7 +1,7 @@
 /**
  * The Auth settings the local stand-in applies, as a hosted project would have them: from supabase/config.toml
- * (`[auth]` and `[auth.oauth_server]`, what `supabase config push` sets), each overridable by GoTrue's own
- * environment variable.
+ * (`[auth]` and `[auth.oauth_server]`, the local copy of a project's Auth settings), each overridable by
+ * GoTrue's own environment variable.
  */
 import { join } from "node:path";
 import { supabaseDir } from "./paths.ts";

@@ -2,8 +2,11 @@
  * `deno task admin preflight --db-url <url>`: is a target database (a hosted project's, through its pooler)
  * ready to run the service? It checks that every file of supabase/migrations is in the supabase CLI's
  * history table, that the Vault secrets the pg_cron jobs read are present, that every job the migrations
- * schedule exists and is active, and that each function's URL answers. It reads only, and prints what is
- * missing (names, never a secret's value). `findings` is pure; `inspect` does the I/O.
+ * schedule exists and is active, that each function's URL answers, and that the project's Supabase Auth can
+ * serve MCP over OAuth: its OAuth 2.1 server's discovery document (RFC 8414, where MCP clients look for it),
+ * with a `registration_endpoint` (dynamic client registration), and a JWKS with an asymmetric key (`/mcp`
+ * refuses HS256 tokens). It reads only, and prints what is missing (names, never a secret's value).
+ * `findings` is pure; `inspect` does the I/O.
  */
 import { join } from "node:path";
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
@@ -27,10 +30,27 @@ export interface TargetState {
   jobs: { jobname: string; active: boolean }[] | null;
   /** Each function's probe: its HTTP status, or null when nothing answered. */
   functions: { name: string; url: string; status: number | null }[];
+  /** The Auth server's discovery document; null when no project URL is known. */
+  authServer: AuthServerProbe | null;
+}
+
+/** What one GET of a JSON document gave: its status (null: no answer) and body (null: not a JSON object). */
+export interface JsonProbe {
+  url: string;
+  status: number | null;
+  body: Record<string, unknown> | null;
+}
+
+export interface AuthServerProbe {
+  /** The issuer the service names to MCP clients: `<AUTH_BASE_URL or project URL>/auth/v1`. */
+  issuer: string;
+  discovery: JsonProbe;
+  /** The JWKS of the document's `jwks_uri` (else `<issuer>/.well-known/jwks.json`). */
+  jwks: JsonProbe;
 }
 
 export interface Finding {
-  check: "migrations" | "vault" | "cron" | "functions";
+  check: "migrations" | "vault" | "cron" | "functions" | "oauth" | "jwks";
   ok: boolean;
   detail: string;
 }
@@ -110,7 +130,79 @@ export function findings(state: TargetState): Finding[] {
       } (run \`supabase functions deploy\`)`
       : `${state.functions.map((probe) => `${probe.name} ${probe.status}`).join(", ")}`,
   });
+  result.push(...authServerFindings(state.authServer));
   return result;
+}
+
+/** The key types of asymmetric JWKs (RFC 7518 §6): EC, RSA, and OKP (RFC 8037). `oct` is a shared secret. */
+const asymmetricKeyTypes = new Set(["EC", "RSA", "OKP"]);
+
+function statusText(probe: JsonProbe): string {
+  return probe.status === null ? `no answer from ${probe.url}` : `${probe.status} from ${probe.url}`;
+}
+
+/** The two checks of the project's Supabase Auth as MCP over OAuth needs it (docs/deploy.md). */
+export function authServerFindings(auth: AuthServerProbe | null): Finding[] {
+  if (auth === null) {
+    const detail = "no project URL: store the Vault secret project_url or pass --auth-url / --functions-url";
+    return [{ check: "oauth", ok: false, detail }, { check: "jwks", ok: false, detail }];
+  }
+  const document = auth.discovery.body;
+  let oauth: Finding;
+  if (document === null) {
+    oauth = {
+      check: "oauth",
+      ok: false,
+      detail:
+        `no OAuth 2.1 server discovery document (${statusText(auth.discovery)}): enable the OAuth 2.1 ` +
+        "server (Authentication → OAuth Server)",
+    };
+  } else if (document.issuer !== auth.issuer) {
+    oauth = {
+      check: "oauth",
+      ok: false,
+      detail: `the discovery document's issuer is ${JSON.stringify(document.issuer)}, not ${auth.issuer}`,
+    };
+  } else if (typeof document.registration_endpoint !== "string" || document.registration_endpoint === "") {
+    oauth = {
+      check: "oauth",
+      ok: false,
+      detail:
+        "no registration_endpoint: allow dynamic client registration (Authentication → OAuth Server); " +
+        "Claude and ChatGPT register themselves",
+    };
+  } else if (
+    !Array.isArray(document.code_challenge_methods_supported) ||
+    !document.code_challenge_methods_supported.includes("S256")
+  ) {
+    oauth = { check: "oauth", ok: false, detail: "the discovery document does not offer PKCE with S256" };
+  } else {
+    oauth = {
+      check: "oauth",
+      ok: true,
+      detail:
+        `${auth.discovery.url}: issuer ${auth.issuer}, registration_endpoint ${document.registration_endpoint}`,
+    };
+  }
+  const keys = Array.isArray(auth.jwks.body?.keys) ? auth.jwks.body.keys as Record<string, unknown>[] : null;
+  const asymmetric = (keys ?? []).filter((key) => asymmetricKeyTypes.has(String(key?.kty)));
+  const jwks: Finding = keys === null
+    ? { check: "jwks", ok: false, detail: `no JSON Web Key Set (${statusText(auth.jwks)})` }
+    : asymmetric.length === 0
+    ? {
+      check: "jwks",
+      ok: false,
+      detail: `${auth.jwks.url} has no asymmetric key (HS256 only): switch to asymmetric JWT signing keys ` +
+        "(Project Settings → JWT Keys); /mcp refuses HS256 tokens",
+    }
+    : {
+      check: "jwks",
+      ok: true,
+      detail: `${auth.jwks.url}: ${
+        asymmetric.map((key) => `${key.alg ?? key.kty}${key.kid ? ` ${key.kid}` : ""}`).join(", ")
+      }`,
+    };
+  return [oauth, jwks];
 }
 
 /** Runs `query`, or gives null when the object it reads does not exist or may not be read. */
@@ -140,11 +232,54 @@ async function probe(url: string): Promise<number | null> {
   }
 }
 
+async function probeJson(url: string): Promise<JsonProbe> {
+  try {
+    const response = await fetch(url, {
+      redirect: "manual",
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    const isObject = response.ok && typeof body === "object" && body !== null && !Array.isArray(body);
+    return { url, status: response.status, body: isObject ? body as Record<string, unknown> : null };
+  } catch {
+    return { url, status: null, body: null };
+  }
+}
+
+/**
+ * The project's Supabase Auth as an MCP client finds it: the RFC 8414 document at the host root with the
+ * issuer's path inserted (`/.well-known/oauth-authorization-server/auth/v1`), then the JWKS it names.
+ */
+export async function inspectAuthServer(projectUrl: string): Promise<AuthServerProbe> {
+  const issuer = `${projectUrl.replace(/\/+$/, "")}/auth/v1`;
+  const issuerUrl = new URL(issuer);
+  const discovery = await probeJson(
+    `${issuerUrl.origin}/.well-known/oauth-authorization-server${issuerUrl.pathname}`,
+  );
+  const named = discovery.body?.jwks_uri;
+  const jwks = await probeJson(
+    typeof named === "string" && named ? named : `${issuer}/.well-known/jwks.json`,
+  );
+  return { issuer, discovery, jwks };
+}
+
 /**
  * Reads the target's state. The functions are probed at `functionsUrl` (…/functions/v1), else at the Vault
- * secret project_url's `/functions/v1`.
+ * secret project_url's `/functions/v1`. Supabase Auth is looked for at `authUrl` (the project URL whose
+ * `/auth/v1` serves it, as AUTH_BASE_URL), else at the project URL of `functionsUrl` or of the Vault secret.
  */
-export async function inspect(sql: postgres.Sql, functionsUrl?: string): Promise<TargetState> {
+export async function inspect(
+  sql: postgres.Sql,
+  functionsUrl?: string,
+  authUrl?: string,
+): Promise<TargetState> {
   const localMigrations = await migrationFiles();
   const texts = await Promise.all(
     localMigrations.map((file) => Deno.readTextFile(join(migrationsDir, file))),
@@ -173,9 +308,11 @@ export async function inspect(sql: postgres.Sql, functionsUrl?: string): Promise
       return { name, url, status: await probe(url) };
     }))
     : [];
+  const authBase = authUrl ?? (base ? base.replace(/\/functions\/v1$/, "") : projectUrl);
   return {
     localMigrations,
     appliedVersions,
+    authServer: authBase ? await inspectAuthServer(authBase) : null,
     vaultSecrets: vaultRows?.filter((row) => (row.value ?? "") !== "").map((row) => row.name) ?? null,
     expectedJobs: scheduledJobNames(texts),
     jobs,

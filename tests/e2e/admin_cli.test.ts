@@ -142,3 +142,41 @@ Deno.test("admin drop-accuracy reports seeded observations per registry and basi
     await sql.end({ timeout: 2 });
   }
 });
+
+Deno.test("admin set-plan moves an account between the plans of the plans table", async () => {
+  const email = uniqueEmail("set-plan");
+  const created = await admin("create-account", "--email", email, "--plan", "free");
+  assertEquals(created.code, 0);
+
+  const upgraded = await admin("set-plan", "--email", email.toUpperCase(), "--plan", "pro");
+  assertEquals(upgraded.code, 0, JSON.stringify(upgraded.json));
+  assertEquals(upgraded.json, { user_id: created.json.user_id, email, plan: "pro", previous_plan: "free" });
+  const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });
+  try {
+    const [profile] = await sql<{ plan_id: string }[]>`
+      select plan_id from public.profiles where id = ${String(created.json.user_id)}`;
+    assertEquals(profile.plan_id, "pro");
+
+    const back = await admin("set-plan", "--email", email, "--plan", "free");
+    assertEquals(back.json.previous_plan, "pro");
+    assertEquals(back.json.plan, "free");
+
+    const unknownPlan = await admin("set-plan", "--email", email, "--plan", "gold");
+    assertEquals(unknownPlan.code, 2);
+    assertEquals(unknownPlan.json.error, "invalid_request");
+    assertEquals(
+      unknownPlan.json.message,
+      'unknown plan "gold": --plan must be one of free, pro, business, enterprise',
+    );
+    const unknownEmail = await admin("set-plan", "--email", uniqueEmail("nobody"), "--plan", "pro");
+    assertEquals(unknownEmail.code, 2);
+    assertMatch(String(unknownEmail.json.message), /^no account with email /);
+    assertEquals((await admin("set-plan", "--email", email)).code, 2, "--plan is required");
+    assertEquals((await admin("set-plan", "--plan", "pro")).code, 2, "--email is required");
+    const [after] = await sql<{ plan_id: string }[]>`
+      select plan_id from public.profiles where id = ${String(created.json.user_id)}`;
+    assertEquals(after.plan_id, "free", "a refused change changes nothing");
+  } finally {
+    await sql.end({ timeout: 2 });
+  }
+});

@@ -50,6 +50,18 @@ Deno.test("preflight: a complete target passes every check", options, async () =
     for (const name of ["api-v1", "export-account", "send-org-invite", "rdap-poller", "telegram-bot"]) {
       assert(line(lines, "functions").includes(name), line(lines, "functions"));
     }
+    assert(
+      line(lines, "oauth").startsWith(
+        `ok      oauth: ${stack.gateway.url}/.well-known/oauth-authorization-server/auth/v1: issuer ${stack.gateway.url}/auth/v1, registration_endpoint ${stack.gateway.url}/auth/v1/oauth/clients/register`,
+      ),
+      line(lines, "oauth"),
+    );
+    assert(
+      line(lines, "jwks").startsWith(
+        `ok      jwks: ${stack.gateway.url}/auth/v1/.well-known/jwks.json: ES256`,
+      ),
+      line(lines, "jwks"),
+    );
     assert(!lines.join("\n").includes("preflight-secret"), "never a secret's value");
   } finally {
     if (saved.count === "0") await removePollerVaultSecrets(stack.sql);
@@ -78,6 +90,8 @@ Deno.test(
         line(lines, "functions").startsWith("MISSING functions: no functions URL"),
         line(lines, "functions"),
       );
+      assert(line(lines, "oauth").startsWith("MISSING oauth: no project URL"), line(lines, "oauth"));
+      assert(line(lines, "jwks").startsWith("MISSING jwks: no project URL"), line(lines, "jwks"));
     } finally {
       const byName = Object.fromEntries(saved.map((row) => [row.name, row.value]));
       if (byName.project_url && byName.poller_secret) {
@@ -115,9 +129,89 @@ Deno.test(
       const functions = line(lines, "functions");
       assert(functions.startsWith("MISSING functions: not answering: api-v1 (no answer"), functions);
       assert(functions.includes("telegram-bot (no answer"), functions);
+      const origin = new URL(nowhere).origin;
+      assertEquals(
+        line(lines, "oauth"),
+        `MISSING oauth: no OAuth 2.1 server discovery document (no answer from ${origin}/.well-known/oauth-authorization-server/auth/v1): enable the OAuth 2.1 server (Authentication → OAuth Server)`,
+      );
+      assert(
+        line(lines, "jwks").startsWith("MISSING jwks: no JSON Web Key Set (no answer"),
+        line(lines, "jwks"),
+      );
     } finally {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end({ timeout: 1 });
+    }
+  },
+);
+
+Deno.test(
+  "preflight: Auth without the OAuth server, without dynamic registration, or with HS256 keys only",
+  options,
+  async () => {
+    const stack = await startStack();
+    const functionsUrl = `${stack.gateway.url}/functions/v1`;
+    try {
+      Deno.env.set("GOTRUE_OAUTH_SERVER_ENABLED", "false");
+      const disabled = await preflight("--db-url", tlsDatabaseUrl(), "--functions-url", functionsUrl);
+      assertEquals(disabled.code, 1, disabled.lines.join("\n"));
+      assertEquals(
+        line(disabled.lines, "oauth"),
+        `MISSING oauth: no OAuth 2.1 server discovery document (404 from ${stack.gateway.url}/.well-known/oauth-authorization-server/auth/v1): enable the OAuth 2.1 server (Authentication → OAuth Server)`,
+      );
+      assert(line(disabled.lines, "jwks").startsWith("ok "), "the JWKS is served either way");
+
+      Deno.env.set("GOTRUE_OAUTH_SERVER_ENABLED", "true");
+      Deno.env.set("GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION", "false");
+      const closed = await preflight("--db-url", tlsDatabaseUrl(), "--functions-url", functionsUrl);
+      assertEquals(closed.code, 1, closed.lines.join("\n"));
+      assertEquals(
+        line(closed.lines, "oauth"),
+        "MISSING oauth: no registration_endpoint: allow dynamic client registration (Authentication → OAuth Server); Claude and ChatGPT register themselves",
+      );
+    } finally {
+      Deno.env.delete("GOTRUE_OAUTH_SERVER_ENABLED");
+      Deno.env.delete("GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION");
+      await stack.close();
+    }
+
+    // A project still on the legacy JWT secret: its JWKS has no asymmetric key (an HS256 'oct' key at most).
+    const controller = new AbortController();
+    let base = "";
+    const legacy = Deno.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      signal: controller.signal,
+      onListen: () => {},
+    }, (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/.well-known/oauth-authorization-server/auth/v1") {
+        return Response.json({
+          issuer: `${base}/auth/v1`,
+          authorization_endpoint: `${base}/auth/v1/oauth/authorize`,
+          token_endpoint: `${base}/auth/v1/oauth/token`,
+          registration_endpoint: `${base}/auth/v1/oauth/clients/register`,
+          jwks_uri: `${base}/auth/v1/.well-known/jwks.json`,
+          code_challenge_methods_supported: ["S256", "plain"],
+        });
+      }
+      if (path === "/auth/v1/.well-known/jwks.json") {
+        return Response.json({ keys: [{ kty: "oct", alg: "HS256" }] });
+      }
+      return new Response("not found", { status: 404 });
+    });
+    base = `http://127.0.0.1:${legacy.addr.port}`;
+    try {
+      const { code, lines } = await preflight("--db-url", tlsDatabaseUrl(), "--auth-url", base);
+      assertEquals(code, 1, lines.join("\n"));
+      assert(line(lines, "oauth").startsWith(`ok      oauth: ${base}/.well-known/`), line(lines, "oauth"));
+      assertEquals(
+        line(lines, "jwks"),
+        `MISSING jwks: ${base}/auth/v1/.well-known/jwks.json has no asymmetric key (HS256 only): switch to asymmetric JWT signing keys (Project Settings → JWT Keys); /mcp refuses HS256 tokens`,
+      );
+    } finally {
+      controller.abort();
+      await legacy.finished;
     }
   },
 );

@@ -2,6 +2,7 @@
  * The authorization endpoint and the two calls of the app's consent page, as Supabase Auth answers them
  * (`oauthserver/authorize.go`).
  */
+import { bearerToken as readBearerToken } from "../../../supabase/functions/_shared/http/bearer.ts";
 import { verifySession } from "../../../supabase/functions/_shared/session/jwt.ts";
 import { authDatabase } from "../auth_database.ts";
 import { isRedirectAllowed } from "../auth_redirects.ts";
@@ -101,18 +102,32 @@ function scopesOf(scope: string): string[] {
   return scope.trim().split(/ +/).filter(Boolean);
 }
 
-/** The consent page's caller: Origin (when sent) must be the Site URL's or an allowed redirect URL. */
-async function consentCaller(request: Request): Promise<{ userId: string } | Response> {
+/**
+ * The consent page's caller, checked as GoTrue's `requireAuthentication` and `validateRequestOrigin` do: no
+ * bearer token is a 401 `no_authorization`; a token that does not verify is a 403 `bad_jwt`; a user that does
+ * not exist (any more) is a 403 `user_not_found`; an Origin (when sent) must be the Site URL's or an allowed
+ * redirect URL's, else a 400.
+ */
+async function consentCaller(request: Request): Promise<{ userId: string; email: string } | Response> {
+  const authorization = request.headers.get("authorization");
+  if (readBearerToken(authorization) === null) {
+    return httpError(request, 401, "no_authorization", "This endpoint requires a valid Bearer token");
+  }
+  let userId: string;
+  try {
+    userId = (await verifySession(authorization)).userId;
+  } catch {
+    return httpError(request, 403, "bad_jwt", "invalid JWT: unable to parse or verify signature");
+  }
+  const [user] = await authDatabase()<{ email: string | null }[]>`
+    select email from auth.users where id = ${userId}`;
+  if (!user) return httpError(request, 403, "user_not_found", "User from sub claim in JWT does not exist");
   const origin = request.headers.get("origin");
   const { siteUrl, allowList } = authSettings();
   if (origin && !isRedirectAllowed(siteUrl, allowList, origin)) {
     return httpError(request, 400, "validation_failed", "unauthorized request origin");
   }
-  try {
-    return await verifySession(request.headers.get("authorization"));
-  } catch {
-    return httpError(request, 401, "no_authorization", "This endpoint requires a valid Bearer token");
-  }
+  return { userId, email: user.email ?? "" };
 }
 
 /** The pending authorization `id`, or the response that says why it cannot be processed. */
@@ -144,8 +159,6 @@ export async function authorizationDetails(request: Request, id: string): Promis
     return httpError(request, 404, "oauth_authorization_not_found", "authorization not found");
   }
   const client = clients.get(authorization.clientId)!;
-  const [user] = await authDatabase()<{ email: string | null }[]>`
-    select email from auth.users where id = ${caller.userId}`;
   return Response.json({
     authorization_id: authorization.id,
     redirect_uri: authorization.redirectUri,
@@ -155,7 +168,7 @@ export async function authorizationDetails(request: Request, id: string): Promis
       ...(client.uri ? { uri: client.uri } : {}),
       ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
     },
-    user: { id: caller.userId, email: user?.email ?? "" },
+    user: { id: caller.userId, ...(caller.email ? { email: caller.email } : {}) },
     scope: authorization.scope,
   });
 }

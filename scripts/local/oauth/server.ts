@@ -10,9 +10,11 @@
  *   not redirect otherwise), then the rest (errors redirected to the client), PKCE required, and redirects
  *   the browser to the app's consent page, `<Site URL><authorization_url_path>?authorization_id=…`;
  * - `GET /oauth/authorizations/{id}` and `POST /oauth/authorizations/{id}/consent` (`{"action": "approve" |
- *   "deny"}`), which the consent page calls with the signed-in user's session token: details (or, when the
- *   user already consented to those scopes, the redirect at once), then `{"redirect_url": …}` carrying the
- *   code or `error=access_denied`;
+ *   "deny"}`), which the consent page calls with the signed-in user's session token through supabase-js
+ *   (`auth.oauth.getAuthorizationDetails`, `approveAuthorization`, `denyAuthorization`): details (or, when
+ *   the user already consented to those scopes, only `{"redirect_url"}` at once), then `{"redirect_url": …}`
+ *   carrying the code or `error=access_denied`; GoTrue's caller errors (401 `no_authorization`, 403
+ *   `bad_jwt` / `user_not_found`, 400 for a foreign Origin, 404 `oauth_authorization_not_found`);
  * - `POST /oauth/token`: `authorization_code` with PKCE (S256 or plain), single-use codes bound to client,
  *   redirect URI and resource; `refresh_token` with rotation (a rotated token used again is refused and ends
  *   its session). Access tokens are ES256 JWTs signed with the stand-in's key (published in the JWKS) with

@@ -1,0 +1,96 @@
+/**
+ * A name's history as the app reads it, written by the real checks: the poller and a live check (fake RDAP
+ * registry and DNS) take a name watched by two accounts through registered → pending delete → available →
+ * registered, and `domain_detail` gives each watcher the same four rows (first seen included), the live
+ * check's row carrying the evidence of the available, whatever channels the accounts have (none here).
+ */
+import { asAccount } from "../../scripts/local/accounts.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { startFakeDns } from "../fakes/dns_server.ts";
+import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
+import { assert, assertEquals } from "../support/assert.ts";
+import { checkNow, domainStatus, leaveNothingDue, watch } from "../support/poller_runs.ts";
+import { startStack } from "../support/stack.ts";
+
+const options = { sanitizeOps: false, sanitizeResources: false };
+// An ICANN TLD (the API checks names against the public-suffix list) that no other test file uses.
+const TLD = "cab";
+
+interface HistoryRow {
+  previous_status: string | null;
+  status: string;
+  changed_at: string;
+  source: string;
+  evidence: Record<string, unknown> | null;
+}
+
+Deno.test("app reads: the history of a name through the poller and a live check", options, async () => {
+  const rdap = await startFakeRdap({ tlds: [TLD] });
+  rdap.setDomain(`nic.${TLD}`, { status: 200 });
+  const dns = await startFakeDns();
+  const stack = await startStack({
+    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
+    DNS_NAMESERVER: dns.address,
+    POLLER_TIME_BUDGET_MS: "8000",
+    DELIVERY_TIME_BUDGET_MS: "8000",
+    DELIVERY_IDLE_LINGER_MS: "100",
+    LIVE_CHECK_CACHE_SECONDS: "0",
+  });
+  const { sql } = stack;
+  const accounts: string[] = [];
+  try {
+    await setRdapHostLimit(sql, rdap.url, 50);
+    const pro = await stack.account("pro");
+    const free = await stack.account("free");
+    accounts.push(pro.user_id, free.user_id);
+    const name = `history-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
+    await watch(sql, pro, [name]);
+    await watch(sql, free, [name]);
+
+    rdap.setDomain(name, { status: 200 });
+    await checkNow(stack, name);
+    assertEquals(await domainStatus(sql, name), "registered");
+    rdap.setDomain(name, { status: 200, body: { ...minimalDomain(name), status: ["pending delete"] } });
+    await checkNow(stack, name);
+    assertEquals(await domainStatus(sql, name), "pending_delete");
+    rdap.setDomain(name, { status: 404 });
+    const live = await fetch(`${stack.apiBase}/check/${name}`, { headers: { "x-api-key": pro.api_key! } });
+    const liveBody = await live.json();
+    assertEquals(liveBody.status, "available", JSON.stringify(liveBody));
+    rdap.setDomain(name, { status: 200 });
+    await checkNow(stack, name);
+    assertEquals(await domainStatus(sql, name), "registered");
+
+    const detailOf = (account: typeof pro) =>
+      asAccount(sql, account, async (tx) => {
+        const [row] = await tx<{ detail: { history: HistoryRow[]; domain: Record<string, unknown> } }[]>`
+          select public.domain_detail(${name}) as detail`;
+        return row.detail;
+      });
+    const forFree = await detailOf(free);
+    const forPro = await detailOf(pro);
+    assertEquals(forFree.history, forPro.history, "every watcher reads the same history");
+    assertEquals(
+      forFree.history.map((row) => [row.previous_status, row.status, row.source]),
+      [
+        [null, "registered", "poller"],
+        ["registered", "pending_delete", "poller"],
+        ["pending_delete", "available", "live"],
+        ["available", "registered", "poller"],
+      ],
+    );
+    const available = forFree.history[2];
+    assertEquals(available.evidence?.source, "rdap");
+    assertEquals(available.evidence?.canary_name, `nic.${TLD}`);
+    assertEquals(available.evidence?.answer, 404);
+    assertEquals(available.evidence?.dns_rcode, "NXDOMAIN");
+    assert(forFree.history.every((row, i) => i === 2 || row.evidence === null), "evidence only on available");
+    assertEquals(forFree.domain.status, "registered");
+    assertEquals(forFree.domain.status_changed_at, forFree.history[3].changed_at);
+  } finally {
+    await leaveNothingDue(sql, [TLD], accounts);
+    await stack.close();
+    await rdap.close();
+    await dns.close();
+  }
+});
