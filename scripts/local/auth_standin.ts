@@ -4,7 +4,7 @@
  * the parts live in ./auth/ and ./oauth/:
  * - sign-up and sign-in (./auth/signup.ts, token.ts, otp.ts, verify.ts, user.ts, settings.ts):
  *   `POST /signup`, `POST /token?grant_type=password|refresh_token|pkce`, `POST /otp`, `GET|POST /verify`,
- *   `GET|PUT /user`, `POST /logout`, `POST /recover`, `GET /settings`; state in the database's `auth`
+ *   `GET|PUT /user`, `POST /logout`, `POST /recover`, `POST /resend`, `GET /settings`; state in the database's `auth`
  *   schema as GoTrue keeps it, session tokens ES256-signed with the stand-in's key (./oauth/signing.ts), mails
  *   into the local mailbox (./mailbox/);
  * - `GET /.well-known/jwks.json`: the public half of that key;
@@ -18,7 +18,7 @@
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
 import { invite } from "./auth/admin.ts";
 import { AuthError, errorResponse } from "./auth/errors.ts";
-import { otp, recover } from "./auth/otp.ts";
+import { otp, recover, resend } from "./auth/otp.ts";
 import { settings } from "./auth/settings.ts";
 import { signup } from "./auth/signup.ts";
 import { token } from "./auth/token.ts";
@@ -39,6 +39,7 @@ const routes: Record<string, Handler> = {
   "PUT /user": updateUser,
   "POST /logout": logout,
   "POST /recover": recover,
+  "POST /resend": resend,
   "GET /settings": settings,
   "POST /invite": (request) => invite(request, true),
   "POST /admin/generate_link": (request) => invite(request, false),

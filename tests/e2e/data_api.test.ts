@@ -123,7 +123,8 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
             'path', current_setting('request.path', true),
             'client_info', current_setting('request.headers', true)::json ->> 'x-client-info',
             'authorization', (current_setting('request.headers', true)::json ->> 'authorization') is not null,
-            'echo', p_echo, 'read_only', current_setting('transaction_read_only'))
+            'echo', p_echo, 'read_only', current_setting('transaction_read_only'),
+            'statement_timeout', current_setting('statement_timeout'))
           $probe$;
         grant execute on function public.data_api_test_probe(text) to anon, authenticated;`);
       const asOwner = await ownerDb.rpc("data_api_test_probe", { p_echo: "hi" });
@@ -139,10 +140,12 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(seen.authorization, true);
       assertEquals(seen.echo, "hi");
       assertEquals(seen.read_only, "on", "a POST to a STABLE function runs read-only, as in PostgREST");
+      assertEquals(seen.statement_timeout, "8s");
       const asAnon = await anonDb.rpc("data_api_test_probe", {}, { get: true });
       assertEquals((asAnon.data as Record<string, unknown>).role, "anon");
       assertEquals((asAnon.data as Record<string, unknown>).uid, null);
       assertEquals((asAnon.data as Record<string, unknown>).method, "GET");
+      assertEquals((asAnon.data as Record<string, unknown>).statement_timeout, "3s");
       // A VOLATILE function that writes, called with GET, meets a read-only transaction: 25006, 405.
       const viaGet = await ownerDb.rpc("create_organization", { p_name: "Read only" }, { get: true });
       assertEquals(viaGet.status, 405);
@@ -254,6 +257,52 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(unfiltered.error?.code, "21000");
     });
 
+    await t.step(
+      "more of the surface: Range header, HEAD, stripped nulls, upsert, Preference-Applied",
+      async () => {
+        const ownerToken = await tokenFor(owner);
+        const ranged = await raw("/plans?select=id&order=sort_order", {
+          headers: { range: "1-2", "range-unit": "items", prefer: "count=exact" },
+          token: ownerToken,
+        });
+        assertEquals(ranged.status, 206);
+        assertEquals(ranged.body, [{ id: "pro" }, { id: "business" }]);
+        assertEquals(ranged.headers.get("content-range"), "1-2/4");
+        assertEquals(ranged.headers.get("preference-applied"), "count=exact");
+        const head = await ownerDb.from("plans").select("*", { count: "exact", head: true });
+        assertEquals([head.status, head.count, head.data], [200, 4, null]);
+        const stripped = await ownerDb.from("plans").select("id,requests_per_day").eq("id", "free")
+          .stripNulls();
+        assertEquals(stripped.data, [{ id: "free" }]);
+        const past = await raw("/plans?offset=10", { headers: { prefer: "count=exact" }, token: ownerToken });
+        assertEquals([past.status, past.body.code], [416, "PGRST103"]);
+        // Upsert as service_role (plans are written by the operator only), writing back the same values.
+        const service = client(undefined, localSecretKey);
+        const freePlan = {
+          id: "free",
+          api_access: false,
+          watchlist_quota: 10,
+          webhooks: false,
+          sort_order: 10,
+        };
+        const merged = await service.from("plans").upsert(freePlan).select("id,sort_order");
+        assertEquals(
+          [merged.status, merged.data],
+          [200, [{ id: "free", sort_order: 10 }]],
+          "a merge that only updated is 200, as PostgREST answers",
+        );
+        const ignored = await service.from("plans").upsert({ ...freePlan, sort_order: 99 }, {
+          ignoreDuplicates: true,
+        })
+          .select("id");
+        assertEquals([ignored.status, ignored.data], [201, []]);
+        const [free] = await stack.sql<
+          { sort_order: number }[]
+        >`select sort_order from public.plans where id = 'free'`;
+        assertEquals(free.sort_order, 10);
+      },
+    );
+
     await t.step("errors: PostgREST's codes, statuses and shapes", async () => {
       const expect = (
         response: { status: number; body: ErrorShape },
@@ -300,6 +349,43 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       );
       expect(await raw("/plans", { headers: { accept: "text/csv" }, token: ownerToken }), 406, "PGRST107");
       expect(
+        await raw("/invitations", { method: "POST", body: { nope: 1 }, token: ownerToken }),
+        400,
+        "PGRST204",
+        /Could not find the 'nope' column of 'invitations' in the schema cache/,
+      );
+      expect(
+        await raw("/invitations", {
+          method: "POST",
+          body: [{ email: "a@b.c" }, { role: "member" }],
+          token: ownerToken,
+        }),
+        400,
+        "PGRST102",
+        /All object keys must match/,
+      );
+      const badJson = await fetch(`${rest}/invitations`, {
+        method: "POST",
+        headers: {
+          apikey: localPublishableKey,
+          authorization: `Bearer ${ownerToken}`,
+          "content-type": "application/json",
+        },
+        body: "{not json",
+      });
+      assertEquals([badJson.status, (await badJson.json()).code], [400, "PGRST102"]);
+      expect(await raw("/plans/extra", { token: ownerToken }), 404, "PGRST125");
+      expect(
+        await raw("/invitations", {
+          method: "POST",
+          body: { organization_id: crypto.randomUUID(), email: "a@b.c" },
+          token: ownerToken,
+        }),
+        403,
+        "42501",
+      );
+      expect(await raw("/profiles?id=eq.not-a-uuid", { token: ownerToken }), 400, "22P02");
+      expect(
         await raw("/rpc/list_watchlist", { method: "POST", body: { p_limit: 0 }, token: ownerToken }),
         400,
         "DW400",
@@ -313,6 +399,14 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         );
       expect(await raw("/plans", { token: forged }), 401, "PGRST301");
       expect(await raw("/plans", { token: "not-a-jwt" }), 401, "PGRST301", /Expected 3 parts/);
+      expect(
+        await raw("/plans", { headers: { authorization: "Bearer " } }),
+        401,
+        "PGRST301",
+        /Empty JWT is sent in Authorization header/,
+      );
+      // Another scheme is no token to PostgREST: the key's role (anon), which has no grant on plans.
+      expect(await raw("/plans", { headers: { authorization: "Basic YTpi" } }), 401, "42501");
       const noKey = await fetch(`${rest}/plans`);
       assertEquals(noKey.status, 401);
       assertEquals((await noKey.json()).message, "No API key found in request");
@@ -354,6 +448,30 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(refused.status, 403);
       assertEquals(refused.body.code, "42501");
     });
+
+    await t.step(
+      "a session from the Auth stand-in (sign-up, ES256) reads and writes through the Data API",
+      async () => {
+        const app = client();
+        const email = uniqueEmail("signup");
+        const signedUp = await app.auth.signUp({ email, password: "correct-horse-1" });
+        assertEquals(signedUp.error, null);
+        assert(signedUp.data.session, "local sign-up needs no confirmation");
+        const userId = signedUp.data.user!.id;
+        const profile = await app.from("profiles").select("id,email,plan_id").single();
+        assertEquals(profile.data, { id: userId, email, plan_id: "free" });
+        const renamed = await app.from("profiles").update({ display_name: "Ada" }).eq("id", userId)
+          .select("display_name").single();
+        assertEquals(renamed.data, { display_name: "Ada" });
+        const added = await app.rpc("add_watchlist_domains", {
+          p_domain_names: [`signup-${userId.slice(0, 8)}.com`],
+        });
+        assertEquals(added.data?.[0]?.added, 1);
+        await app.auth.signOut();
+        const afterSignOut = await app.from("profiles").select("id");
+        assertEquals(afterSignOut.status, 401, "signed out, the client is anonymous again");
+      },
+    );
 
     await t.step("hostile query strings change nothing and leak nothing", async () => {
       const ownerToken = await tokenFor(owner);

@@ -10,7 +10,7 @@ import { asAccount, createAccount } from "../../scripts/local/accounts.ts";
 import { repoRoot } from "../../scripts/local/paths.ts";
 import { freePort, isRunning } from "../../scripts/local/postgres.ts";
 import { clusterAt, stopCluster } from "../../scripts/local/postgres.ts";
-import { localPollerSecret } from "../../scripts/local/secrets.ts";
+import { localPollerSecret, localPublishableKey, localSecretKey } from "../../scripts/local/secrets.ts";
 import { assert } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 
@@ -41,6 +41,7 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
   await Deno.chmod(stateDir, 0o755);
   const gatewayPort = freePort();
   const databasePort = freePort();
+  const mailboxPort = freePort();
   const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   let bootstrapAsked = false;
   const hanging = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
@@ -57,6 +58,7 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
     env: childEnvironment({
       START_GATEWAY_PORT: String(gatewayPort),
       START_DB_PORT: String(databasePort),
+      START_MAILBOX_PORT: String(mailboxPort),
       START_STATE_DIR: stateDir,
       RDAP_BOOTSTRAP_URL: `http://127.0.0.1:${hanging.addr.port}/dns.json`,
       RDAP_TIMEOUT_MS: "60000",
@@ -83,6 +85,31 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
       assert(Date.now() < readyBy, `start.ts was not ready in time:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+
+    // What a client needs, printed as `supabase start` prints it (decisions.md); a sign-up with the
+    // publishable key works (README's quickstart) and the mailbox answers Mailpit's API.
+    const lines = output.split("\n");
+    for (
+      const expected of [
+        `API URL: http://127.0.0.1:${gatewayPort}`,
+        `Publishable key: ${localPublishableKey}`,
+        `Secret key: ${localSecretKey}`,
+        "App URL: http://localhost:3000",
+        `Mailbox: http://127.0.0.1:${mailboxPort}`,
+      ]
+    ) assert(lines.includes(expected), `start.ts did not print ${expected}:\n${output}`);
+    const signedUp = await fetch(`http://127.0.0.1:${gatewayPort}/auth/v1/signup`, {
+      method: "POST",
+      headers: { apikey: localPublishableKey, "content-type": "application/json" },
+      body: JSON.stringify({
+        email: `quickstart-${crypto.randomUUID().slice(0, 8)}@example.test`,
+        password: "a-password-1",
+      }),
+    });
+    const signUpAnswer = await signedUp.text();
+    assert(signedUp.status === 200 && JSON.parse(signUpAnswer).access_token, `sign-up: ${signUpAnswer}`);
+    const mails = await fetch(`http://127.0.0.1:${mailboxPort}/api/v1/messages`);
+    assert(mails.status === 200 && typeof (await mails.json()).total === "number", "the mailbox answers");
 
     // One watched name, due now; a poller run then waits on the bootstrap server.
     const sql = postgres.connect(cluster.url, { max: 1 });

@@ -22,7 +22,14 @@ import {
   unprocessable,
 } from "./errors.ts";
 import { sendAuthMail } from "./mail.ts";
-import { addEmailIdentity, userByEmail, userById, userJson, type UserRow } from "./users.ts";
+import {
+  addEmailIdentity,
+  retryOnDuplicate,
+  userByEmail,
+  userById,
+  userJson,
+  type UserRow,
+} from "./users.ts";
 
 /** A secret key (or the legacy service-role JWT) in `apikey` or as the bearer token. */
 export function isServiceRole(request: Request): boolean {
@@ -45,30 +52,32 @@ export async function invite(request: Request, send: boolean): Promise<Response>
   const asked = new URL(request.url).searchParams.get("redirect_to") ?? stringField(body, "redirect_to");
   const redirectTo = redirectAuthWouldUse(siteUrl, allowList, asked || null);
 
-  const outcome = await authDatabase().begin(async (tx: postgres.TransactionSql) => {
-    let user: UserRow | undefined = await userByEmail(tx, email, true);
-    if (user?.email_confirmed_at) return undefined;
-    if (user) {
-      await tx`
+  const outcome = await retryOnDuplicate(() =>
+    authDatabase().begin(async (tx: postgres.TransactionSql) => {
+      let user: UserRow | undefined = await userByEmail(tx, email, true);
+      if (user?.email_confirmed_at) return undefined;
+      if (user) {
+        await tx`
         update auth.users
            set invited_at = now(), updated_at = now(),
                raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || ${tx.json(data)}
          where id = ${user.id}`;
-    } else {
-      const [created] = await tx<{ id: string }[]>`
+      } else {
+        const [created] = await tx<{ id: string }[]>`
         insert into auth.users (aud, role, email, invited_at, raw_app_meta_data, raw_user_meta_data)
         values ('authenticated', 'authenticated', ${email}, now(), '{"provider":"email","providers":["email"]}',
                 ${tx.json(data)})
         returning id`;
-      await addEmailIdentity(tx, created.id, email, data, false);
-      user = await userById(tx, created.id);
-    }
-    const mail = await sendAuthMail(tx, request, (await userById(tx, user!.id))!, "invite", {
-      send,
-      redirectTo,
-    });
-    return { user: await userJson(tx, (await userById(tx, user!.id))!), mail };
-  });
+        await addEmailIdentity(tx, created.id, email, data, false);
+        user = await userById(tx, created.id);
+      }
+      const mail = await sendAuthMail(tx, request, (await userById(tx, user!.id))!, "invite", {
+        send,
+        redirectTo,
+      });
+      return { user: await userJson(tx, (await userById(tx, user!.id))!), mail };
+    })
+  );
   if (!outcome) {
     throw unprocessable("email_exists", "A user with this email address has already been registered");
   }

@@ -17,7 +17,14 @@ import { createFlowState } from "./flow_state.ts";
 import { sendAuthMail } from "./mail.ts";
 import { checkPasswordStrength, pkceParams, validEmail } from "./rules.ts";
 import { issueSession } from "./sessions.ts";
-import { confirmUser, createEmailUser, userByEmail, userJson, type UserRow } from "./users.ts";
+import {
+  confirmUser,
+  createEmailUser,
+  retryOnDuplicate,
+  userByEmail,
+  userJson,
+  type UserRow,
+} from "./users.ts";
 
 export async function signup(request: Request): Promise<Response> {
   const settings = authSettings();
@@ -52,33 +59,35 @@ export async function signupWithPassword(
 ): Promise<Response> {
   const settings = authSettings();
   const autoconfirm = !settings.email.enableConfirmations;
-  const outcome = await authDatabase().begin(async (tx) => {
-    let user: UserRow | undefined = await userByEmail(tx, params.email, true);
-    if (user?.email_confirmed_at) return { exists: true as const, user };
-    if (!user) {
-      user = await createEmailUser(tx, {
-        email: params.email,
-        password: params.password,
-        data: params.data,
-        confirmed: autoconfirm,
-      });
-      if (autoconfirm) return { session: await issueSession(tx, user.id, "password", request) };
-    } else if (autoconfirm) {
-      // GoTrue confirms an unconfirmed user (an earlier sign-up, an invitation) under autoconfirm and signs
-      // it in; it does not change the user's password.
-      await confirmUser(tx, user.id);
-      return { session: await issueSession(tx, user.id, "password", request) };
-    }
-    if (params.pkce) await createFlowState(tx, user.id, "signup", params.pkce);
-    await sendAuthMail(tx, request, user, "signup", { pkce: !!params.pkce });
-    const fresh = (await userByEmail(tx, params.email))!;
-    const json = await userJson(tx, fresh);
-    if (fresh.invited_at) {
-      json.user_metadata = {};
-      json.identities = [];
-    }
-    return { user: json };
-  });
+  const outcome = await retryOnDuplicate(() =>
+    authDatabase().begin(async (tx) => {
+      let user: UserRow | undefined = await userByEmail(tx, params.email, true);
+      if (user?.email_confirmed_at) return { exists: true as const, user };
+      if (!user) {
+        user = await createEmailUser(tx, {
+          email: params.email,
+          password: params.password,
+          data: params.data,
+          confirmed: autoconfirm,
+        });
+        if (autoconfirm) return { session: await issueSession(tx, user.id, "password", request) };
+      } else if (autoconfirm) {
+        // GoTrue confirms an unconfirmed user (an earlier sign-up, an invitation) under autoconfirm and signs
+        // it in; it does not change the user's password.
+        await confirmUser(tx, user.id);
+        return { session: await issueSession(tx, user.id, "password", request) };
+      }
+      if (params.pkce) await createFlowState(tx, user.id, "signup", params.pkce);
+      await sendAuthMail(tx, request, user, "signup", { pkce: !!params.pkce });
+      const fresh = (await userByEmail(tx, params.email))!;
+      const json = await userJson(tx, fresh);
+      if (fresh.invited_at) {
+        json.user_metadata = {};
+        json.identities = [];
+      }
+      return { user: json };
+    })
+  );
   if ("session" in outcome) return jsonResponse(request, outcome.session);
   if ("exists" in outcome) {
     if (autoconfirm) throw unprocessable("user_already_exists", "User already registered");

@@ -195,3 +195,16 @@ export async function userJson(sql: postgres.Queryable, user: UserRow): Promise<
 export function isBanned(user: UserRow, now = Date.now()): boolean {
   return !!user.banned_until && user.banned_until.getTime() > now;
 }
+
+/**
+ * Runs `work` again once when it lost a race to create the same address (a unique violation on
+ * auth.users.email): the second run finds the user the first one made, and answers as for a registered one.
+ */
+export async function retryOnDuplicate<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: unknown })?.code !== "23505") throw error;
+    return await work();
+  }
+}

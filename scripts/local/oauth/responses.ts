@@ -1,13 +1,10 @@
 /** Responses in GoTrue's shapes, and the small helpers of the local OAuth server. */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { AuthError, errorResponse } from "../auth/errors.ts";
 
-/** GoTrue's HTTPError: `{code, msg}` for API version 2024-01-01 callers (supabase-js), else the older form. */
+/** GoTrue's HTTPError, in the shape for the caller's API version (../auth/errors.ts). */
 export function httpError(request: Request, status: number, code: string, msg: string): Response {
-  const versioned = (request.headers.get("x-supabase-api-version") ?? "") >= "2024-01-01";
-  return Response.json(versioned ? { code, msg } : { code: status, error_code: code, msg }, {
-    status,
-    headers: { "x-sb-error-code": code, ...(versioned ? { "x-supabase-api-version": "2024-01-01" } : {}) },
-  });
+  return errorResponse(request, new AuthError(status, code, msg));
 }
 
 /** GoTrue's OAuthError (RFC 6749 §5.2): always 400. */

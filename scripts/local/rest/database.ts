@@ -7,7 +7,8 @@ import * as postgres from "../../../supabase/functions/_shared/db/sql.ts";
 
 let pool: postgres.Sql | undefined;
 
-/** Connections the stand-in keeps at most (PostgREST's `db-pool` is larger; one browser needs few). */
+/** Connections the stand-in keeps at most (PostgREST's `db-pool` is larger; one browser needs few). Each
+ * transaction's statement timeout is its role's (handler.ts). */
 export const restPoolSize = 4;
 
 export function restDatabase(): postgres.Sql {
@@ -19,8 +20,6 @@ export function restDatabase(): postgres.Sql {
     idle_timeout: 10,
     applicationName: "local-data-api",
     sslRootCert: Deno.env.get("DB_SSL_ROOT_CERT") || undefined,
-    // Supabase gives the API roles a statement timeout (authenticated 8 s); one bound for all here.
-    statementTimeoutMs: 8_000,
   });
   return pool;
 }

@@ -44,6 +44,8 @@ interface ResultRow {
   body: string;
   page_total: number;
   total: string | number | null;
+  /** Rows an upsert (merge-duplicates) inserted rather than updated; null otherwise. */
+  inserted: number | null;
 }
 
 type Target = { kind: "table"; name: string } | { kind: "rpc"; name: string };
@@ -120,6 +122,16 @@ function cookiesJson(request: Request): string {
   return JSON.stringify(cookies);
 }
 
+/**
+ * Supabase's role settings, which PostgREST applies with the role (`ALTER ROLE … SET statement_timeout`):
+ * anon 3 s, authenticated 8 s, service_role none of its own (the authenticator's 8 s).
+ */
+export const statementTimeouts: Record<Identity["role"], string> = {
+  anon: "3s",
+  authenticated: "8s",
+  service_role: "8s",
+};
+
 /** The transaction's settings, as PostgREST's `txVarQuery` sets them (all local to the transaction). */
 async function setRequestContext(
   tx: TransactionSql,
@@ -129,6 +141,7 @@ async function setRequestContext(
 ): Promise<void> {
   await tx`
     select set_config('search_path', ${searchPath}, true),
+           set_config('statement_timeout', ${statementTimeouts[identity.role]}, true),
            set_config('role', ${identity.role}, true),
            set_config('request.jwt.claims', ${JSON.stringify(identity.claims)}, true),
            set_config('request.method', ${request.method}, true),
@@ -216,6 +229,11 @@ async function answerTable(
     if (!rows.every((each) => each !== null && typeof each === "object" && !Array.isArray(each))) {
       throw pgrstErrors.invalidBody("All object keys must match");
     }
+    // Without `columns`, PostgREST wants every object of an array to have the same keys.
+    const keysOf = (row: unknown) => Object.keys(row as object).sort().join(",");
+    if (query.columns === undefined && rows.some((row) => keysOf(row) !== keysOf(rows[0]))) {
+      throw pgrstErrors.invalidBody("All object keys must match");
+    }
     const columns = writtenColumns(table, rows.flatMap((each) => Object.keys(each as object)), query);
     const conflictColumns = query.onConflict ?? table.primaryKey;
     const statement = insertStatement(name, rows as Record<string, unknown>[], query, shape, {
@@ -231,7 +249,9 @@ async function answerTable(
       ...applied(["return", "count", "resolution", "missing"]),
     };
     if (representation) headers["Content-Type"] = contentType(shape);
-    return { status: 201, headers, body: representation ? row.body : null };
+    // PostgREST: 201, except a merge that inserted nothing (it only updated) is 200.
+    const status = row.inserted !== null && row.inserted <= 0 ? 200 : 201;
+    return { status, headers, body: representation ? row.body : null };
   }
   if (method === "PATCH") {
     const payload = await jsonBody(request);
@@ -242,7 +262,7 @@ async function answerTable(
     requireWhere(query, "UPDATE");
     let row: ResultRow;
     if (columns.length === 0) {
-      row = { body: shape.single ? "null" : "[]", page_total: 0, total: null };
+      row = { body: shape.single ? "null" : "[]", page_total: 0, total: null, inserted: null };
       if (shape.single) throw pgrstErrors.singularity(0);
     } else {
       const statement = updateStatement(

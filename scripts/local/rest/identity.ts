@@ -37,11 +37,11 @@ function apiKeyOf(request: Request): string | null {
   return request.headers.get("apikey") ?? new URL(request.url).searchParams.get("apikey");
 }
 
-function bearerOf(request: Request): string | null | undefined {
+/** The bearer token; undefined without one (PostgREST reads another scheme, e.g. Basic, as no token). */
+function bearerOf(request: Request): string | undefined {
   const header = request.headers.get("authorization");
-  if (header === null) return undefined;
-  const match = header.match(/^Bearer\s+(.*)$/i);
-  return match ? match[1].trim() : null;
+  const match = header?.match(/^Bearer(?:\s+(.*))?$/i);
+  return match ? (match[1] ?? "").trim() : undefined;
 }
 
 /** JWT verification as PostgREST words its failures. */
@@ -103,7 +103,6 @@ export async function identityOf(request: Request): Promise<Identity> {
   }
   const bearer = bearerOf(request);
   if (bearer === undefined) return keyIdentity(keyRole);
-  if (bearer === null) throw pgrstErrors.jwtDecode("JWT couldn't be decoded");
   if (bearer.startsWith("sb_")) {
     const bearerRole = roleOfApiKey(bearer);
     if (!bearerRole) {

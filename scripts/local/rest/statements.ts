@@ -151,9 +151,20 @@ function bodySql(shape: BodyShape, scalar: "no" | "one" | "set" = "no"): string 
   return `coalesce(${strip(`json_agg(${rows})`)}, '[]')::text`;
 }
 
-function finalSelect(body: string, total: string, from: string): string {
-  return `SELECT ${body} AS body, pg_catalog.count(_postgrest_t)::int AS page_total, ${total} AS total FROM ${from}`;
+function finalSelect(body: string, total: string, from: string, inserted = "null"): string {
+  return `SELECT ${body} AS body, pg_catalog.count(_postgrest_t)::int AS page_total, ${total} AS total, ` +
+    `${inserted} AS inserted FROM ${from}`;
 }
+
+/**
+ * PostgREST's count of the rows an upsert inserted (`pgrst.inserted`): +1 for each proposed row, -1 for
+ * each that updated instead, so a merge that only updated answers 200 rather than 201.
+ */
+const countInserted = (sign: "+" | "-") =>
+  `pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) ${sign} 1)::text, true) <> '${
+    sign === "+" ? "0" : "-1"
+  }'`;
+const insertedSql = "nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int";
 
 /** `GET /rest/v1/<table>`: one statement for the page, and the total when `count` is asked. */
 export function readStatement(
@@ -200,13 +211,14 @@ function mutationResult(
   query: QueryParams,
   shape: BodyShape,
   representation: boolean,
+  inserted = "null",
 ): string {
   const qualifier = quoteIdentifier(table);
   const from = representation
     ? `(SELECT ${selectList(query.select, qualifier)} FROM pgrst_source AS ${qualifier}) _postgrest_t`
     : "(SELECT * FROM pgrst_source) _postgrest_t";
   return `WITH pgrst_source AS (${mutation}) ${
-    finalSelect(representation ? bodySql(shape) : "''", "null", from)
+    finalSelect(representation ? bodySql(shape) : "''", "null", from, inserted)
   }`;
 }
 
@@ -234,17 +246,27 @@ export function insertStatement(
     `SELECT ${columns.join(", ")} FROM json_populate_recordset(NULL::${
       tableIdentifier(table)
     }, ${body}::json) _`;
-  if (options.onConflict && options.onConflict.columns.length > 0) {
-    const target = options.onConflict.columns.map(quoteIdentifier).join(", ");
-    mutation += options.onConflict.resolution === "ignore-duplicates" || columns.length === 0
-      ? ` ON CONFLICT(${target}) DO NOTHING`
-      : ` ON CONFLICT(${target}) DO UPDATE SET ${
+  const conflictTarget = options.onConflict?.columns.map(quoteIdentifier).join(", ");
+  const merging = options.onConflict?.resolution === "merge-duplicates" && !!conflictTarget &&
+    columns.length > 0;
+  if (merging) mutation += ` WHERE ${countInserted("+")}`;
+  if (conflictTarget) {
+    mutation += merging
+      ? ` ON CONFLICT(${conflictTarget}) DO UPDATE SET ${
         columns.map((column) => `${column} = EXCLUDED.${column}`).join(", ")
-      }`;
+      } WHERE ${countInserted("-")}`
+      : ` ON CONFLICT(${conflictTarget}) DO NOTHING`;
   }
   mutation += returningSql(table, query.select, options.representation);
   return {
-    text: mutationResult(table, mutation, query, shape, options.representation),
+    text: mutationResult(
+      table,
+      mutation,
+      query,
+      shape,
+      options.representation,
+      merging ? insertedSql : "null",
+    ),
     values: parameters.values,
   };
 }
