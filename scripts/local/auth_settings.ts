@@ -28,6 +28,8 @@ export interface AuthSettings {
     enabled: boolean;
     /** `[auth.email] enable_confirmations`; GOTRUE_MAILER_AUTOCONFIRM is its inverse. */
     enableConfirmations: boolean;
+    /** `[auth.email] double_confirm_changes` (GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED). */
+    doubleConfirmChanges: boolean;
     /** `[auth.email] max_frequency`: one mail of a kind per address per this long (GOTRUE_SMTP_MAX_FREQUENCY). */
     maxFrequencySeconds: number;
     /** `[auth.email] otp_length` (GOTRUE_MAILER_OTP_LENGTH). */
@@ -151,6 +153,8 @@ export function authSettings(): AuthSettings {
       enableConfirmations: autoconfirm !== undefined
         ? !autoconfirm
         : tomlValue(email, "enable_confirmations") === "true",
+      doubleConfirmChanges: envFlag("GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED") ??
+        tomlValue(email, "double_confirm_changes") !== "false",
       maxFrequencySeconds: durationSeconds(
         Deno.env.get("GOTRUE_SMTP_MAX_FREQUENCY") || tomlString(email, "max_frequency") || "60s",
       ),

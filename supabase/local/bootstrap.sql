@@ -142,6 +142,8 @@ alter table auth.users add column if not exists recovery_sent_at timestamptz;
 alter table auth.users add column if not exists email_change varchar(255) default '';
 alter table auth.users add column if not exists email_change_token_new varchar(255) default '';
 alter table auth.users add column if not exists email_change_sent_at timestamptz;
+alter table auth.users add column if not exists email_change_token_current varchar(255) default '';
+alter table auth.users add column if not exists email_change_confirm_status smallint default 0;
 alter table auth.users add column if not exists banned_until timestamptz;
 alter table auth.users add column if not exists is_sso_user boolean not null default false;
 alter table auth.users add column if not exists is_anonymous boolean not null default false;

@@ -447,6 +447,59 @@ Deno.test("Auth stand-in: supabase-js signs up, in and out against the local sta
     );
 
     await t.step(
+      "email change: mails to the new and the current address; confirmed, the address changes",
+      async () => {
+        const old = uniqueEmail("old");
+        const supabase = client(stack);
+        await supabase.auth.signUp({ email: old, password });
+        const taken = await supabase.auth.updateUser({ email });
+        assertEquals([taken.error?.status, taken.error?.code], [422, "email_exists"]);
+        const fresh = uniqueEmail("new");
+        const asked = await supabase.auth.updateUser({ email: fresh });
+        assertEquals([asked.error, asked.data.user?.email, asked.data.user?.new_email], [null, old, fresh]);
+        const toNew = await latestMail(mailbox, fresh);
+        assertEquals(toNew.Subject, "Confirm your new email address");
+        assertEquals((await mailsTo(mailbox, old)).length, 1, "the current address is told too");
+        // Locally (no confirmations) one confirmation applies the change.
+        const verified = await supabase.auth.verifyOtp({
+          email: fresh,
+          token: toNew.code,
+          type: "email_change",
+        });
+        assertEquals([verified.error, verified.data.user?.email], [null, fresh]);
+        const [profile] = await stack.sql<{ email: string }[]>`
+        select p.email from public.profiles p join auth.users u on u.id = p.id where u.email = ${fresh}`;
+        assertEquals(profile.email, fresh);
+        assertEquals((await client(stack).auth.signInWithPassword({ email: fresh, password })).error, null);
+
+        await withEnv({ GOTRUE_MAILER_AUTOCONFIRM: "false" }, async () => {
+          const signedIn = client(stack);
+          await signedIn.auth.signInWithPassword({ email: fresh, password });
+          const third = uniqueEmail("third");
+          assertEquals((await signedIn.auth.updateUser({ email: third })).error, null);
+          const fromCurrent = await latestMail(mailbox, fresh);
+          const fromNew = await latestMail(mailbox, third);
+          const first = await authPost(stack, "/verify", {
+            type: "email_change",
+            email: fresh,
+            token: fromCurrent.code,
+          });
+          assertEquals(first.body, {
+            msg: "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+            code: "200",
+          });
+          const followed = await fetch(fromNew.link, { redirect: "manual" });
+          const fragment = fragmentOf(followed.headers.get("location")!);
+          assertEquals(fragment.get("type"), "email_change");
+          assertEquals(
+            (await client(stack).auth.getUser(fragment.get("access_token")!)).data.user?.email,
+            third,
+          );
+        });
+      },
+    );
+
+    await t.step(
       "with confirmations on: a confirmation mail, email_not_confirmed until the link is followed",
       async () => {
         await withEnv({ GOTRUE_MAILER_AUTOCONFIRM: "false" }, async () => {

@@ -76,6 +76,86 @@ export function verifyLink(hash: string, type: string, redirectTo: string): stri
   }&redirect_to=${redirect}`;
 }
 
+function deliverMail(
+  to: string,
+  tag: string,
+  template: { subject: string; heading: string; text: string; action: string },
+  link: string,
+  otp: string,
+): void {
+  deliver({
+    to,
+    subject: template.subject,
+    tag,
+    text:
+      `${template.heading}\n\n${template.text}\n\n${template.action}: ${link}\n\nOr enter this code: ${otp}\n`,
+    html: `<h2>${escape(template.heading)}</h2>\n\n<p>${escape(template.text)}</p>\n<p><a href="${
+      escape(link)
+    }">${escape(template.action)}</a></p>\n<p>Or enter this code: <strong>${otp}</strong></p>`,
+  });
+}
+
+/**
+ * GoTrue's sendEmailChange: a mail to the new address and, with `double_confirm_changes`, one to the current
+ * address, each with its own code and link (type `email_change`); one change mail per address per
+ * max_frequency.
+ */
+export async function sendEmailChangeMails(
+  tx: postgres.TransactionSql,
+  request: Request,
+  user: UserRow,
+  newEmail: string,
+  options: { pkce?: boolean } = {},
+): Promise<void> {
+  const settings = authSettings();
+  checkSendFrequency(user.email_change_sent_at, settings.email.maxFrequencySeconds);
+  if (settings.emailSentPerHour <= 0 || settings.email.enableConfirmations) {
+    if (!hourlyLimit.allow(settings.emailSentPerHour)) throw emailRateLimitExceeded();
+  }
+  const prefix = options.pkce ? pkcePrefix : "";
+  const redirectTo = mailRedirect(request);
+  const otpNew = generateOtp(settings.email.otpLength);
+  const hashNew = prefix + tokenHash(newEmail, otpNew);
+  const current = settings.email.doubleConfirmChanges && user.email ? user.email : "";
+  const otpCurrent = current ? generateOtp(settings.email.otpLength) : "";
+  const hashCurrent = current ? prefix + tokenHash(current, otpCurrent) : "";
+  await tx`update auth.users
+              set email_change = ${newEmail}, email_change_token_new = ${hashNew},
+                  email_change_token_current = ${hashCurrent}, email_change_confirm_status = 0,
+                  email_change_sent_at = now(), updated_at = now()
+            where id = ${user.id}`;
+  for (
+    const [type, hash, relatesTo] of [["email_change_token_new", hashNew, newEmail], [
+      "email_change_token_current",
+      hashCurrent,
+      current,
+    ]]
+  ) {
+    if (!hash) continue;
+    await tx`
+      insert into auth.one_time_tokens (user_id, token_type, token_hash, relates_to)
+      values (${user.id}, ${type}, ${hash}, ${relatesTo})
+      on conflict (user_id, token_type)
+        do update set token_hash = excluded.token_hash, relates_to = excluded.relates_to, updated_at = now()`;
+  }
+  const template = {
+    subject: "Confirm your new email address",
+    heading: "Confirm your new email address",
+    text: `Follow the link below to confirm ${newEmail} as your new email address.`,
+    action: "Confirm new email address",
+  };
+  deliverMail(newEmail, "email_change", template, verifyLink(hashNew, "email_change", redirectTo), otpNew);
+  if (current) {
+    deliverMail(
+      current,
+      "email_change",
+      template,
+      verifyLink(hashCurrent, "email_change", redirectTo),
+      otpCurrent,
+    );
+  }
+}
+
 const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
@@ -120,18 +200,6 @@ export async function sendAuthMail(
     values (${user.id}, ${tokenType}, ${hash}, ${email})
     on conflict (user_id, token_type)
       do update set token_hash = excluded.token_hash, relates_to = excluded.relates_to, updated_at = now()`;
-  if (send) {
-    const template = templates[kind];
-    deliver({
-      to: email,
-      subject: template.subject,
-      tag: kind,
-      text:
-        `${template.heading}\n\n${template.text}\n\n${template.action}: ${link}\n\nOr enter this code: ${otp}\n`,
-      html: `<h2>${escape(template.heading)}</h2>\n\n<p>${escape(template.text)}</p>\n<p><a href="${
-        escape(link)
-      }">${escape(template.action)}</a></p>\n<p>Or enter this code: <strong>${otp}</strong></p>`,
-    });
-  }
+  if (send) deliverMail(email, kind, templates[kind], link, otp);
   return { otp, hash, link, redirectTo };
 }

@@ -5,15 +5,25 @@
  * - PUT changes `data` (merged into user_metadata, a null value removes a key) and `password` (strength
  *   rules; the same password again is 422 `same_password`; the other sessions end and the mail tokens are
  *   cleared, as GoTrue's UpdatePassword does); `app_metadata` needs an admin (403 `not_admin`); a new
- *   `email` already taken is 422 `email_exists`, and email changes are not offered by the stand-in
- *   (docs/runtime.md);
+ *   `email` already taken is 422 `email_exists`, else the change mails go out (./mail.ts) and the user shows
+ *   `new_email` until the change is verified (./verify.ts);
  * - logout ends sessions by `scope` (`global`, the default; `local`; `others`) and answers 204.
  */
 import { authDatabase } from "../auth_database.ts";
 import { authSettings } from "../auth_settings.ts";
 import { authenticatedCaller } from "./caller.ts";
-import { badRequest, forbidden, jsonBody, jsonResponse, objectField, unprocessable } from "./errors.ts";
-import { checkPasswordStrength, validEmail } from "./rules.ts";
+import {
+  badRequest,
+  forbidden,
+  jsonBody,
+  jsonResponse,
+  objectField,
+  stringField,
+  unprocessable,
+} from "./errors.ts";
+import { createFlowState } from "./flow_state.ts";
+import { sendEmailChangeMails } from "./mail.ts";
+import { checkPasswordStrength, pkceParams, validEmail } from "./rules.ts";
 import { endSessions } from "./sessions.ts";
 import { passwordMatches, setPassword, userByEmail, userById, userJson } from "./users.ts";
 
@@ -45,6 +55,7 @@ export async function updateUser(request: Request): Promise<Response> {
     });
   }
   if (appData) throw forbidden("not_admin", "Updating app_metadata requires admin privileges");
+  let newEmail: string | undefined;
   if (typeof body.email === "string" && body.email !== "") {
     const email = validEmail(body.email);
     if (email !== caller.user.email) {
@@ -52,9 +63,10 @@ export async function updateUser(request: Request): Promise<Response> {
       if (other && other.id !== caller.user.id) {
         throw unprocessable("email_exists", "A user with this email address has already been registered");
       }
-      throw unprocessable("validation_failed", "The local Auth stand-in does not change email addresses");
+      newEmail = email;
     }
   }
+  const pkce = pkceParams(stringField(body, "code_challenge_method"), stringField(body, "code_challenge"));
   if (typeof password === "string" && password !== "" && caller.user.has_password) {
     if (await passwordMatches(sql, caller.user.id, password)) {
       throw unprocessable("same_password", "New password should be different from the old password.");
@@ -69,6 +81,11 @@ export async function updateUser(request: Request): Promise<Response> {
                 where id = ${caller.user.id}`;
       await tx`delete from auth.one_time_tokens where user_id = ${caller.user.id}`;
       await endSessions(tx, caller.user.id, caller.session?.id, caller.session ? "others" : "global");
+    }
+    if (newEmail) {
+      const current = (await userById(tx, caller.user.id, true))!;
+      if (pkce) await createFlowState(tx, current.id, "email_change", pkce);
+      await sendEmailChangeMails(tx, request, current, newEmail, { pkce: !!pkce });
     }
     if (data) {
       await tx`

@@ -22,6 +22,9 @@ export interface UserRow {
   recovery_sent_at: Date | null;
   email_change: string | null;
   email_change_sent_at: Date | null;
+  email_change_token_new: string | null;
+  email_change_token_current: string | null;
+  email_change_confirm_status: number | null;
   last_sign_in_at: Date | null;
   raw_app_meta_data: Record<string, unknown> | null;
   raw_user_meta_data: Record<string, unknown> | null;
@@ -47,7 +50,8 @@ interface IdentityRow {
 const userColumns =
   `id, aud, role, email, phone, encrypted_password is not null and encrypted_password <> '' as has_password,
   email_confirmed_at, phone_confirmed_at, confirmed_at, invited_at, confirmation_token, confirmation_sent_at,
-  recovery_token, recovery_sent_at, email_change, email_change_sent_at, last_sign_in_at, raw_app_meta_data,
+  recovery_token, recovery_sent_at, email_change, email_change_sent_at, email_change_token_new,
+  email_change_token_current, email_change_confirm_status, last_sign_in_at, raw_app_meta_data,
   raw_user_meta_data, banned_until, is_anonymous, created_at, updated_at`;
 
 export async function userById(

@@ -1,7 +1,9 @@
 /**
  * `GET /auth/v1/verify` (a mail's link) and `POST /auth/v1/verify` (the 6-digit code, or a token hash), as
  * GoTrue answers them (supabase/auth `internal/api/verify.go`), for the types `signup`, `invite`,
- * `magiclink`, `recovery` and `email` (either of the first two kinds of token):
+ * `magiclink`, `recovery`, `email` (either of the first two kinds of token) and `email_change` (from the new
+ * address, and with `double_confirm_changes` while confirmations are on also from the current one: the first
+ * answers GoTrue's "Confirmation link accepted…" message):
  * - GET redirects (303) to the redirect GoTrue honours with the session in the URL fragment
  *   (`#access_token=…&expires_at=…&expires_in=…&refresh_token=…&sb=&token_type=bearer&type=…`, the implicit
  *   flow), or with `?code=` for a PKCE link (token `pkce_…`), or with the error in the fragment
@@ -39,6 +41,7 @@ async function userByTokenHash(
   type: string,
   hash: string,
 ): Promise<{ user: UserRow; type: string }> {
+  if (type === "email_change") return await userByEmailChangeHash(tx, hash);
   let column: "confirmation_token" | "recovery_token" | "either";
   if (type === "email") column = "either";
   else if (confirmationTypes.has(type)) column = "confirmation_token";
@@ -60,14 +63,49 @@ async function userByTokenHash(
   return { user, type: effective };
 }
 
+const singleConfirmationAccepted =
+  "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+
+async function userByEmailChangeHash(
+  tx: postgres.TransactionSql,
+  hash: string,
+): Promise<{ user: UserRow; type: string }> {
+  const [row] = await tx<{ id: string }[]>`
+    select id from auth.users
+     where deleted_at is null and ${hash} <> ''
+       and (email_change_token_current = ${hash} or email_change_token_new = ${hash})
+     for update`;
+  const user = row && await userById(tx, row.id);
+  if (!user) throw linkExpired();
+  if (isBanned(user)) throw forbidden("user_banned", "User is banned");
+  if (otpExpired(user.email_change_sent_at, authSettings().email.otpExpirySeconds)) throw linkExpired();
+  return { user, type: "email_change" };
+}
+
 async function userByCode(
   tx: postgres.TransactionSql,
   type: string,
   email: string,
   hash: string,
 ): Promise<{ user: UserRow; type: string }> {
-  if (type !== "email" && !confirmationTypes.has(type) && !recoveryTypes.has(type)) {
+  if (
+    type !== "email" && type !== "email_change" && !confirmationTypes.has(type) && !recoveryTypes.has(type)
+  ) {
     throw badRequest("validation_failed", "Unsupported verification type");
+  }
+  if (type === "email_change") {
+    const [row] = await tx<{ id: string }[]>`
+      select id from auth.users
+       where deleted_at is null and (
+         (lower(email) = ${email} and email_change_token_current in (${hash}, ${pkcePrefix + hash})) or
+         (lower(email_change) = ${email} and email_change_token_new in (${hash}, ${pkcePrefix + hash})))
+       for update`;
+    const user = row && await userById(tx, row.id);
+    if (!user || otpExpired(user.email_change_sent_at, authSettings().email.otpExpirySeconds)) {
+      throw codeInvalid();
+    }
+    if (isBanned(user)) throw forbidden("user_banned", "User is banned");
+    return { user, type };
   }
   const user = await userByEmail(tx, email, true);
   if (!user) throw codeInvalid();
@@ -84,16 +122,59 @@ async function userByCode(
   throw codeInvalid();
 }
 
-/** Uses the token up: confirms (sign-up, invitation) or clears the recovery token (and confirms). */
-async function applyVerification(tx: postgres.TransactionSql, user: UserRow, type: string): Promise<void> {
+/**
+ * Uses the token up: confirms (sign-up, invitation), clears the recovery token (and confirms), or applies an
+ * address change. Answers false when an address change waits for its other confirmation (GoTrue's
+ * double_confirm_changes while confirmations are on).
+ */
+async function applyVerification(
+  tx: postgres.TransactionSql,
+  user: UserRow,
+  type: string,
+  hash: string,
+): Promise<boolean> {
   if (confirmationTypes.has(type)) {
     if (!user.has_password && user.invited_at) await setPassword(tx, user.id, crypto.randomUUID() + "Aa1!");
     await confirmUser(tx, user.id);
-    return;
+    return true;
   }
+  if (type === "email_change") return await applyEmailChange(tx, user, hash);
   await tx`update auth.users set recovery_token = '', updated_at = now() where id = ${user.id}`;
   await tx`delete from auth.one_time_tokens where user_id = ${user.id} and token_type = 'recovery_token'`;
   if (!user.email_confirmed_at) await confirmUser(tx, user.id);
+  return true;
+}
+
+async function applyEmailChange(tx: postgres.TransactionSql, user: UserRow, hash: string): Promise<boolean> {
+  const settings = authSettings();
+  const matchesCurrent = hash !== "" &&
+    (user.email_change_token_current === hash || user.email_change_token_current === pkcePrefix + hash);
+  if (
+    settings.email.enableConfirmations && settings.email.doubleConfirmChanges &&
+    (user.email_change_confirm_status ?? 0) === 0 && user.email
+  ) {
+    await tx`update auth.users
+                set email_change_confirm_status = 1,
+                    email_change_token_current = case when ${matchesCurrent} then '' else email_change_token_current end,
+                    email_change_token_new = case when ${matchesCurrent} then email_change_token_new else '' end
+              where id = ${user.id}`;
+    await tx`delete from auth.one_time_tokens where user_id = ${user.id}
+               and token_type = ${matchesCurrent ? "email_change_token_current" : "email_change_token_new"}`;
+    return false;
+  }
+  const newEmail = user.email_change ?? "";
+  await tx`update auth.users
+              set email = ${newEmail}, email_change = '', email_change_token_new = '',
+                  email_change_token_current = '', email_change_sent_at = null, email_change_confirm_status = 0,
+                  email_confirmed_at = now(), updated_at = now()
+            where id = ${user.id}`;
+  await tx`delete from auth.one_time_tokens
+            where user_id = ${user.id} and token_type in ('email_change_token_new', 'email_change_token_current')`;
+  await tx`update auth.identities
+              set identity_data = identity_data || jsonb_build_object('email', ${newEmail}::text, 'email_verified', true),
+                  updated_at = now()
+            where user_id = ${user.id} and provider = 'email'`;
+  return true;
 }
 
 function withFragment(url: string, params: Record<string, string>): string {
@@ -137,17 +218,25 @@ async function verifyGet(request: Request): Promise<Response> {
   if (type === "") throw badRequest("validation_failed", "Verify requires a verification type");
   if (token === "") throw badRequest("validation_failed", "Verify requires a token or a token hash");
   const pkce = token.startsWith(pkcePrefix);
-  let outcome: { session?: TokenResponse; code?: string; type: string };
+  let outcome: { session?: TokenResponse; code?: string; type: string; pending?: boolean };
   try {
     outcome = await authDatabase().begin(async (tx) => {
       const found = await userByTokenHash(tx, type, token);
-      await applyVerification(tx, found.user, found.type);
+      if (!(await applyVerification(tx, found.user, found.type, token))) {
+        return { pending: true, type: found.type };
+      }
       if (pkce) return { code: await issueAuthCode(tx, found.user.id, found.type), type: found.type };
       return { session: await issueSession(tx, found.user.id, "otp", request), type: found.type };
     });
   } catch (error) {
     if (error instanceof AuthError) return redirect(errorRedirect(redirectTo, error, pkce));
     throw error;
+  }
+  if (outcome.pending) {
+    // GoTrue's prepRedirectURL: the message in the fragment (and the query for PKCE).
+    const url = new URL(redirectTo.split("#")[0]);
+    if (pkce) url.searchParams.set("message", singleConfirmationAccepted);
+    return redirect(withFragment(url.href, { message: singleConfirmationAccepted, sb: "" }));
   }
   if (outcome.code) {
     const url = new URL(redirectTo);
@@ -197,12 +286,14 @@ async function verifyPost(request: Request): Promise<Response> {
     throw badRequest("validation_failed", "Only the token_hash and type should be provided");
   }
   const session = await authDatabase().begin(async (tx) => {
+    const usedHash = token !== "" ? tokenHash(address, token) : hash;
     const found = token !== ""
-      ? await userByCode(tx, type, address, tokenHash(address, token))
+      ? await userByCode(tx, type, address, usedHash)
       : await userByTokenHash(tx, type, hash);
-    await applyVerification(tx, found.user, found.type);
+    if (!(await applyVerification(tx, found.user, found.type, usedHash))) return undefined;
     return await issueSession(tx, found.user.id, "otp", request);
   });
+  if (!session) return jsonResponse(request, { msg: singleConfirmationAccepted, code: "200" });
   return jsonResponse(request, session);
 }
 
