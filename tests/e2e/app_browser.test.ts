@@ -455,6 +455,7 @@ Deno.test(
         assertEquals(pageErrors, []);
       });
     } finally {
+      Deno.env.delete("GOTRUE_MAILER_AUTOCONFIRM");
       await leaveNothingDue(sql, [TLD], accountIds);
       await browser.close();
       await app.close();

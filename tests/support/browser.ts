@@ -54,10 +54,24 @@ export async function startApp(supabaseUrl = ""): Promise<TestApp> {
   await builtApp();
   const config = { supabaseUrl, publishableKey: localPublishableKey };
   const server = startAppServer({ port: 0, config });
+  // Test files share one process: what is set here is put back on close.
+  const saved = ["APP_URL", "GOTRUE_SITE_URL", "GOTRUE_URI_ALLOW_LIST"].map((
+    name,
+  ) => [name, Deno.env.get(name)]);
   Deno.env.set("APP_URL", server.url);
   Deno.env.set("GOTRUE_SITE_URL", server.url);
   Deno.env.set("GOTRUE_URI_ALLOW_LIST", `${server.url}/**`);
-  return { ...server, config };
+  return {
+    ...server,
+    config,
+    async close() {
+      await server.close();
+      for (const [name, value] of saved) {
+        if (value === undefined) Deno.env.delete(name!);
+        else Deno.env.set(name!, value);
+      }
+    },
+  };
 }
 
 /** Violations of impact serious or critical that axe-core finds on the page as it is now. */
