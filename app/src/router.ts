@@ -42,6 +42,8 @@ export function onLinkClick(event: MouseEvent): void {
   if (!anchor || event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   if (anchor.target || anchor.hasAttribute("download") || anchor.origin !== location.origin) return;
+  // In-page links (the skip link) keep the browser's own behaviour: scroll and focus.
+  if (anchor.getAttribute("href")?.startsWith("#")) return;
   event.preventDefault();
   navigate(anchor.pathname + anchor.search);
 }

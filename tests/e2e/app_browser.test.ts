@@ -28,7 +28,7 @@ import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";
-import { fillSignIn, latestMail, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
+import { fillSignIn, latestMail, password, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
 import { checkNow, domainStatus, leaveNothingDue, postToPoller } from "../support/poller_runs.ts";
 import { registerBotWebhook } from "../support/telegram_link.ts";
 import { startStack, uniqueEmail } from "../support/stack.ts";
@@ -447,6 +447,42 @@ Deno.test(
         await other.getByLabel("Password", { exact: true }).fill("a brand new passphrase");
         await other.getByRole("button", { name: "Sign in", exact: true }).click();
         await other.getByRole("button", { name: "Sign out" }).waitFor();
+        await fresh.close();
+      });
+
+      await step("by keyboard alone: sign in, skip to the content, add a name", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        const focused = () =>
+          other.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const element = (globalThis as any).document.activeElement;
+            return `${element?.tagName.toLowerCase()} ${
+              element?.getAttribute("name") ?? element?.textContent ?? ""
+            }`;
+          });
+        await other.goto(app.url);
+        await other.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+        for (let i = 0; i < 6 && await focused() !== "input email"; i++) await other.keyboard.press("Tab");
+        assertEquals(await focused(), "input email");
+        await other.keyboard.type(owner);
+        await other.keyboard.press("Tab");
+        await other.keyboard.type(password);
+        await other.keyboard.press("Enter");
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
+        await other.keyboard.press("Tab");
+        assertEquals(await focused(), "a Skip to content");
+        await other.keyboard.press("Enter");
+        const name = uniqueName("keys");
+        for (let i = 0; i < 4 && !(await focused()).startsWith("textarea"); i++) {
+          await other.keyboard.press("Tab");
+        }
+        await other.keyboard.type(name);
+        await other.keyboard.press("Tab");
+        assertEquals(await focused(), "button Add");
+        await other.keyboard.press("Enter");
+        await other.getByRole("link", { name }).waitFor();
         await fresh.close();
       });
 

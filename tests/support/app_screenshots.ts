@@ -55,12 +55,13 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
         index * 3 + 1
       }),
           status_changed_at = now() - interval '2 days',
-          expires_at = ${s.expires === null ? null : iso(s.expires)}, registrar = ${s.registrar},
-          predicted_drop_at = ${s.drop ? iso(s.drop) : null},
-          prediction_basis = ${
-        s.drop ? "pending delete since the RDAP last-changed date + 5 days (registry's policy)" : null
-      }
+          expires_at = ${s.expires === null ? null : iso(s.expires)}, registrar = ${s.registrar}
         where name = ${s.name} returning id`;
+      if (s.drop) {
+        // After the status: entering pending delete clears any earlier prediction (a trigger).
+        await sql`update public.domains set predicted_drop_at = ${iso(s.drop)},
+          prediction_basis = 'pending_delete_period' where name = ${s.name}`;
+      }
       await sql`delete from public.domain_status_changes where domain_id = ${domain.id}`;
       if (s.name === "cloudnine.dev") {
         const rows: [string | null, string, number, unknown][] = [

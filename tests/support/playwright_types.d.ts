@@ -34,6 +34,7 @@ export interface Download {
 
 export interface Page extends Pick<Locator, "getByRole" | "getByText" | "getByLabel"> {
   goto(url: string): Promise<unknown>;
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   reload(): Promise<unknown>;
   url(): string;
   content(): Promise<string>;

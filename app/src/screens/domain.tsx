@@ -27,6 +27,15 @@ function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   );
 }
 
+/** What each prediction basis (domains.prediction_basis) means, in words. */
+const basisText: Record<string, string> = {
+  pending_delete_period:
+    "from when the name entered pending delete, plus the registry's pending-delete period",
+  redemption_period:
+    "from when the name entered its redemption period, plus the registry's redemption and pending-delete periods",
+  unknown: "not enough is known to predict the drop",
+};
+
 function changeLabel(previous: string | null, status: string): string {
   if (previous === null) return `First seen: ${statusLabels[status] ?? status}`;
   if (previous === "pending_delete" && status === "registered") return "Restored";
@@ -89,7 +98,9 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
             <p>
               Expected to drop around <strong>{formatTime(domain.predicted_drop_at)}</strong>.
             </p>
-            {domain.prediction_basis ? <p class="muted">Basis: {domain.prediction_basis}</p> : null}
+            {domain.prediction_basis
+              ? <p class="muted">Basis: {basisText[domain.prediction_basis] ?? domain.prediction_basis}.</p>
+              : null}
           </div>
         )
         : null}
