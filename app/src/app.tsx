@@ -1,6 +1,6 @@
 /** The shell: session, the plan/quota bar on every signed-in screen, navigation and the routes. */
 import type { Session } from "@supabase/supabase-js";
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import * as api from "./data/api.ts";
 import type { AccountOverview } from "./data/types.ts";
 import { navigate, onLinkClick, useLocation } from "./router.ts";
@@ -86,6 +86,17 @@ export function App() {
   useEffect(() => {
     document.title = `${titleOf(where.path)} · Domain Watchlist`;
   }, [where.path]);
+
+  // After a navigation (not the first load), focus moves to the new screen's content, so keyboard and
+  // screen reader users start there rather than where the old screen's control was.
+  const firstLoad = useRef(true);
+  useEffect(() => {
+    if (firstLoad.current) {
+      firstLoad.current = false;
+      return;
+    }
+    document.getElementById("main")?.focus();
+  }, [where]);
 
   if (session === undefined) {
     return (

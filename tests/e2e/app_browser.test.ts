@@ -458,9 +458,9 @@ Deno.test(
           other.evaluate(() => {
             // deno-lint-ignore no-explicit-any
             const element = (globalThis as any).document.activeElement;
-            return `${element?.tagName.toLowerCase()} ${
-              element?.getAttribute("name") ?? element?.textContent ?? ""
-            }`;
+            const tag = element?.tagName.toLowerCase();
+            const name = element?.getAttribute("name") ?? (tag === "main" ? "" : element?.textContent ?? "");
+            return `${tag} ${name}`;
           });
         await other.goto(app.url);
         await other.getByRole("button", { name: "Sign in", exact: true }).waitFor();
@@ -471,9 +471,13 @@ Deno.test(
         await other.keyboard.type(password);
         await other.keyboard.press("Enter");
         await other.getByRole("button", { name: "Sign out" }).waitFor();
+        assertEquals(await focused(), "main ", "after a navigation, focus is on the new screen's content");
+        await other.reload();
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
         await other.keyboard.press("Tab");
         assertEquals(await focused(), "a Skip to content");
         await other.keyboard.press("Enter");
+        assertEquals(await focused(), "main ");
         const name = uniqueName("keys");
         for (let i = 0; i < 4 && !(await focused()).startsWith("textarea"); i++) {
           await other.keyboard.press("Tab");

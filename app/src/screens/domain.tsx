@@ -135,9 +135,9 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
               <tbody>
                 {detail.alerts.map((alert) => (
                   <tr key={alert.event_id}>
-                    <td>{alert.type}</td>
-                    <td>{formatTime(alert.created_at)}</td>
-                    <td>
+                    <td data-label="Event">{alert.type}</td>
+                    <td data-label="When">{formatTime(alert.created_at)}</td>
+                    <td data-label="Deliveries">
                       {alert.deliveries.length === 0 ? "—" : (
                         <ul class="plain">
                           {alert.deliveries.map((d, i) => (
