@@ -9,7 +9,7 @@ import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
 import { buildApp } from "./local/app_build.ts";
-import { startAppServer } from "./local/app_server.ts";
+import { type RunningAppServer, startAppServer } from "./local/app_server.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startMailbox } from "./local/mailbox/server.ts";
 import { startNetWorker } from "./local/net_worker.ts";
@@ -42,11 +42,35 @@ async function demoApiKey(sql: postgres.Sql): Promise<string> {
   }) as string;
 }
 
+/** Builds and serves the app on APP_URL's port; the reason instead when it cannot (the rest still runs). */
+async function serveApp(
+  appUrl: string,
+  config: { supabaseUrl: string; publishableKey: string },
+): Promise<RunningAppServer | string> {
+  try {
+    console.log("Building the app (app/dist) …");
+    await buildApp();
+    const url = new URL(appUrl);
+    return startAppServer({
+      port: Number(Deno.env.get("START_APP_PORT") || url.port || 80),
+      hostname: url.hostname === "localhost" ? "127.0.0.1" : url.hostname,
+      config,
+    });
+  } catch (error) {
+    return (error as Error).message.split("\n")[0];
+  }
+}
+
 async function main(): Promise<void> {
   // A moved app port moves the app's URL everywhere it is used (invitation links, CORS, Auth's Site URL).
   const appPort = Deno.env.get("START_APP_PORT");
-  if (appPort && !Deno.env.get("APP_URL")) Deno.env.set("APP_URL", `http://localhost:${appPort}`);
-  if (appPort && !Deno.env.get("GOTRUE_SITE_URL")) Deno.env.set("GOTRUE_SITE_URL", Deno.env.get("APP_URL")!);
+  if (appPort) {
+    Deno.env.set("APP_URL", `http://localhost:${appPort}`);
+    Deno.env.set("GOTRUE_SITE_URL", `http://localhost:${appPort}`);
+    if (!Deno.env.get("GOTRUE_URI_ALLOW_LIST")) {
+      Deno.env.set("GOTRUE_URI_ALLOW_LIST", `http://localhost:${appPort}/**`);
+    }
+  }
   const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   console.log("Preparing PostgreSQL 15 (pg_cron) on 127.0.0.1:%d …", databasePort);
   const { created, applied } = await prepareDatabase(cluster);
@@ -64,16 +88,9 @@ async function main(): Promise<void> {
   const mailbox = startMailbox({ port: mailboxPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
-  console.log("Building the app (app/dist) …");
-  await buildApp();
-  const appUrl = new URL(environment.APP_URL);
   const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
   const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
-  const app = startAppServer({
-    port: Number(Deno.env.get("START_APP_PORT") || appUrl.port || 80),
-    hostname: appUrl.hostname === "localhost" ? "127.0.0.1" : appUrl.hostname,
-    config: { supabaseUrl, publishableKey },
-  });
+  const app = await serveApp(environment.APP_URL, { supabaseUrl, publishableKey });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
   const apiKey = await demoApiKey(sql);
@@ -111,7 +128,11 @@ Mailbox: ${mailbox.url}
 
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
-  OAuth consent  ${app.url}/oauth/consent (the app's page; Auth sends a connector's user there)
+  OAuth consent  ${
+    typeof app === "string"
+      ? `the app is not served: ${app}`
+      : `${app.url}/oauth/consent (the app's page; Auth sends a connector's user there)`
+  }
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
   Database       ${cluster.url}
@@ -139,7 +160,7 @@ Press Ctrl-C to stop.`);
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
       within(1_000, mailbox.close()),
-      within(1_000, app.close()),
+      within(1_000, typeof app === "string" ? Promise.resolve() : app.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
     ]);
