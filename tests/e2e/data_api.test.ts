@@ -162,6 +162,17 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
       assertEquals(plans.status, 206);
       assertEquals(plans.count, 3);
       assertEquals(plans.data, [{ id: "business", quota: 10000 }, { id: "pro", quota: 1000 }]);
+      // `in` on uuid and bigint columns (the values are typed by the column), and an empty list.
+      const profiles = await ownerDb.from("profiles").select("id").in("id", [owner.user_id, other.user_id]);
+      assertEquals(profiles.data, [{ id: owner.user_id }], "RLS: only the caller's own profile");
+      const none = await ownerDb.from("profiles").select("id").in("id", []);
+      assertEquals([none.status, none.data], [200, []]);
+      const [entry] = await stack.sql<{ id: string }[]>`
+        select id::text from public.watchlist_entries where user_id = ${owner.user_id} limit 1`;
+      const byId = await ownerDb.from("watchlist_entries").select("id").in("id", [Number(entry.id), 0]);
+      assertEquals(byId.data, [{ id: Number(entry.id) }]);
+      const byEq = await ownerDb.from("watchlist_entries").select("id").eq("id", Number(entry.id)).single();
+      assertEquals(byEq.data, { id: Number(entry.id) });
       const likeAndNot = await ownerDb.from("plans").select("id").ilike("id", "PR*").not("id", "eq", "free");
       assertEquals(likeAndNot.data, [{ id: "pro" }]);
       const orFilter = await ownerDb.from("plans").select("id").or(
@@ -486,6 +497,7 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         `/profiles?order=${encodeURIComponent("id;drop table public.plans")}`,
         `/${encodeURIComponent('plans"; drop table public.plans; --')}`,
         "/rpc/private.current_account_id",
+        "/plans%zz",
         `/rpc/${encodeURIComponent("pg_sleep")}?seconds=1`,
       ];
       for (const path of attempts) {

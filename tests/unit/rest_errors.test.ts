@@ -129,6 +129,7 @@ Deno.test("PostgREST's own codes and statuses", () => {
     [pgrstErrors.jwtDecode("JWT cryptographic operation failed"), 401, "PGRST301"],
     [pgrstErrors.jwtClaims("JWT expired"), 401, "PGRST303"],
     [pgrstErrors.connection(null), 503, "PGRST000"],
+    [pgrstErrors.poolTimeout(), 504, "PGRST003"],
   ];
   for (const [error, status, code] of cases) assertEquals([error.status, error.body.code], [status, code]);
   assertEquals(pgrstErrors.singularity(0).body, {

@@ -136,6 +136,8 @@ export const pgrstErrors = {
     }),
   /** PGRST000/PGRST003: the database cannot be reached, or no connection was free in time. */
   connection: (details: string | null) => pgrst(503, "PGRST000", "Database connection error.", details),
+  /** PGRST003: no connection of the pool came free in time. */
+  poolTimeout: () => pgrst(504, "PGRST003", "Timed out acquiring connection from connection pool."),
 };
 
 /**

@@ -50,13 +50,21 @@ interface ResultRow {
 
 type Target = { kind: "table"; name: string } | { kind: "rpc"; name: string };
 
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw pgrstErrors.invalidResourcePath();
+  }
+}
+
 function targetOf(pathname: string): Target | "root" {
   const path = pathname.replace(/^\/rest\/v1/, "");
   const segments = path.split("/").filter((segment, index) => index > 0 || segment !== "");
   if (segments.length === 0 || (segments.length === 1 && segments[0] === "")) return "root";
-  if (segments.length === 1) return { kind: "table", name: decodeURIComponent(segments[0]) };
+  if (segments.length === 1) return { kind: "table", name: decodedSegment(segments[0]) };
   if (segments.length === 2 && segments[0] === "rpc") {
-    return { kind: "rpc", name: decodeURIComponent(segments[1]) };
+    return { kind: "rpc", name: decodedSegment(segments[1]) };
   }
   throw pgrstErrors.invalidResourcePath();
 }
@@ -386,6 +394,9 @@ function failure(error: unknown): Response {
   }
   if (isUnreachable(error)) {
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? null;
+    if (cause && /timeout exceeded when trying to connect/i.test(cause)) {
+      return errorResponse(pgrstErrors.poolTimeout());
+    }
     return errorResponse(pgrstErrors.connection(cause));
   }
   console.error(`[rest] ${error instanceof Error ? error.stack : String(error)}`);

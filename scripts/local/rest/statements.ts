@@ -97,9 +97,12 @@ function filterSql(filter: Filter, qualifier: string, parameters: Parameters): s
     case "simple":
       sql = `${column} ${simpleSql[operation.operator]} ${parameters.add(operation.value)}`;
       break;
-    case "in":
-      sql = `${column} = ANY(${parameters.add(operation.values)})`;
+    case "in": {
+      // `in.()` is an empty list (PostgREST: `= ANY('{}')`), so it matches nothing.
+      const empty = operation.values.length === 1 && operation.values[0] === "";
+      sql = `${column} = ANY(${parameters.add(empty ? [] : operation.values)})`;
       break;
+    }
     case "is":
       sql = `${column} IS ${operation.value === "not_null" ? "NOT NULL" : operation.value.toUpperCase()}`;
       break;
