@@ -3,7 +3,10 @@
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
  * demo Pro account whose fresh API key is printed with a curl line, and the product app (app/, built into
  * app/dist) on APP_URL (http://localhost:3000; START_APP_PORT moves it), which is also the OAuth consent
- * page Auth sends an MCP connector's user to. Ctrl-C stops everything.
+ * page Auth sends an MCP connector's user to. The Auth stand-in answers sign-up and sign-in under /auth/v1,
+ * its mails land in the local mailbox on http://127.0.0.1:54324 (START_MAILBOX_PORT), and the lines a client
+ * needs (API URL, publishable and secret keys, App URL, Mailbox) are printed as `supabase start` prints
+ * them. Ctrl-C stops everything.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
