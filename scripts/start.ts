@@ -1,16 +1,18 @@
 /**
  * `deno task start`: the whole service on this machine. PostgreSQL 15 with pg_cron on 127.0.0.1:54322
  * (data kept in .local/), every edge function on http://127.0.0.1:54321/functions/v1/<name>, and a
- * demo Pro account whose fresh API key is printed with a curl line, and a stand-in for the app's OAuth
- * consent page (on the Site URL, http://localhost:3000) for trying an MCP connector's OAuth flow by hand.
- * The Auth stand-in answers sign-up and sign-in under /auth/v1, its mails land in the local mailbox on
- * http://127.0.0.1:54324 (START_MAILBOX_PORT), and the lines a client needs (API URL, publishable and secret
- * keys, App URL, Mailbox) are printed as `supabase start` prints them. Ctrl-C stops everything.
+ * demo Pro account whose fresh API key is printed with a curl line, and the product app (app/, built into
+ * app/dist) on APP_URL (http://localhost:3000; START_APP_PORT moves it), which is also the OAuth consent
+ * page Auth sends an MCP connector's user to. The Auth stand-in answers sign-up and sign-in under /auth/v1,
+ * its mails land in the local mailbox on http://127.0.0.1:54324 (START_MAILBOX_PORT), and the lines a client
+ * needs (API URL, publishable and secret keys, App URL, Mailbox) are printed as `supabase start` prints
+ * them. Ctrl-C stops everything.
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
 import { createAccount, createApiKey } from "./local/accounts.ts";
-import { startConsentPage } from "./local/consent_page.ts";
+import { buildApp } from "./local/app_build.ts";
+import { type RunningAppServer, startAppServer } from "./local/app_server.ts";
 import { startGateway } from "./local/gateway.ts";
 import { startMailbox } from "./local/mailbox/server.ts";
 import { startNetWorker } from "./local/net_worker.ts";
@@ -43,7 +45,35 @@ async function demoApiKey(sql: postgres.Sql): Promise<string> {
   }) as string;
 }
 
+/** Builds and serves the app on APP_URL's port; the reason instead when it cannot (the rest still runs). */
+async function serveApp(
+  appUrl: string,
+  config: { supabaseUrl: string; publishableKey: string },
+): Promise<RunningAppServer | string> {
+  try {
+    console.log("Building the app (app/dist) …");
+    await buildApp();
+    const url = new URL(appUrl);
+    return startAppServer({
+      port: Number(Deno.env.get("START_APP_PORT") || url.port || 80),
+      hostname: url.hostname === "localhost" ? "127.0.0.1" : url.hostname,
+      config,
+    });
+  } catch (error) {
+    return (error as Error).message.split("\n")[0];
+  }
+}
+
 async function main(): Promise<void> {
+  // A moved app port moves the app's URL everywhere it is used (invitation links, CORS, Auth's Site URL).
+  const appPort = Deno.env.get("START_APP_PORT");
+  if (appPort) {
+    Deno.env.set("APP_URL", `http://localhost:${appPort}`);
+    Deno.env.set("GOTRUE_SITE_URL", `http://localhost:${appPort}`);
+    if (!Deno.env.get("GOTRUE_URI_ALLOW_LIST")) {
+      Deno.env.set("GOTRUE_URI_ALLOW_LIST", `http://localhost:${appPort}/**`);
+    }
+  }
   const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   console.log("Preparing PostgreSQL 15 (pg_cron) on 127.0.0.1:%d …", databasePort);
   const { created, applied } = await prepareDatabase(cluster);
@@ -61,12 +91,9 @@ async function main(): Promise<void> {
   const mailbox = startMailbox({ port: mailboxPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
-  const consentPage = startConsentPage({
-    authBaseUrl,
-    databaseUrl: cluster.url,
-    jwtSecret: environment.AUTH_JWT_SECRET,
-    defaultEmail: demoEmail,
-  });
+  const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
+  const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
+  const app = await serveApp(environment.APP_URL, { supabaseUrl, publishableKey });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
   const apiKey = await demoApiKey(sql);
@@ -92,8 +119,6 @@ async function main(): Promise<void> {
   );
 
   const baseUrl = `${supabaseUrl}/functions/v1/api-v1`;
-  const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
-  const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
   // The lines a client needs, as `supabase start` prints them.
   console.log(`
 Domain Watchlist is running.
@@ -107,9 +132,9 @@ Mailbox: ${mailbox.url}
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
   OAuth consent  ${
-    typeof consentPage === "string"
-      ? `not served: ${consentPage}`
-      : `${consentPage.url} (local stand-in for the app's page)`
+    typeof app === "string"
+      ? `the app is not served: ${app}`
+      : `${app.url}/oauth/consent (the app's page; Auth sends a connector's user there)`
   }
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
@@ -138,7 +163,7 @@ Press Ctrl-C to stop.`);
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
       within(1_000, mailbox.close()),
-      within(1_000, typeof consentPage === "string" ? Promise.resolve() : consentPage.close()),
+      within(1_000, typeof app === "string" ? Promise.resolve() : app.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),
     ]);

@@ -26,7 +26,7 @@ const deno = Deno.execPath();
 const toolsLock = "--lock=deno.tools.lock";
 /** Deno 2.1 reads `deno.lock` (version 4) and must find everything in it, as the deploy bundler does. */
 const hostedLock = [`--lock=${hostedLockfile}`, "--frozen"];
-const typeChecked = ["supabase/functions", "scripts", "tests", "bench"];
+const typeChecked = ["supabase/functions", "scripts", "tests", "bench", "app"];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

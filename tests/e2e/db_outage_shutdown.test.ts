@@ -42,6 +42,7 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
   const gatewayPort = freePort();
   const databasePort = freePort();
   const mailboxPort = freePort();
+  const appPort = freePort();
   const cluster = clusterAt(join(stateDir, "postgres"), databasePort);
   let bootstrapAsked = false;
   const hanging = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (request) => {
@@ -59,6 +60,7 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
       START_GATEWAY_PORT: String(gatewayPort),
       START_DB_PORT: String(databasePort),
       START_MAILBOX_PORT: String(mailboxPort),
+      START_APP_PORT: String(appPort),
       START_STATE_DIR: stateDir,
       RDAP_BOOTSTRAP_URL: `http://127.0.0.1:${hanging.addr.port}/dns.json`,
       RDAP_TIMEOUT_MS: "60000",
@@ -94,10 +96,13 @@ Deno.test("Ctrl-C during a poller run stops the stack within 5 s", options, asyn
         `API URL: http://127.0.0.1:${gatewayPort}`,
         `Publishable key: ${localPublishableKey}`,
         `Secret key: ${localSecretKey}`,
-        "App URL: http://localhost:3000",
+        `App URL: http://localhost:${appPort}`,
         `Mailbox: http://127.0.0.1:${mailboxPort}`,
       ]
     ) assert(lines.includes(expected), `start.ts did not print ${expected}:\n${output}`);
+    // The app is served there, pointed at this stack.
+    const appConfig = await (await fetch(`http://localhost:${appPort}/config.json`)).json();
+    assert(appConfig.supabaseUrl === `http://127.0.0.1:${gatewayPort}`, JSON.stringify(appConfig));
     const signedUp = await fetch(`http://127.0.0.1:${gatewayPort}/auth/v1/signup`, {
       method: "POST",
       headers: { apikey: localPublishableKey, "content-type": "application/json" },

@@ -23,15 +23,13 @@ import type {
 import { createHash } from "node:crypto";
 import { localJwtSecret, sessionToken } from "../../scripts/local/secrets.ts";
 import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
-import { startConsentPage } from "../../scripts/local/consent_page.ts";
-import { freePort } from "../../scripts/local/postgres.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import type { CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { callChecked, publishedContract } from "../support/contract.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
-import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
+import { startStack, type TestStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const redirectUrl = "http://localhost:8976/oauth/callback";
@@ -540,59 +538,6 @@ Deno.test("MCP over OAuth 2.1 through the local Supabase Auth stand-in", options
       });
       assertEquals(again.status, 400, "a decided authorization cannot be decided again");
       await again.body?.cancel();
-    });
-
-    await t.step("deno task start's consent page lets a person approve in a browser", async () => {
-      const account = await stack.account("pro");
-      const siteUrl = `http://127.0.0.1:${freePort()}`;
-      Deno.env.set("GOTRUE_SITE_URL", siteUrl);
-      const consentPage = startConsentPage({
-        authBaseUrl: stack.gateway.url,
-        databaseUrl: databaseUrl(),
-        jwtSecret: Deno.env.get("AUTH_JWT_SECRET") ?? localJwtSecret,
-        defaultEmail: account.email,
-      });
-      try {
-        assert(typeof consentPage !== "string", String(consentPage));
-        const registered = await (await fetch(`${auth}/oauth/clients/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ redirect_uris: [redirectUrl], token_endpoint_auth_method: "none" }),
-        })).json();
-        const { challenge } = pkcePair();
-        const authorize = await fetch(
-          `${auth}/oauth/authorize?${new URLSearchParams({
-            client_id: registered.client_id,
-            redirect_uri: redirectUrl,
-            code_challenge: challenge,
-            code_challenge_method: "S256",
-            state: "by-hand",
-          })}`,
-          { redirect: "manual" },
-        );
-        const pageUrl = authorize.headers.get("location")!;
-        assert(pageUrl.startsWith(`${siteUrl}/oauth/consent?authorization_id=`), pageUrl);
-        const page = await fetch(pageUrl);
-        assertEquals(page.status, 200);
-        assertMatch(await page.text(), /Approve/);
-        const decided = await fetch(pageUrl, {
-          method: "POST",
-          body: new URLSearchParams({
-            authorization_id: new URL(pageUrl).searchParams.get("authorization_id")!,
-            email: account.email,
-            action: "approve",
-          }),
-          redirect: "manual",
-        });
-        assertEquals(decided.status, 303);
-        const back = new URL(decided.headers.get("location")!);
-        assertEquals(back.origin + back.pathname, redirectUrl);
-        assert(back.searchParams.get("code"), "the browser returns to the client with a code");
-        assertEquals(back.searchParams.get("state"), "by-hand");
-      } finally {
-        Deno.env.delete("GOTRUE_SITE_URL");
-        if (typeof consentPage !== "string") await consentPage.close();
-      }
     });
   } finally {
     await stack.close();

@@ -1,0 +1,30 @@
+/**
+ * The app's runtime configuration, read at start from `/config.json` beside index.html: the local static
+ * server (scripts/local/app_server.ts) writes it from the running stack; for a static host, `deno task
+ * app:build` writes it from APP_SUPABASE_URL / APP_PUBLISHABLE_KEY / APP_FUNCTIONS_URL (docs/app.md).
+ */
+export interface AppConfig {
+  /** The project URL (`https://<ref>.supabase.co`, locally `http://127.0.0.1:54321`). */
+  supabaseUrl: string;
+  /** The publishable (anon) key: safe in a browser, RLS decides what it may do. */
+  publishableKey: string;
+  /** `<supabaseUrl>/functions/v1` unless the functions live elsewhere. */
+  functionsUrl: string;
+}
+
+export function readConfig(value: unknown): AppConfig {
+  const raw = (value ?? {}) as Record<string, unknown>;
+  const supabaseUrl = String(raw.supabaseUrl ?? "").replace(/\/+$/, "");
+  const publishableKey = String(raw.publishableKey ?? "");
+  if (!supabaseUrl || !publishableKey) {
+    throw new Error("config.json must name supabaseUrl and publishableKey (docs/app.md, Configuration).");
+  }
+  const functionsUrl = String(raw.functionsUrl || `${supabaseUrl}/functions/v1`).replace(/\/+$/, "");
+  return { supabaseUrl, publishableKey, functionsUrl };
+}
+
+export async function loadConfig(): Promise<AppConfig> {
+  const response = await fetch("/config.json", { cache: "no-store" });
+  if (!response.ok) throw new Error(`config.json could not be read (HTTP ${response.status}).`);
+  return readConfig(await response.json());
+}

@@ -1,0 +1,75 @@
+/**
+ * What the app says when a request fails: the server's own message (the database and the functions hold
+ * every rule; the app adds none), plus what to do next. Pure, unit-tested (tests/unit/app_errors.test.ts).
+ */
+export interface AppError {
+  message: string;
+  /** What the user can do about it. */
+  next?: string;
+  /** HTTP status, when there was an answer. */
+  status?: number;
+  /** Server code (SQLSTATE / DW code / GoTrue error code). */
+  code?: string;
+  /** The invalid names the server listed (add_watchlist_domains puts them in `details`). */
+  details?: string;
+}
+
+export const operatorPlanChange =
+  "Plans change only through the operator: deno task admin set-plan --email <your email> --plan pro.";
+
+export interface FailureInput {
+  status?: number;
+  code?: string;
+  message?: string;
+  details?: string | null;
+  hint?: string | null;
+  /** `reset_at` of a 429 body (functions) */
+  resetAt?: string;
+  /** true when no answer came back at all */
+  network?: boolean;
+}
+
+const prefix = /^DW[0-9A-Z]{3}:\s*/;
+
+function when(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** One failure, told with what to do next. */
+export function describeFailure(input: FailureInput): AppError {
+  if (input.network) {
+    return {
+      message: "The server could not be reached.",
+      next: "Check your connection and try again; what you typed is still here.",
+    };
+  }
+  const code = input.code;
+  const message = (input.message || `The request failed (HTTP ${input.status ?? "?"}).`).replace(prefix, "");
+  const base: AppError = { message, status: input.status, code, details: input.details ?? undefined };
+  if (input.status === 429 || code === "DW429" || code === "over_email_send_rate_limit") {
+    const reset = input.resetAt ?? input.hint?.match(/\d{4}-\d\d-\d\dT[^\s,;]+/)?.[0];
+    return {
+      ...base,
+      next: reset ? `Try again after ${when(reset)}.` : "Wait a little and try again.",
+    };
+  }
+  if (code === "DWUPG" || code === "DW402") {
+    return { ...base, next: `This needs Pro or higher. ${operatorPlanChange}` };
+  }
+  if (code === "DW401" || input.status === 401 || code === "PGRST301" || code === "PGRST303") {
+    return { ...base, next: "Your session has ended: sign in again." };
+  }
+  if (input.status !== undefined && input.status >= 500) {
+    return { ...base, next: "The service is having trouble; try again in a minute." };
+  }
+  return base;
+}
+
+/** A quota answer from add_watchlist_domains, told. */
+export function overQuotaNext(rejected: number): string | undefined {
+  if (rejected <= 0) return undefined;
+  return `${rejected} name(s) did not fit your plan's quota and are still in the box. Remove names you no longer need, or ${
+    operatorPlanChange.charAt(0).toLowerCase() + operatorPlanChange.slice(1)
+  }`;
+}

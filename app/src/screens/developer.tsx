@@ -1,0 +1,156 @@
+/** Developer API (Pro and higher): keys (shown once), usage against the daily limit, MCP connection. */
+import { useEffect, useState } from "preact/hooks";
+import type { ScreenProps } from "../app.tsx";
+import * as api from "../data/api.ts";
+import { operatorPlanChange } from "../data/errors.ts";
+import type { ApiKey } from "../data/types.ts";
+import { CopyButton, ErrorNote, formatTime, ShownOnce, useAction } from "../ui/components.tsx";
+
+export function Developer({ overview, refreshOverview }: ScreenProps) {
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<string | null>(null);
+  const list = useAction();
+  const create = useAction();
+  const { functionsUrl } = api.appConfig();
+  const apiBase = `${functionsUrl}/api-v1`;
+  const mcpUrl = `${apiBase}/mcp`;
+  const mcpJson = JSON.stringify(
+    {
+      mcpServers: {
+        "domain-watchlist": { type: "http", url: mcpUrl, headers: { "x-api-key": "<your API key>" } },
+      },
+    },
+    null,
+    2,
+  );
+
+  const reload = () => list.act(async () => setKeys(await api.apiKeys()));
+  useEffect(() => void reload(), []);
+
+  const allowed = overview?.api_access ?? true;
+  return (
+    <section>
+      <h1>Developer API</h1>
+      {!allowed
+        ? (
+          <div class="note upsell">
+            <strong>API keys come with Pro.</strong>
+            <span>
+              Pro adds the REST API, the MCP server for AI assistants, webhooks, Slack and Discord.{" "}
+              {operatorPlanChange}
+            </span>
+          </div>
+        )
+        : null}
+      {overview && allowed
+        ? (
+          <p>
+            Requests today: <strong>{overview.requests_today}</strong>
+            {overview.daily_request_limit === null
+              ? " (no daily limit)"
+              : ` of ${overview.daily_request_limit}`}; the count resets{" "}
+            {formatTime(overview.requests_reset_at)}.{" "}
+            <button type="button" class="link" onClick={refreshOverview}>Refresh</button>
+          </p>
+        )
+        : null}
+      <form
+        class="card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          create.act(async () => {
+            setCreated(null);
+            const key = await api.createApiKey(name);
+            setCreated(key.api_key);
+            setName("");
+            reload();
+          });
+        }}
+      >
+        <h2>New key</h2>
+        <label>
+          Key name
+          <input
+            value={name}
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            placeholder="laptop"
+          />
+        </label>
+        <button type="submit" disabled={create.busy}>Create key</button>
+        <ErrorNote error={create.error} />
+        {created ? <ShownOnce label="Your new API key" value={created} /> : null}
+      </form>
+      <h2>Keys</h2>
+      <ErrorNote error={list.error} />
+      {keys.length === 0 ? <p class="empty">No keys yet.</p> : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>{formatTime(key.created_at)}</td>
+                  <td>{formatTime(key.last_used_at)}</td>
+                  <td>
+                    <button
+                      type="button"
+                      class="link danger"
+                      aria-label={`Revoke ${key.name}`}
+                      onClick={() =>
+                        list.act(async () => {
+                          await api.revokeApiKey(key.id);
+                          reload();
+                        })}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>REST and MCP</h2>
+      <p>
+        REST base URL: <code>{apiBase}</code> (send the key as <code>x-api-key</code>).
+      </p>
+      <p>
+        MCP server URL: <code>{mcpUrl}</code> <CopyButton text={mcpUrl} label="Copy MCP URL" />
+      </p>
+      <h3>Claude Desktop, Cursor and other clients with a configuration file</h3>
+      <p>Paste this into the client's MCP configuration, with one of your keys:</p>
+      <pre class="code">{mcpJson}</pre>
+      <CopyButton text={mcpJson} label="Copy configuration" />
+      <h3>Claude.ai and ChatGPT (connect by URL)</h3>
+      <ol>
+        <li>
+          Claude: Settings → Connectors → Add custom connector; ChatGPT: Settings → Connectors → Create
+          (developer mode).
+        </li>
+        <li>
+          Give the MCP server URL above and nothing else: no key is needed.
+        </li>
+        <li>
+          The assistant sends you to this app's consent page: sign in, check the assistant's name and address,
+          and choose Approve. It can then use the watchlist tools of your account, and nothing else.
+        </li>
+      </ol>
+    </section>
+  );
+}

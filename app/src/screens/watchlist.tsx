@@ -1,0 +1,241 @@
+/** The watchlist: filter, search, pages of 50 (watchlist_page), bulk add, remove, CSV export. */
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { ScreenProps } from "../app.tsx";
+import * as api from "../data/api.ts";
+import { namesFromText, watchlistCsv } from "../data/csv.ts";
+import { overQuotaNext } from "../data/errors.ts";
+import type { AddResult, WatchlistPage } from "../data/types.ts";
+import {
+  download,
+  ErrorNote,
+  formatDate,
+  formatTime,
+  Notice,
+  StatusBadge,
+  statusLabels,
+  useAction,
+} from "../ui/components.tsx";
+
+const pageSize = 50;
+
+function AddForm({ onAdded }: { onAdded: () => void }) {
+  const [text, setText] = useState("");
+  const [result, setResult] = useState<AddResult | null>(null);
+  const { busy, error, act } = useAction();
+
+  const submit = () =>
+    act(async () => {
+      setResult(null);
+      const names = namesFromText(text);
+      if (names.length === 0) return;
+      const added = await api.addDomains(names);
+      setResult(added);
+      // What the quota turned away stays in the box; everything else was handled.
+      setText(added.rejected_names.join("\n"));
+      onAdded();
+    });
+
+  return (
+    <form
+      class="card"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <h2>Add names</h2>
+      <label>
+        Domain names (one a line, or separated by commas)
+        <textarea
+          rows={4}
+          value={text}
+          placeholder="example.com, example.org"
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
+      </label>
+      <div class="row">
+        <button type="submit" disabled={busy}>Add</button>
+        <label class="file">
+          Import a CSV file
+          <input
+            type="file"
+            accept=".csv,.txt,text/csv,text/plain"
+            onChange={async (event) => {
+              const file = (event.target as HTMLInputElement).files?.[0];
+              if (file) setText((text ? text + "\n" : "") + namesFromText(await file.text()).join("\n"));
+            }}
+          />
+        </label>
+      </div>
+      <ErrorNote error={error} />
+      {result
+        ? (
+          <Notice>
+            Added {result.added}, skipped {result.skipped_duplicates} duplicate(s), rejected{" "}
+            {result.rejected_over_limit} over the quota; {result.remaining_quota} left.
+            {overQuotaNext(result.rejected_over_limit)
+              ? <span>{overQuotaNext(result.rejected_over_limit)}</span>
+              : null}
+          </Notice>
+        )
+        : null}
+    </form>
+  );
+}
+
+export function Watchlist({ refreshOverview }: ScreenProps) {
+  const [status, setStatus] = useState("");
+  const [search, setSearch] = useState("");
+  const [query, setQuery] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<WatchlistPage | null>(null);
+  const [version, setVersion] = useState(0);
+  const load = useAction();
+  const row = useAction();
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+
+  useEffect(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      setQuery(search.trim());
+      setOffset(0);
+    }, 200);
+  }, [search]);
+
+  useEffect(() => {
+    let current = true;
+    load.act(async () => {
+      const answer = await api.watchlistPage({ status, search: query, limit: pageSize, offset });
+      if (current) setPage(answer);
+    });
+    return () => void (current = false);
+  }, [status, query, offset, version]);
+
+  const reload = () => {
+    setVersion((v) => v + 1);
+    refreshOverview();
+  };
+
+  const total = page?.total ?? 0;
+  return (
+    <section>
+      <div class="title-row">
+        <h1>Watchlist</h1>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() =>
+            row.act(async () => {
+              const rows = await api.wholeWatchlist();
+              download(new Blob([watchlistCsv(rows)], { type: "text/csv" }), "watchlist.csv");
+            })}
+        >
+          Export CSV
+        </button>
+      </div>
+      <AddForm onAdded={reload} />
+      <div class="filters" role="search">
+        <label>
+          Status
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus((e.target as HTMLSelectElement).value);
+              setOffset(0);
+            }}
+          >
+            <option value="">All</option>
+            {Object.entries(statusLabels).map(([value, label]) => (
+              <option key={value} value={value}>{label}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Search
+          <input
+            type="search"
+            value={search}
+            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+          />
+        </label>
+      </div>
+      <ErrorNote error={load.error ?? row.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="visually-hidden">Watched domain names</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Status</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Registrar</th>
+              <th scope="col">Last checked</th>
+              <th scope="col">Predicted drop</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {page?.domains.map((domain) => (
+              <tr key={domain.domain_name}>
+                <th scope="row">
+                  <a href={`/domains/${encodeURIComponent(domain.domain_name)}`}>
+                    {domain.unicode_name ?? domain.domain_name}
+                  </a>
+                </th>
+                <td data-label="Status">
+                  <StatusBadge status={domain.status} />
+                </td>
+                <td data-label="Expires">{formatDate(domain.expires_at)}</td>
+                <td data-label="Registrar">{domain.registrar ?? "—"}</td>
+                <td data-label="Last checked">{formatTime(domain.last_checked_at)}</td>
+                <td data-label="Predicted drop">
+                  {domain.status === "pending_delete" ? formatTime(domain.predicted_drop_at) : "—"}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    class="link danger"
+                    aria-label={`Remove ${domain.domain_name}`}
+                    onClick={() =>
+                      row.act(async () => {
+                        await api.removeDomain(domain.domain_name);
+                        reload();
+                      })}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {page && page.domains.length === 0
+        ? <p class="empty">{query || status ? "No names match." : "No names yet: add some above."}</p>
+        : null}
+      <nav class="pager" aria-label="Pages">
+        <button
+          type="button"
+          class="secondary"
+          disabled={offset === 0}
+          onClick={() => setOffset(Math.max(0, offset - pageSize))}
+        >
+          Previous
+        </button>
+        <span aria-live="polite">
+          {total === 0 ? "0" : `${offset + 1}–${Math.min(offset + pageSize, total)}`} of {total}
+        </span>
+        <button
+          type="button"
+          class="secondary"
+          disabled={offset + pageSize >= total}
+          onClick={() => setOffset(offset + pageSize)}
+        >
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

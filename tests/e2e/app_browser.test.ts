@@ -1,0 +1,504 @@
+/**
+ * The product app in a real browser (Debian's chromium driven by playwright-core) against the whole local
+ * stack: the gateway (/rest/v1, /auth/v1, /functions/v1), the local mailbox, the poller and delivery runs,
+ * and fakes of an RDAP registry, DNS, Telegram and a webhook receiver. One journey of a Pro account as a
+ * person makes it (sign up, confirm from the mailbox, add names, see a poller run change a status, link
+ * Telegram, add a webhook and see its secret once, test send, read the delivery log, create an API key and
+ * call REST with it, export, invite, and the invitation accepted by a second user), an MCP SDK client
+ * completing OAuth through the app's consent page, then a Free account's view. axe-core runs on every
+ * screen; no serious or critical violation is allowed.
+ *
+ * Names live under the made-up TLD `apptest`, served only by this file's fake registry.
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/auth"
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Browser, Page } from "../support/playwright_types.d.ts";
+import { startMailbox } from "../../scripts/local/mailbox/server.ts";
+import { localSecretKey, namedKeysJson } from "../../scripts/local/secrets.ts";
+import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";
+import { fillSignIn, latestMail, password, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
+import { checkNow, domainStatus, leaveNothingDue, postToPoller } from "../support/poller_runs.ts";
+import { registerBotWebhook } from "../support/telegram_link.ts";
+import { startStack, uniqueEmail } from "../support/stack.ts";
+import { startFakeDns } from "../fakes/dns_server.ts";
+import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
+import { startFakeTelegram } from "../fakes/telegram_server.ts";
+import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
+
+const options = { sanitizeOps: false, sanitizeResources: false };
+const TLD = "apptest";
+const redirectUrl = "http://localhost:8977/oauth/callback";
+
+function uniqueName(label: string): string {
+  return `${label}-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
+}
+
+class BrowserProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  authorizationUrl?: URL;
+  get redirectUrl(): string {
+    return redirectUrl;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "Browser test assistant",
+      redirect_uris: [redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.client = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+Deno.test(
+  "the app in a browser: a Pro account's journey, OAuth consent, a Free account's view",
+  options,
+  async (t) => {
+    const rdap = await startFakeRdap({ tlds: [TLD] });
+    rdap.setDomain(`nic.${TLD}`, { status: 200 });
+    const dns = await startFakeDns();
+    const telegram = startFakeTelegram();
+    const receiver = startWebhookReceiver();
+    const mailbox = startMailbox({ port: 0 });
+    const app = await startApp();
+    const stack = await startStack({
+      RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
+      DNS_NAMESERVER: dns.address,
+      TELEGRAM_API_BASE: telegram.url,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      POLLER_TIME_BUDGET_MS: "8000",
+      DELIVERY_TIME_BUDGET_MS: "8000",
+      DELIVERY_IDLE_LINGER_MS: "100",
+      // Sign-ups are confirmed from the mailbox, as on a hosted project.
+      GOTRUE_MAILER_AUTOCONFIRM: "false",
+      // Before the functions load: send-org-invite reads the secret key for Auth's admin API at load.
+      SUPABASE_SECRET_KEYS: namedKeysJson(localSecretKey),
+    });
+    app.config.supabaseUrl = stack.gateway.url;
+    const { sql } = stack;
+    await setRdapHostLimit(sql, rdap.url, 50);
+    await setWebhookTargetPolicy(sql, true);
+    await registerBotWebhook(sql, telegram, stack.functionsBase);
+    await sql`update public.telegram_send_pace set next_free_at = '-infinity', paused_until = '-infinity'`;
+
+    const browser: Browser = await launchBrowser();
+    const violations: string[] = [];
+    const audit = async (page: Page, screen: string) => {
+      for (const violation of await seriousViolations(page)) violations.push(`${screen}: ${violation}`);
+    };
+    const owner = uniqueEmail("app-owner");
+    const member = uniqueEmail("app-member");
+    const names = [uniqueName("alpha"), uniqueName("bravo"), uniqueName("charlie")];
+    const accountIds: string[] = [];
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const pageErrors: string[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    let apiKey = "";
+    let failed = false;
+    /** A step; after a failure the rest are skipped, and the failing page is told (text, screenshot). */
+    const step = (name: string, work: () => Promise<void> | void) =>
+      t.step({
+        name,
+        ignore: failed,
+        fn: async () => {
+          try {
+            await work();
+          } catch (error) {
+            failed = true;
+            const text = await page.locator("body").innerText().catch(() => "");
+            console.log(`[page at failure] ${page.url()}\n${text}`);
+            await page.screenshot({ path: ".local/app_browser_failure.png", fullPage: true }).catch(() => {});
+            throw error;
+          }
+        },
+      });
+
+    try {
+      await step("sign up, confirm from the local mailbox; the plan is always in view", async () => {
+        await page.goto(app.url);
+        await page.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
+        await audit(page, "sign in");
+        await signUpAndConfirm(page, mailbox.url, owner);
+        const [user] = await sql<{ id: string }[]>`select id from auth.users where email = ${owner}`;
+        accountIds.push(user.id);
+        await page.getByLabel("Plan and usage").getByText("free").waitFor();
+        // The operator's plan change (deno task admin set-plan); the app only shows it.
+        await sql`update public.profiles set plan_id = 'pro' where id = ${user.id}`;
+        await page.reload();
+        await page.getByLabel("Plan and usage").getByText("pro").waitFor();
+      });
+
+      await step("add names by paste: added, duplicates skipped, the quota left", async () => {
+        await page.getByLabel(/Domain names/).fill(`${names.join("\n")}\n${names[0]}`);
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        const status = page.getByRole("status").filter({ hasText: "Added" });
+        await status.waitFor();
+        assertMatch(
+          await status.textContent() ?? "",
+          /Added 3, skipped 1 duplicate\(s\), rejected 0 over the quota/,
+        );
+        for (const name of names) await page.getByRole("link", { name }).waitFor();
+        assertEquals(await page.getByLabel(/Domain names/).inputValue(), "", "everything was handled");
+        await audit(page, "watchlist");
+      });
+
+      await step("invalid names are refused by the server and stay in the box", async () => {
+        await page.getByLabel(/Domain names/).fill("not a name!");
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        await page.getByRole("alert").filter({ hasText: "Invalid domain names" }).waitFor();
+        assertEquals(await page.getByLabel(/Domain names/).inputValue(), "not a name!");
+        await page.getByLabel(/Domain names/).fill("");
+      });
+
+      await step(
+        "a poller run changes a status; the name's page shows its history and evidence",
+        async () => {
+          rdap.setDomain(names[0], { status: 200, body: minimalDomain(names[0]) });
+          rdap.setDomain(names[1], { status: 404 });
+          await checkNow(stack, ...names.slice(0, 2));
+          assertEquals(await domainStatus(sql, names[1]), "available");
+          await page.reload();
+          const available = page.getByRole("row").filter({ hasText: names[1] });
+          await available.getByText("Available").waitFor();
+          await page.getByRole("row").filter({ hasText: names[0] }).getByText("Registered").waitFor();
+          await page.getByLabel("Status").selectOption("available");
+          await page.getByRole("link", { name: names[0] }).waitFor({ state: "detached" });
+          await page.getByRole("link", { name: names[1] }).click();
+          await page.getByRole("heading", { name: names[1] }).waitFor();
+          await page.getByText("First seen: Available").waitFor();
+          await audit(page, "domain");
+        },
+      );
+
+      await step("link Telegram through the (fake) bot's deep link", async () => {
+        await page.getByRole("link", { name: "Alerts" }).click();
+        await page.getByRole("button", { name: "Link Telegram" }).click();
+        const href = await page.getByRole("link", { name: "Open the bot in Telegram" }).getAttribute("href");
+        const token = new URL(href!).searchParams.get("start")!;
+        const linked = await telegram.deliverUpdate(424242, `/start ${token}`);
+        await linked.body?.cancel();
+        await page.getByRole("button", { name: "I pressed Start" }).click();
+        await page.getByText(/^Linked /).waitFor();
+        await page.getByRole("button", { name: "Send test message" }).click();
+        await page.getByText("Test message queued").waitFor();
+        await audit(page, "alerts");
+      });
+
+      await step(
+        "add a webhook: its secret is shown once; a test send shows in the delivery log",
+        async () => {
+          const hookUrl = receiver.endpoint("app-journey");
+          await page.getByLabel("URL", { exact: true }).fill(hookUrl);
+          await page.getByLabel("Description", { exact: true }).fill("My receiver");
+          await page.getByRole("button", { name: "Add webhook" }).click();
+          const secret = await page.getByLabel("Signing secret").first().textContent();
+          assert(secret && secret.length >= 16, `a secret: ${secret}`);
+          receiver.endpoint("app-journey", { secret });
+          await page.reload();
+          await page.getByRole("heading", { name: "My receiver" }).waitFor();
+          assert(!(await page.content()).includes(secret), "the secret is not shown again");
+          await page.getByRole("button", { name: "Send test to My receiver" }).click();
+          await page.getByText("Test alert queued").waitFor();
+          await postToPoller(stack, "/rdap-poller/deliveries");
+          await page.getByRole("button", { name: "Refresh the log" }).click();
+          await page.getByRole("cell", { name: "delivered", exact: true }).waitFor();
+          const [hook] = receiver.accepted("app-journey");
+          assert(hook, "the receiver got the test");
+          assertEquals(hook.signatureValid, true, "signed with the secret the page showed");
+          await page.getByRole("button", { name: /^Redeliver / }).first().click();
+          await audit(page, "alerts (webhooks)");
+        },
+      );
+
+      await step("create an API key (shown once) and call REST with it", async () => {
+        await page.getByRole("link", { name: "Developer API" }).click();
+        await page.getByLabel("Key name").fill("browser");
+        await page.getByRole("button", { name: "Create key", exact: true }).click();
+        apiKey = (await page.getByLabel("Your new API key").textContent())!;
+        const listed = await fetch(`${stack.apiBase}/domains`, { headers: { "x-api-key": apiKey } });
+        const body = await listed.json();
+        assertEquals(listed.status, 200, JSON.stringify(body));
+        assert(JSON.stringify(body).includes(names[2]), "the key reads this account's watchlist");
+        await page.reload();
+        await page.getByRole("cell", { name: "browser", exact: true }).waitFor();
+        assert(!(await page.content()).includes(apiKey), "the key is not shown again");
+        await page.getByText("/mcp").first().waitFor();
+        await audit(page, "developer");
+      });
+
+      await step("export the account as a JSON download", async () => {
+        await page.getByRole("link", { name: "Account" }).click();
+        const download = page.waitForEvent("download");
+        await page.getByRole("button", { name: "Export account" }).click();
+        const file = await download;
+        assertMatch(file.suggestedFilename(), /^domain-watchlist-export-.*\.json$/);
+        const exported = JSON.parse(await Deno.readTextFile((await file.path())!));
+        assert(exported.format_version, "an export");
+        assert(JSON.stringify(exported).includes(names[0]));
+        assert(!JSON.stringify(exported).includes(apiKey), "never a key");
+        await page.getByText(/deno task admin set-plan/).waitFor();
+        await audit(page, "account");
+      });
+
+      let inviteLink = "";
+      await step("create an organization, invite by email and by link", async () => {
+        await page.getByRole("link", { name: "Organizations" }).click();
+        await page.getByLabel("Organization name").fill("Acme domains");
+        await page.getByRole("button", { name: "Create organization" }).click();
+        await page.getByRole("heading", { name: "Acme domains" }).waitFor();
+        await page.getByLabel("Invite by email").fill(member);
+        await page.getByRole("button", { name: "Invite", exact: true }).click();
+        await page.getByText(member).waitFor();
+        await page.getByRole("button", { name: `Send the invitation to ${member} by email` }).click();
+        await page.getByRole("status").filter({ hasText: `Invitation mailed to ${member}.` }).waitFor();
+        await page.getByRole("button", { name: `Show link for ${member}` }).click();
+        inviteLink = (await page.getByLabel(`Invitation link for ${member}`).textContent())!;
+        assert(inviteLink.startsWith(`${app.url}/accept-invite?token=`), inviteLink);
+        await audit(page, "organizations");
+      });
+
+      await step("the invited user follows the mailed link and accepts", async () => {
+        const second = await browser.newContext();
+        second.setDefaultTimeout(10_000);
+        const other = await second.newPage();
+        await other.goto(inviteLink);
+        await other.getByRole("heading", { name: "Accept an invitation" }).waitFor();
+        await audit(other, "accept invite (signed out)");
+        // send-org-invite had Auth invite the address: the mail's link signs the invited user in and comes
+        // back to <APP_URL>/accept-invite?token=….
+        await other.goto(verifyLinkOf(await latestMail(mailbox.url, member, "invite")));
+        await other.getByText(`You are signed in as ${member}`).waitFor();
+        await other.getByRole("button", { name: "Accept invitation" }).click();
+        await other.getByText("You joined the organization.").waitFor();
+        await audit(other, "accept invite");
+        await second.close();
+        await page.reload();
+        await page.getByText(member).first().waitFor();
+      });
+
+      await step("an MCP client completes OAuth through the consent page, then calls a tool", async () => {
+        const provider = new BrowserProvider();
+        const mcpUrl = new URL(`${stack.apiBase}/mcp`);
+        const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+        let refused: unknown;
+        try {
+          await new Client({ name: "app-browser", version: "1.0.0" }).connect(first);
+        } catch (error) {
+          refused = error;
+        }
+        assert(refused instanceof UnauthorizedError, `first connect: ${refused}`);
+        let code = "";
+        await page.route(`${redirectUrl}**`, async (route) => {
+          code = new URL(route.request().url()).searchParams.get("code") ?? "";
+          await route.fulfill({ status: 200, contentType: "text/plain", body: "back in the assistant" });
+        });
+        await page.goto(provider.authorizationUrl!.toString());
+        await page.getByRole("heading", { name: "Connect an assistant" }).waitFor();
+        await page.getByText("Browser test assistant").first().waitFor();
+        await page.getByText(redirectUrl).waitFor();
+        await audit(page, "consent");
+        await page.getByRole("button", { name: "Approve", exact: true }).click();
+        await page.waitForURL(`${redirectUrl}**`);
+        assert(code, "the browser came back to the client with a code");
+        await first.finishAuth(code);
+        const client = new Client({ name: "app-browser", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+        const result = await client.callTool({ name: "list_watchlist", arguments: {} });
+        assert(!result.isError, JSON.stringify(result));
+        assert(JSON.stringify(result).includes(names[2]), "the tool reads the approving account's watchlist");
+        await client.close();
+      });
+
+      await step(
+        "a signed-out visit to the consent page asks to sign in first; Deny goes back",
+        async () => {
+          const provider = new BrowserProvider();
+          const transport = new StreamableHTTPClientTransport(new URL(`${stack.apiBase}/mcp`), {
+            authProvider: provider,
+          });
+          await new Client({ name: "app-browser", version: "1.0.0" }).connect(transport).catch(() => {});
+          const fresh = await browser.newContext();
+          fresh.setDefaultTimeout(10_000);
+          const consent = await fresh.newPage();
+          let denied = "";
+          await consent.route(`${redirectUrl}**`, async (route) => {
+            denied = new URL(route.request().url()).searchParams.get("error") ?? "";
+            await route.fulfill({ status: 200, body: "back" });
+          });
+          await consent.goto(provider.authorizationUrl!.toString());
+          await consent.getByText("Sign in first").waitFor();
+          await fillSignIn(consent, owner, "Sign in");
+          await consent.getByRole("button", { name: "Deny", exact: true }).click();
+          await consent.waitForURL(`${redirectUrl}**`);
+          assertEquals(denied, "access_denied");
+          await fresh.close();
+        },
+      );
+
+      await step(
+        "a Free account sees what Pro adds, and the server's refusal says what to do",
+        async () => {
+          const freeContext = await browser.newContext();
+          freeContext.setDefaultTimeout(10_000);
+          const free = await freeContext.newPage();
+          const email = uniqueEmail("app-free");
+          await free.goto(app.url);
+          await signUpAndConfirm(free, mailbox.url, email);
+          await free.getByRole("link", { name: "Developer API" }).click();
+          await free.getByText("API keys come with Pro.").waitFor();
+          await free.getByLabel("Key name").fill("wish");
+          await free.getByRole("button", { name: "Create key", exact: true }).click();
+          await free.getByRole("alert").waitFor();
+          assertEquals(await free.getByLabel("Key name").inputValue(), "wish", "nothing typed is lost");
+          await audit(free, "developer (free)");
+          await free.getByRole("link", { name: "Alerts" }).click();
+          await free.getByText("Webhooks, Slack and Discord come with Pro.").waitFor();
+          await free.getByRole("button", { name: "Link Telegram" }).waitFor();
+          await audit(free, "alerts (free)");
+          await free.setViewportSize({ width: 375, height: 800 });
+          await free.getByRole("link", { name: "Watchlist", exact: true }).click();
+          const overflow = await free.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const root = (globalThis as any).document.documentElement;
+            return root.scrollWidth - root.clientWidth;
+          });
+          assertEquals(overflow, 0, "no sideways scrolling at 375 px");
+          await freeContext.close();
+        },
+      );
+
+      await step("a magic link from the mailbox signs in; signing out ends the session", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        await other.goto(app.url);
+        await other.getByLabel("Email", { exact: true }).fill(owner);
+        await other.getByRole("button", { name: "Email me a sign-in link" }).click();
+        await other.getByText(`Check ${owner}: the sign-in link is on its way.`).waitFor();
+        await other.goto(verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink")));
+        await other.getByRole("link", { name: names[2] }).waitFor();
+        await other.getByRole("button", { name: "Sign out" }).click();
+        await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
+        await other.reload();
+        await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
+        await fresh.close();
+      });
+
+      await step("a forgotten password: the mail's link leads to a new password that signs in", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        await other.goto(app.url);
+        await other.getByLabel("Email", { exact: true }).fill(member);
+        await other.getByRole("button", { name: "Forgot your password?" }).click();
+        await other.getByText(`Check ${member}: the link to choose a new password`).waitFor();
+        await other.goto(verifyLinkOf(await latestMail(mailbox.url, member, "recovery")));
+        await other.getByLabel("New password").fill("a brand new passphrase");
+        await other.getByRole("button", { name: "Save password" }).click();
+        await other.getByText("Your password is changed.").waitFor();
+        await audit(other, "reset password");
+        await other.getByRole("button", { name: "Sign out" }).click();
+        await other.getByLabel("Email", { exact: true }).fill(member);
+        await other.getByLabel("Password", { exact: true }).fill("a brand new passphrase");
+        await other.getByRole("button", { name: "Sign in", exact: true }).click();
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
+        await fresh.close();
+      });
+
+      await step("by keyboard alone: sign in, skip to the content, add a name", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        const focused = () =>
+          other.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const element = (globalThis as any).document.activeElement;
+            const tag = element?.tagName.toLowerCase();
+            const name = element?.getAttribute("name") ?? (tag === "main" ? "" : element?.textContent ?? "");
+            return `${tag} ${name}`;
+          });
+        await other.goto(app.url);
+        await other.getByRole("button", { name: "Sign in", exact: true }).waitFor();
+        for (let i = 0; i < 6 && await focused() !== "input email"; i++) await other.keyboard.press("Tab");
+        assertEquals(await focused(), "input email");
+        await other.keyboard.type(owner);
+        await other.keyboard.press("Tab");
+        await other.keyboard.type(password);
+        await other.keyboard.press("Enter");
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
+        assertEquals(await focused(), "main ", "after a navigation, focus is on the new screen's content");
+        await other.reload();
+        await other.getByRole("button", { name: "Sign out" }).waitFor();
+        await other.keyboard.press("Tab");
+        assertEquals(await focused(), "a Skip to content");
+        await other.keyboard.press("Enter");
+        assertEquals(await focused(), "main ");
+        const name = uniqueName("keys");
+        for (let i = 0; i < 4 && !(await focused()).startsWith("textarea"); i++) {
+          await other.keyboard.press("Tab");
+        }
+        await other.keyboard.type(name);
+        await other.keyboard.press("Tab");
+        assertEquals(await focused(), "button Add");
+        await other.keyboard.press("Enter");
+        await other.getByRole("link", { name }).waitFor();
+        await fresh.close();
+      });
+
+      await step("no serious or critical axe-core violation on any screen; no script error", () => {
+        assertEquals(violations, []);
+        assertEquals(pageErrors, []);
+      });
+    } finally {
+      Deno.env.delete("GOTRUE_MAILER_AUTOCONFIRM");
+      await leaveNothingDue(sql, [TLD], accountIds);
+      await browser.close();
+      await app.close();
+      await mailbox.close();
+      await stack.close();
+      await rdap.close();
+      await dns.close();
+      await telegram.close();
+      await receiver.close();
+    }
+  },
+);

@@ -1,0 +1,91 @@
+/** The app's pure pieces: how failures are told (what to do next), splitting pasted names, the CSV export. */
+import { describeFailure, overQuotaNext } from "../../app/src/data/errors.ts";
+import { namesFromText, watchlistCsv } from "../../app/src/data/csv.ts";
+import { readConfig } from "../../app/src/config.ts";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+
+Deno.test("failures say what to do next", () => {
+  const cases: [Parameters<typeof describeFailure>[0], RegExp | undefined, string][] = [
+    [{ network: true }, /try again; what you typed is still here/, "The server could not be reached."],
+    [
+      { status: 429, message: "Too many requests", resetAt: "2026-11-27T00:00:00Z" },
+      /^Try again after /,
+      "Too many requests",
+    ],
+    [
+      { status: 400, code: "DW429", message: "DW429: Too many delivery log requests." },
+      /Wait a little/,
+      "Too many delivery log requests.",
+    ],
+    [
+      { status: 400, code: "DWUPG", message: "DWUPG: Webhooks need Pro." },
+      /set-plan --email/,
+      "Webhooks need Pro.",
+    ],
+    [{ status: 401, code: "PGRST301", message: "JWT expired" }, /sign in again/, "JWT expired"],
+    [{ status: 503, message: "Service unavailable" }, /try again in a minute/, "Service unavailable"],
+    [
+      { status: 400, code: "DW400", message: "DW400: Invalid domain names: x" },
+      undefined,
+      "Invalid domain names: x",
+    ],
+  ];
+  for (const [input, next, message] of cases) {
+    const told = describeFailure(input);
+    assertEquals(told.message, message);
+    if (next) assertMatch(told.next ?? "", next);
+    else assertEquals(told.next, undefined);
+  }
+  assertEquals(overQuotaNext(0), undefined);
+  assertMatch(overQuotaNext(3)!, /^3 name\(s\) did not fit .* still in the box/);
+});
+
+Deno.test("pasted text and CSV files become a list of names; the server judges them", () => {
+  assertEquals(namesFromText("a.com\nb.org, c.net;d.io  e.dev\r\n\n"), [
+    "a.com",
+    "b.org",
+    "c.net",
+    "d.io",
+    "e.dev",
+  ]);
+  assertEquals(namesFromText('domain\n"x.com"\ny.com'), ["x.com", "y.com"], "a header cell is skipped");
+  assertEquals(namesFromText("Not A Name!"), ["Not", "A", "Name!"], "no rule here: the server refuses them");
+  assertEquals(namesFromText("   "), []);
+});
+
+Deno.test("the watchlist CSV quotes what needs quoting", () => {
+  const csv = watchlistCsv([{
+    domain_name: "xn--bcher-kva.example",
+    unicode_name: "bücher.example",
+    status: "registered",
+    added_at: "2026-01-01T00:00:00Z",
+    last_checked_at: null,
+    status_changed_at: null,
+    expires_at: "2027-01-01T00:00:00Z",
+    registrar: 'Example "Registrar", Inc.',
+    predicted_drop_at: null,
+    prediction_basis: null,
+  }]);
+  const [header, row] = csv.split("\r\n");
+  assertEquals(
+    header,
+    "domain_name,unicode_name,status,expires_at,registrar,last_checked_at,predicted_drop_at,added_at",
+  );
+  assertEquals(
+    row,
+    'xn--bcher-kva.example,bücher.example,registered,2027-01-01T00:00:00Z,"Example ""Registrar"", Inc.",,,2026-01-01T00:00:00Z',
+  );
+});
+
+Deno.test("config.json needs the project URL and the publishable key", () => {
+  const config = readConfig({ supabaseUrl: "https://ref.supabase.co/", publishableKey: "sb_publishable_x" });
+  assertEquals(config.functionsUrl, "https://ref.supabase.co/functions/v1");
+  assertEquals(config.supabaseUrl, "https://ref.supabase.co");
+  let refused = false;
+  try {
+    readConfig({ supabaseUrl: "https://ref.supabase.co" });
+  } catch {
+    refused = true;
+  }
+  assert(refused);
+});
