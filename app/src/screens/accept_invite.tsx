@@ -2,6 +2,7 @@
 import type { Session } from "@supabase/supabase-js";
 import { useState } from "preact/hooks";
 import * as api from "../data/api.ts";
+import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
 import { SignIn } from "./sign_in.tsx";
 
@@ -40,17 +41,17 @@ export function AcceptInvite({ session, query }: { session: Session | null; quer
           </Notice>
         )
         : (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() =>
-              act(async () => {
-                await api.acceptInvitation(token);
-                setAccepted(true);
-              })}
+          <ActButton
+            act={act}
+            busy={busy}
+            variant=""
+            run={async () => {
+              await api.acceptInvitation(token);
+              setAccepted(true);
+            }}
           >
             Accept invitation
-          </button>
+          </ActButton>
         )}
     </section>
   );

@@ -8,15 +8,12 @@ import type { ScreenProps } from "../app.tsx";
 import * as api from "../data/api.ts";
 import { operatorPlanChange } from "../data/errors.ts";
 import type { NotificationSettings, Webhook, WebhookDeliveryPage } from "../data/types.ts";
-import {
-  ErrorNote,
-  EventTypePicker,
-  formatTime,
-  Notice,
-  parseDays,
-  ShownOnce,
-  useAction,
-} from "../ui/components.tsx";
+import { ActButton } from "../ui/act_button.tsx";
+import { ErrorNote, EventTypePicker, formatTime, Notice, useAction } from "../ui/components.tsx";
+import { Field, Form } from "../ui/form.tsx";
+import { ReminderDaysForm } from "../ui/reminder_days.tsx";
+import { ShownOnce } from "../ui/secret_box.tsx";
+import { Table } from "../ui/table.tsx";
 
 function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[] }) {
   const [settings, setSettings] = useState<NotificationSettings | null>(null);
@@ -56,61 +53,51 @@ function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[]
                   await reload();
                 })}
             />
-            <form
-              class="row"
-              onSubmit={(event) => {
-                event.preventDefault();
+            <ReminderDaysForm
+              label="Expiry reminders (days before, e.g. 30, 7, 1)"
+              days={days}
+              onDays={setDays}
+              busy={busy}
+              onSave={(list) =>
                 act(async () => {
-                  await api.setTelegramExpiringDays(parseDays(days));
+                  await api.setTelegramExpiringDays(list);
                   setNote("Reminder days saved.");
                   await reload();
-                });
-              }}
-            >
-              <label>
-                Expiry reminders (days before, e.g. 30, 7, 1)
-                <input value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} />
-              </label>
-              <button type="submit" class="secondary" disabled={busy}>Save days</button>
-            </form>
+                })}
+            />
             <div class="row">
-              <button
-                type="button"
-                class="secondary"
-                disabled={busy}
-                onClick={() =>
-                  act(async () => {
-                    await api.sendTelegramTest();
-                    setNote("Test message queued: it arrives in Telegram within a minute.");
-                  })}
+              <ActButton
+                act={act}
+                busy={busy}
+                run={async () => {
+                  await api.sendTelegramTest();
+                  setNote("Test message queued: it arrives in Telegram within a minute.");
+                }}
               >
                 Send test message
-              </button>
-              <button
-                type="button"
-                class="secondary"
-                disabled={busy}
-                onClick={() =>
-                  act(async () => {
-                    await api.setTelegramEnabled(!settings!.telegram_enabled);
-                    await reload();
-                  })}
+              </ActButton>
+              <ActButton
+                act={act}
+                busy={busy}
+                run={async () => {
+                  await api.setTelegramEnabled(!settings!.telegram_enabled);
+                  await reload();
+                }}
               >
                 {settings!.telegram_enabled ? "Pause Telegram alerts" : "Resume Telegram alerts"}
-              </button>
-              <button
-                type="button"
-                class="secondary danger"
-                disabled={busy}
-                onClick={() =>
-                  act(async () => {
-                    await api.unlinkTelegram(userId);
-                    setLink(null);
-                    await reload();
-                  })}
+              </ActButton>
+              <ActButton
+                act={act}
+                busy={busy}
+                variant="secondary danger"
+                run={async () => {
+                  await api.unlinkTelegram(userId);
+                  setLink(null);
+                  await reload();
+                }}
               >
                 Unlink Telegram
-              </button>
+              </ActButton>
             </div>
           </>
         )
@@ -118,13 +105,14 @@ function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[]
           <>
             <p>Get alerts in Telegram: open the link, press Start in the bot's chat, then come back here.</p>
             <div class="row">
-              <button
-                type="button"
-                disabled={busy}
-                onClick={() => act(async () => setLink(await api.createTelegramLink()))}
+              <ActButton
+                act={act}
+                busy={busy}
+                variant=""
+                run={async () => setLink(await api.createTelegramLink())}
               >
                 Link Telegram
-              </button>
+              </ActButton>
               <button type="button" class="secondary" disabled={busy} onClick={reload}>
                 I pressed Start
               </button>
@@ -155,54 +143,38 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
       {page && page.deliveries.length === 0 ? <p class="empty">No deliveries yet.</p> : null}
       {page && page.deliveries.length > 0
         ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last attempt</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+          <Table columns={["Event", "Name", "Status", "Last attempt"]} actions>
+            {page.deliveries.map((d) => {
+              const last = d.attempts?.[0];
+              return (
+                <tr key={d.id}>
+                  <td>{d.event_type}</td>
+                  <td>{String(d.domain_name ?? "—")}</td>
+                  <td>{d.status}</td>
+                  <td>
+                    {last
+                      ? `${last.outcome}${last.http_status ? ` (HTTP ${last.http_status})` : ""}, ${
+                        formatTime(last.attempted_at)
+                      }`
+                      : "—"}
+                  </td>
+                  <td>
+                    <ActButton
+                      act={act}
+                      variant="link"
+                      label={`Redeliver ${d.event_type} of ${formatTime(d.created_at)}`}
+                      run={async () => {
+                        await api.redeliver(d.id);
+                        await load();
+                      }}
+                    >
+                      Redeliver
+                    </ActButton>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {page.deliveries.map((d) => {
-                  const last = d.attempts?.[0];
-                  return (
-                    <tr key={d.id}>
-                      <td>{d.event_type}</td>
-                      <td>{String(d.domain_name ?? "—")}</td>
-                      <td>{d.status}</td>
-                      <td>
-                        {last
-                          ? `${last.outcome}${last.http_status ? ` (HTTP ${last.http_status})` : ""}, ${
-                            formatTime(last.attempted_at)
-                          }`
-                          : "—"}
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          class="link"
-                          aria-label={`Redeliver ${d.event_type} of ${formatTime(d.created_at)}`}
-                          onClick={() =>
-                            act(async () => {
-                              await api.redeliver(d.id);
-                              await load();
-                            })}
-                        >
-                          Redeliver
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </Table>
         )
         : null}
       <button type="button" class="link" onClick={load}>Refresh the log</button>
@@ -239,62 +211,52 @@ function WebhookCard(
             onChange();
           })}
       />
-      <form
-        class="row"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <ReminderDaysForm
+        label="Expiry reminders (days before)"
+        days={days}
+        onDays={setDays}
+        busy={busy}
+        onSave={(list) =>
           act(async () => {
-            await api.setWebhookExpiringDays(webhook.id, parseDays(days));
+            await api.setWebhookExpiringDays(webhook.id, list);
             setNote("Reminder days saved.");
-          });
-        }}
-      >
-        <label>
-          Expiry reminders (days before)
-          <input value={days} onInput={(e) => setDays((e.target as HTMLInputElement).value)} />
-        </label>
-        <button type="submit" class="secondary" disabled={busy}>Save days</button>
-      </form>
+          })}
+      />
       <div class="row">
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          onClick={() =>
-            act(async () => {
-              await api.sendWebhookTest(webhook.id);
-              setNote("Test alert queued: see the delivery log.");
-              setShowLog(true);
-            })}
-          aria-label={`Send test to ${title}`}
+        <ActButton
+          act={act}
+          busy={busy}
+          label={`Send test to ${title}`}
+          run={async () => {
+            await api.sendWebhookTest(webhook.id);
+            setNote("Test alert queued: see the delivery log.");
+            setShowLog(true);
+          }}
         >
           Send test
-        </button>
+        </ActButton>
         {webhook.kind === "generic"
           ? (
-            <button
-              type="button"
-              class="secondary"
-              disabled={busy}
-              onClick={() => act(async () => setSecret(await api.rotateWebhookSecret(webhook.id)))}
-              aria-label={`Rotate secret of ${title}`}
+            <ActButton
+              act={act}
+              busy={busy}
+              label={`Rotate secret of ${title}`}
+              run={async () => setSecret(await api.rotateWebhookSecret(webhook.id))}
             >
               Rotate secret
-            </button>
+            </ActButton>
           )
           : null}
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          onClick={() =>
-            act(async () => {
-              await api.updateWebhook(webhook.id, { enabled: !webhook.enabled });
-              onChange();
-            })}
+        <ActButton
+          act={act}
+          busy={busy}
+          run={async () => {
+            await api.updateWebhook(webhook.id, { enabled: !webhook.enabled });
+            onChange();
+          }}
         >
           {webhook.enabled ? "Switch off" : "Switch on"}
-        </button>
+        </ActButton>
         <button
           type="button"
           class="secondary"
@@ -304,19 +266,18 @@ function WebhookCard(
         >
           Delivery log
         </button>
-        <button
-          type="button"
-          class="secondary danger"
-          disabled={busy}
-          onClick={() =>
-            act(async () => {
-              await api.deleteWebhook(webhook.id);
-              onChange();
-            })}
-          aria-label={`Delete ${title}`}
+        <ActButton
+          act={act}
+          busy={busy}
+          variant="secondary danger"
+          label={`Delete ${title}`}
+          run={async () => {
+            await api.deleteWebhook(webhook.id);
+            onChange();
+          }}
         >
           Delete
-        </button>
+        </ActButton>
       </div>
       {showLog ? <DeliveryLog webhook={webhook} /> : null}
     </li>
@@ -338,10 +299,9 @@ function Webhooks({ eventTypes }: { eventTypes: string[] }) {
   return (
     <div>
       <h2>Webhooks, Slack and Discord</h2>
-      <form
+      <Form
         class="card"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() =>
           create.act(async () => {
             setCreated(null);
             const made = await api.createWebhook({ url, description, kind, eventTypes: chosen });
@@ -349,8 +309,7 @@ function Webhooks({ eventTypes }: { eventTypes: string[] }) {
             setUrl("");
             setDescription("");
             reload();
-          });
-        }}
+          })}
       >
         <h3>New webhook</h3>
         <label>
@@ -361,20 +320,14 @@ function Webhooks({ eventTypes }: { eventTypes: string[] }) {
             <option value="discord">Discord webhook</option>
           </select>
         </label>
-        <label>
-          URL
-          <input type="url" value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
-        </label>
-        <label>
-          Description
-          <input value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />
-        </label>
+        <Field label="URL" type="url" value={url} onValue={setUrl} />
+        <Field label="Description" value={description} onValue={setDescription} />
         <EventTypePicker legend="Events" all={eventTypes} chosen={chosen} onChange={setChosen} />
         <button type="submit" disabled={create.busy}>Add webhook</button>
         <ErrorNote error={create.error} />
         {created?.secret ? <ShownOnce label="Signing secret" value={created.secret} /> : null}
         {created && !created.secret ? <Notice>Webhook added.</Notice> : null}
-      </form>
+      </Form>
       <ErrorNote error={load.error} />
       <ul class="plain">
         {list.map((webhook) => (

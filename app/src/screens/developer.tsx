@@ -4,7 +4,11 @@ import type { ScreenProps } from "../app.tsx";
 import * as api from "../data/api.ts";
 import { operatorPlanChange } from "../data/errors.ts";
 import type { ApiKey } from "../data/types.ts";
-import { CopyButton, ErrorNote, formatTime, ShownOnce, useAction } from "../ui/components.tsx";
+import { ActButton } from "../ui/act_button.tsx";
+import { CopyButton, ErrorNote, formatTime, useAction } from "../ui/components.tsx";
+import { Field, Form } from "../ui/form.tsx";
+import { ShownOnce } from "../ui/secret_box.tsx";
+import { Table } from "../ui/table.tsx";
 
 export function Developer({ overview, refreshOverview }: ScreenProps) {
   const [keys, setKeys] = useState<ApiKey[]>([]);
@@ -55,77 +59,54 @@ export function Developer({ overview, refreshOverview }: ScreenProps) {
           </p>
         )
         : null}
-      <form
+      <Form
         class="card"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() =>
           create.act(async () => {
             setCreated(null);
             const key = await api.createApiKey(name);
             setCreated(key.api_key);
             setName("");
             reload();
-          });
-        }}
+          })}
       >
         <h2>New key</h2>
-        <label>
-          Key name
-          <input
-            value={name}
-            onInput={(e) => setName((e.target as HTMLInputElement).value)}
-            placeholder="laptop"
-          />
-        </label>
+        <Field label="Key name" value={name} onValue={setName} placeholder="laptop" />
         <button type="submit" disabled={create.busy}>Create key</button>
         <ErrorNote error={create.error} />
         {created ? <ShownOnce label="Your new API key" value={created} /> : null}
-      </form>
+      </Form>
       <h2>Keys</h2>
       <ErrorNote error={list.error} />
-      {keys.length === 0 ? <p class="empty">No keys yet.</p> : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+      {keys.length === 0
+        ? <p class="empty">No keys yet.</p>
+        : (
+          <Table columns={["Name", "Prefix", "Created", "Last used"]} actions>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{formatTime(key.created_at)}</td>
+                <td>{formatTime(key.last_used_at)}</td>
+                <td>
+                  <ActButton
+                    act={list.act}
+                    variant="link danger"
+                    label={`Revoke ${key.name}`}
+                    run={async () => {
+                      await api.revokeApiKey(key.id);
+                      reload();
+                    }}
+                  >
+                    Revoke
+                  </ActButton>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{formatTime(key.created_at)}</td>
-                  <td>{formatTime(key.last_used_at)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="link danger"
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={() =>
-                        list.act(async () => {
-                          await api.revokeApiKey(key.id);
-                          reload();
-                        })}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+            ))}
+          </Table>
+        )}
       <h2>REST and MCP</h2>
       <p>
         REST base URL: <code>{apiBase}</code> (send the key as <code>x-api-key</code>).

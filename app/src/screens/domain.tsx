@@ -11,6 +11,7 @@ import {
   statusLabels,
   useAction,
 } from "../ui/components.tsx";
+import { Table } from "../ui/table.tsx";
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -123,39 +124,28 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
       {detail.alerts.length === 0
         ? <p class="empty">No alerts for this name yet.</p>
         : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">When</th>
-                  <th scope="col">Deliveries</th>
-                </tr>
-              </thead>
-              <tbody>
-                {detail.alerts.map((alert) => (
-                  <tr key={alert.event_id}>
-                    <td data-label="Event">{alert.type}</td>
-                    <td data-label="When">{formatTime(alert.created_at)}</td>
-                    <td data-label="Deliveries">
-                      {alert.deliveries.length === 0 ? "—" : (
-                        <ul class="plain">
-                          {alert.deliveries.map((d, i) => (
-                            <li key={i}>
-                              {d.channel}: <strong>{d.status}</strong>
-                              {d.attempts ? `, ${d.attempts} attempt(s)` : ""}
-                              {d.last_response_status ? `, HTTP ${d.last_response_status}` : ""}
-                              {d.delivered_at ? `, delivered ${formatTime(d.delivered_at)}` : ""}
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={["Event", "When", "Deliveries"]}>
+            {detail.alerts.map((alert) => (
+              <tr key={alert.event_id}>
+                <td data-label="Event">{alert.type}</td>
+                <td data-label="When">{formatTime(alert.created_at)}</td>
+                <td data-label="Deliveries">
+                  {alert.deliveries.length === 0 ? "—" : (
+                    <ul class="plain">
+                      {alert.deliveries.map((d, i) => (
+                        <li key={i}>
+                          {d.channel}: <strong>{d.status}</strong>
+                          {d.attempts ? `, ${d.attempts} attempt(s)` : ""}
+                          {d.last_response_status ? `, HTTP ${d.last_response_status}` : ""}
+                          {d.delivered_at ? `, delivered ${formatTime(d.delivered_at)}` : ""}
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
     </section>
   );

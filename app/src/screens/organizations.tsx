@@ -3,7 +3,10 @@ import { useEffect, useState } from "preact/hooks";
 import type { ScreenProps } from "../app.tsx";
 import * as api from "../data/api.ts";
 import type { Invitation, Member, Organization } from "../data/types.ts";
-import { CopyButton, ErrorNote, formatTime, Notice, useAction } from "../ui/components.tsx";
+import { ActButton } from "../ui/act_button.tsx";
+import { ErrorNote, formatTime, Notice, useAction } from "../ui/components.tsx";
+import { Field, Form } from "../ui/form.tsx";
+import { SecretValue } from "../ui/secret_box.tsx";
 
 const sendReasons: Record<string, string> = {
   existing_account: "That address already has an account: send the link yourself.",
@@ -22,58 +25,49 @@ function InvitationRow({ invitation, onChange }: { invitation: Invitation; onCha
         {invitation.emailed_at ? ` · emailed ${formatTime(invitation.emailed_at)}` : ""}
       </span>
       <div class="row">
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          onClick={() =>
-            act(async () => {
-              const answer = await api.sendInvitation(invitation.id);
-              // sent: the mail is on its way; otherwise the link is the way (copy-link fallback).
-              if (answer.sent) {
-                setNote(`Invitation mailed to ${invitation.email}.`);
-                onChange();
-              } else {
-                setNote(sendReasons[answer.reason ?? "send_failed"] ?? sendReasons.send_failed);
-                setLink(await api.invitationLink(invitation.id));
-              }
-            })}
-          aria-label={`Send the invitation to ${invitation.email} by email`}
+        <ActButton
+          act={act}
+          busy={busy}
+          label={`Send the invitation to ${invitation.email} by email`}
+          run={async () => {
+            const answer = await api.sendInvitation(invitation.id);
+            // sent: the mail is on its way; otherwise the link is the way (copy-link fallback).
+            if (answer.sent) {
+              setNote(`Invitation mailed to ${invitation.email}.`);
+              onChange();
+            } else {
+              setNote(sendReasons[answer.reason ?? "send_failed"] ?? sendReasons.send_failed);
+              setLink(await api.invitationLink(invitation.id));
+            }
+          }}
         >
           Send by email
-        </button>
-        <button
-          type="button"
-          class="secondary"
-          disabled={busy}
-          aria-label={`Show link for ${invitation.email}`}
-          onClick={() => act(async () => setLink(await api.invitationLink(invitation.id)))}
+        </ActButton>
+        <ActButton
+          act={act}
+          busy={busy}
+          label={`Show link for ${invitation.email}`}
+          run={async () => setLink(await api.invitationLink(invitation.id))}
         >
           Show link
-        </button>
-        <button
-          type="button"
-          class="secondary danger"
-          disabled={busy}
-          onClick={() =>
-            act(async () => {
-              await api.revokeInvitation(invitation.id);
-              onChange();
-            })}
-          aria-label={`Revoke the invitation of ${invitation.email}`}
+        </ActButton>
+        <ActButton
+          act={act}
+          busy={busy}
+          variant="secondary danger"
+          label={`Revoke the invitation of ${invitation.email}`}
+          run={async () => {
+            await api.revokeInvitation(invitation.id);
+            onChange();
+          }}
         >
           Revoke
-        </button>
+        </ActButton>
       </div>
       <ErrorNote error={error} />
       {note ? <Notice>{note}</Notice> : null}
       {link
-        ? (
-          <div class="row">
-            <code class="secret" aria-label={`Invitation link for ${invitation.email}`}>{link}</code>
-            <CopyButton text={link} label="Copy link" />
-          </div>
-        )
+        ? <SecretValue label={`Invitation link for ${invitation.email}`} value={link} copyLabel="Copy link" />
         : null}
     </li>
   );
@@ -128,18 +122,17 @@ function OrganizationCard({ org, userId }: { org: Organization; userId: string }
               : <span class="badge">{person.role}</span>}
             {(manages && person.user_id !== userId) || person.user_id === userId
               ? (
-                <button
-                  type="button"
-                  class="link danger"
-                  disabled={busy}
-                  onClick={() =>
-                    act(async () => {
-                      await api.removeMember(org.id, person.user_id);
-                      await reload();
-                    })}
+                <ActButton
+                  act={act}
+                  busy={busy}
+                  variant="link danger"
+                  run={async () => {
+                    await api.removeMember(org.id, person.user_id);
+                    await reload();
+                  }}
                 >
                   {person.user_id === userId ? "Leave" : `Remove ${person.email ?? ""}`}
-                </button>
+                </ActButton>
               )
               : null}
           </li>
@@ -149,26 +142,17 @@ function OrganizationCard({ org, userId }: { org: Organization; userId: string }
         ? (
           <>
             <h3>Invitations</h3>
-            <form
+            <Form
               class="row"
-              onSubmit={(event) => {
-                event.preventDefault();
+              onSubmit={() =>
                 act(async () => {
                   const id = await api.createInvitation(org.id, email, role);
                   setEmail("");
                   await reload();
                   return id;
-                });
-              }}
+                })}
             >
-              <label>
-                Invite by email
-                <input
-                  type="email"
-                  value={email}
-                  onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-                />
-              </label>
+              <Field label="Invite by email" type="email" value={email} onValue={setEmail} />
               <label class="short">
                 Role
                 <select value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value)}>
@@ -177,7 +161,7 @@ function OrganizationCard({ org, userId }: { org: Organization; userId: string }
                 </select>
               </label>
               <button type="submit" disabled={busy}>Invite</button>
-            </form>
+            </Form>
             <ul class="plain invitations">
               {pending.map((invitation) => (
                 <InvitationRow key={invitation.id} invitation={invitation} onChange={reload} />
@@ -199,23 +183,18 @@ export function Organizations({ session }: ScreenProps) {
   return (
     <section>
       <h1>Organizations</h1>
-      <form
+      <Form
         class="card row"
-        onSubmit={(event) => {
-          event.preventDefault();
+        onSubmit={() =>
           act(async () => {
             await api.createOrganization(name);
             setName("");
             setList(await api.organizations(session.user.id));
-          });
-        }}
+          })}
       >
-        <label>
-          Organization name
-          <input value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-        </label>
+        <Field label="Organization name" value={name} onValue={setName} />
         <button type="submit" disabled={busy}>Create organization</button>
-      </form>
+      </Form>
       <ErrorNote error={error} />
       {list.length === 0 ? <p class="empty">You are in no organization yet.</p> : null}
       <ul class="plain">

@@ -3,6 +3,7 @@ import type { Session } from "@supabase/supabase-js";
 import { useState } from "preact/hooks";
 import * as api from "../data/api.ts";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
+import { Field, Form } from "../ui/form.tsx";
 
 export function ResetPassword({ session }: { session: Session | null }) {
   const [password, setPassword] = useState("");
@@ -21,24 +22,20 @@ export function ResetPassword({ session }: { session: Session | null }) {
   return (
     <section class="narrow">
       <h1>Choose a new password</h1>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
+      <Form
+        onSubmit={() =>
           act(async () => {
             await api.setPassword(password);
             setDone(true);
-          });
-        }}
+          })}
       >
-        <label>
-          New password
-          <input
-            type="password"
-            autocomplete="new-password"
-            value={password}
-            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-          />
-        </label>
+        <Field
+          label="New password"
+          type="password"
+          autocomplete="new-password"
+          value={password}
+          onValue={setPassword}
+        />
         <ErrorNote error={error} />
         {done
           ? (
@@ -48,7 +45,7 @@ export function ResetPassword({ session }: { session: Session | null }) {
           )
           : null}
         <button type="submit" disabled={busy}>Save password</button>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -2,7 +2,9 @@
 import { useState } from "preact/hooks";
 import * as api from "../data/api.ts";
 import { navigate } from "../router.ts";
+import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
+import { Field, Form } from "../ui/form.tsx";
 
 /** `embedded`: inside another screen (consent, accept-invite), under that screen's own heading. */
 export function SignIn({ next, embedded = false }: { next: string; embedded?: boolean }) {
@@ -21,82 +23,72 @@ export function SignIn({ next, embedded = false }: { next: string; embedded?: bo
           <p class="lead">Watch domain names and hear the moment one becomes available.</p>
         </>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
+      <Form
+        onSubmit={() =>
           act(async () => {
             await api.signIn(email, password);
             done();
-          });
-        }}
+          })}
       >
-        <label>
-          Email
-          <input
-            type="email"
-            name="email"
-            autocomplete="email"
-            required
-            value={email}
-            onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            name="password"
-            autocomplete="current-password"
-            value={password}
-            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-          />
-        </label>
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autocomplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autocomplete="current-password"
+          value={password}
+          onValue={setPassword}
+        />
         <ErrorNote error={error} />
         {sent ? <Notice>{sent}</Notice> : null}
         <div class="row">
           <button type="submit" disabled={busy}>Sign in</button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={busy}
-            onClick={() =>
-              act(async () => {
-                setSent(null);
-                const { confirm } = await api.signUp(email, password, next);
-                if (confirm) setSent(`Check ${email}: we sent a link to confirm your address.`);
-                else done();
-              })}
+          <ActButton
+            act={act}
+            busy={busy}
+            run={async () => {
+              setSent(null);
+              const { confirm } = await api.signUp(email, password, next);
+              if (confirm) setSent(`Check ${email}: we sent a link to confirm your address.`);
+              else done();
+            }}
           >
             Sign up
-          </button>
+          </ActButton>
         </div>
         <div class="row small">
-          <button
-            type="button"
-            class="link"
-            disabled={busy}
-            onClick={() =>
-              act(async () => {
-                await api.sendMagicLink(email, next);
-                setSent(`Check ${email}: the sign-in link is on its way.`);
-              })}
+          <ActButton
+            act={act}
+            busy={busy}
+            variant="link"
+            run={async () => {
+              await api.sendMagicLink(email, next);
+              setSent(`Check ${email}: the sign-in link is on its way.`);
+            }}
           >
             Email me a sign-in link
-          </button>
-          <button
-            type="button"
-            class="link"
-            disabled={busy}
-            onClick={() =>
-              act(async () => {
-                await api.sendPasswordReset(email);
-                setSent(`Check ${email}: the link to choose a new password is on its way.`);
-              })}
+          </ActButton>
+          <ActButton
+            act={act}
+            busy={busy}
+            variant="link"
+            run={async () => {
+              await api.sendPasswordReset(email);
+              setSent(`Check ${email}: the link to choose a new password is on its way.`);
+            }}
           >
             Forgot your password?
-          </button>
+          </ActButton>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import * as api from "../data/api.ts";
 import { namesFromText, watchlistCsv } from "../data/csv.ts";
 import { overQuotaNext } from "../data/errors.ts";
 import type { AddResult, WatchlistPage } from "../data/types.ts";
+import { ActButton } from "../ui/act_button.tsx";
 import {
   download,
   ErrorNote,
@@ -15,6 +16,8 @@ import {
   statusLabels,
   useAction,
 } from "../ui/components.tsx";
+import { Form } from "../ui/form.tsx";
+import { Table } from "../ui/table.tsx";
 
 const pageSize = 50;
 
@@ -36,13 +39,7 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
     });
 
   return (
-    <form
-      class="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        submit();
-      }}
-    >
+    <Form class="card" onSubmit={submit}>
       <h2>Add names</h2>
       <label>
         Domain names (one a line, or separated by commas)
@@ -79,7 +76,7 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
           </Notice>
         )
         : null}
-    </form>
+    </Form>
   );
 }
 
@@ -121,17 +118,15 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
     <section>
       <div class="title-row">
         <h1>Watchlist</h1>
-        <button
-          type="button"
-          class="secondary"
-          onClick={() =>
-            row.act(async () => {
-              const rows = await api.wholeWatchlist();
-              download(new Blob([watchlistCsv(rows)], { type: "text/csv" }), "watchlist.csv");
-            })}
+        <ActButton
+          act={row.act}
+          run={async () => {
+            const rows = await api.wholeWatchlist();
+            download(new Blob([watchlistCsv(rows)], { type: "text/csv" }), "watchlist.csv");
+          }}
         >
           Export CSV
-        </button>
+        </ActButton>
       </div>
       <AddForm onAdded={reload} />
       <div class="filters" role="search">
@@ -160,58 +155,43 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
         </label>
       </div>
       <ErrorNote error={load.error ?? row.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Watched domain names</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Registrar</th>
-              <th scope="col">Last checked</th>
-              <th scope="col">Predicted drop</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page?.domains.map((domain) => (
-              <tr key={domain.domain_name}>
-                <th scope="row">
-                  <a href={`/domains/${encodeURIComponent(domain.domain_name)}`}>
-                    {domain.unicode_name ?? domain.domain_name}
-                  </a>
-                </th>
-                <td data-label="Status">
-                  <StatusBadge status={domain.status} />
-                </td>
-                <td data-label="Expires">{formatDate(domain.expires_at)}</td>
-                <td data-label="Registrar">{domain.registrar ?? "—"}</td>
-                <td data-label="Last checked">{formatTime(domain.last_checked_at)}</td>
-                <td data-label="Predicted drop">
-                  {domain.status === "pending_delete" ? formatTime(domain.predicted_drop_at) : "—"}
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    class="link danger"
-                    aria-label={`Remove ${domain.domain_name}`}
-                    onClick={() =>
-                      row.act(async () => {
-                        await api.removeDomain(domain.domain_name);
-                        reload();
-                      })}
-                  >
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption="Watched domain names"
+        columns={["Name", "Status", "Expires", "Registrar", "Last checked", "Predicted drop"]}
+        actions
+      >
+        {page?.domains.map((domain) => (
+          <tr key={domain.domain_name}>
+            <th scope="row">
+              <a href={`/domains/${encodeURIComponent(domain.domain_name)}`}>
+                {domain.unicode_name ?? domain.domain_name}
+              </a>
+            </th>
+            <td data-label="Status">
+              <StatusBadge status={domain.status} />
+            </td>
+            <td data-label="Expires">{formatDate(domain.expires_at)}</td>
+            <td data-label="Registrar">{domain.registrar ?? "—"}</td>
+            <td data-label="Last checked">{formatTime(domain.last_checked_at)}</td>
+            <td data-label="Predicted drop">
+              {domain.status === "pending_delete" ? formatTime(domain.predicted_drop_at) : "—"}
+            </td>
+            <td>
+              <ActButton
+                act={row.act}
+                variant="link danger"
+                label={`Remove ${domain.domain_name}`}
+                run={async () => {
+                  await api.removeDomain(domain.domain_name);
+                  reload();
+                }}
+              >
+                Remove
+              </ActButton>
+            </td>
+          </tr>
+        ))}
+      </Table>
       {page && page.domains.length === 0
         ? <p class="empty">{query || status ? "No names match." : "No names yet: add some above."}</p>
         : null}

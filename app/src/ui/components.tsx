@@ -65,20 +65,6 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
   );
 }
 
-/** A secret shown once, selectable, with a copy button. */
-export function ShownOnce({ label, value }: { label: string; value: string }) {
-  return (
-    <div class="note ok shown-once" role="status">
-      <strong>{label}</strong>
-      <span>Copy it now: it is shown only once.</span>
-      <div class="row">
-        <code class="secret" aria-label={label}>{value}</code>
-        <CopyButton text={value} />
-      </div>
-    </div>
-  );
-}
-
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return "—";
   const date = new Date(iso);
@@ -134,11 +120,6 @@ export function EventTypePicker(
       ))}
     </fieldset>
   );
-}
-
-/** Days list: "30, 7, 1" ⇄ [30, 7, 1] (the server judges the values). */
-export function parseDays(text: string): number[] {
-  return text.split(/[\s,]+/).filter(Boolean).map(Number);
 }
 
 export function download(blob: Blob, filename: string): void {
