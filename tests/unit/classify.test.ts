@@ -4,6 +4,7 @@ import {
   classify,
   type RegistryAnswer,
 } from "../../supabase/functions/_shared/availability/classify.ts";
+import { rdapFailureReason } from "../../supabase/functions/_shared/contract/schemas.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import type { RdapDomain } from "../../supabase/functions/_shared/rdap/domain_response.ts";
 import type { WhoisOutcome } from "../../supabase/functions/_shared/availability/whois_check.ts";
@@ -120,18 +121,9 @@ Deno.test("no RDAP server: DNS only, never available", () => {
 });
 
 Deno.test("RDAP failures are unknown with their reason, even when DNS is clear", () => {
-  const reasons = [
-    "rdap_timeout",
-    "rdap_server_error",
-    "rdap_rate_limited",
-    "rdap_invalid_response",
-    "rdap_network_error",
-    "rdap_host_backoff",
-    "rdap_host_busy",
-    "rdap_unexpected_status",
-  ] as const;
   const clearOrDelegated: DnsOutcome[] = [delegated, notDelegated];
-  for (const reason of reasons) {
+  // Every failure reason the contract publishes for the RDAP client.
+  for (const reason of rdapFailureReason.options) {
     const failed: RegistryAnswer = { outcome: "failed", url, httpStatus: null, reason, retryAt: null };
     for (const dns of clearOrDelegated) {
       const classification: Classification = classify(failed, dns);

@@ -10,6 +10,7 @@
  */
 import type { RdapLookup } from "../rdap/client.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
+import { rdapFailureReason, whoisFailureReason } from "../contract/schemas.ts";
 import type { CheckReason, DomainStatus } from "../contract/schemas.ts";
 import type { WhoisOutcome } from "./whois_check.ts";
 
@@ -63,25 +64,15 @@ export function classify(
 }
 
 /**
- * Undecided answers that say nothing about the name: the registry could not be read. Not among them: an
- * unproven server's "not found" (`rdap_server_unverified`, `whois_server_unverified`: the spec keeps those
- * `unknown`), a DNS error, a TLD without any route.
+ * Undecided answers that say nothing about the name: the registry could not be read (the contract's RDAP and
+ * WHOIS failure reasons, a bootstrap that could not be loaded, a WHOIS limit text or unrecognised answer).
+ * Not among them: an unproven server's "not found" (`rdap_server_unverified`, `whois_server_unverified`: the
+ * spec keeps those `unknown`), a DNS error, a TLD without any route.
  */
 const UNREADABLE_REASONS: ReadonlySet<CheckReason> = new Set<CheckReason>([
-  "rdap_timeout",
-  "rdap_server_error",
-  "rdap_rate_limited",
-  "rdap_invalid_response",
-  "rdap_network_error",
-  "rdap_host_backoff",
-  "rdap_host_busy",
-  "rdap_unexpected_status",
-  "rdap_target_not_allowed",
+  ...rdapFailureReason.options,
   "rdap_bootstrap_unavailable",
-  "whois_timeout",
-  "whois_network_error",
-  "whois_host_busy",
-  "whois_host_backoff",
+  ...whoisFailureReason.options,
   "whois_rate_limited",
   "whois_unrecognized",
 ]);
