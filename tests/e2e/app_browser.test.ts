@@ -15,24 +15,20 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/auth"
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, Page } from "../support/playwright_types.d.ts";
 import { startMailbox } from "../../scripts/local/mailbox/server.ts";
 import { localSecretKey, namedKeysJson } from "../../scripts/local/secrets.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
 import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";
 import { fillSignIn, latestMail, password, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
 import { checkNow, domainStatus, leaveNothingDue, postToPoller } from "../support/poller_runs.ts";
 import { registerBotWebhook } from "../support/telegram_link.ts";
 import { startStack, uniqueEmail } from "../support/stack.ts";
+import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
@@ -46,43 +42,9 @@ function uniqueName(label: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}.${TLD}`;
 }
 
-class BrowserProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  get redirectUrl(): string {
-    return redirectUrl;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Browser test assistant",
-      redirect_uris: [redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
+class BrowserProvider extends MemoryOAuthProvider {
+  constructor() {
+    super("Browser test assistant", redirectUrl);
   }
 }
 
@@ -98,14 +60,9 @@ Deno.test(
     const mailbox = startMailbox({ port: 0 });
     const app = await startApp();
     const stack = await startStack({
-      RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-      DNS_NAMESERVER: dns.address,
-      TELEGRAM_API_BASE: telegram.url,
-      TELEGRAM_BOT_TOKEN: telegram.token,
+      ...fakesEnv({ rdap, dns, telegram }),
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-      POLLER_TIME_BUDGET_MS: "8000",
-      DELIVERY_TIME_BUDGET_MS: "8000",
-      DELIVERY_IDLE_LINGER_MS: "100",
+      ...runBudgetsEnv,
       // Sign-ups are confirmed from the mailbox, as on a hosted project.
       GOTRUE_MAILER_AUTOCONFIRM: "false",
       // Before the functions load: send-org-invite reads the secret key for Auth's admin API at load.

@@ -11,6 +11,7 @@ import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { checkNow, domainStatus, leaveNothingDue, watch } from "../support/poller_runs.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 // An ICANN TLD (the API checks names against the public-suffix list) that no other test file uses.
@@ -29,11 +30,8 @@ Deno.test("app reads: the history of a name through the poller and a live check"
   rdap.setDomain(`nic.${TLD}`, { status: 200 });
   const dns = await startFakeDns();
   const stack = await startStack({
-    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-    DNS_NAMESERVER: dns.address,
-    POLLER_TIME_BUDGET_MS: "8000",
-    DELIVERY_TIME_BUDGET_MS: "8000",
-    DELIVERY_IDLE_LINGER_MS: "100",
+    ...fakesEnv({ rdap, dns }),
+    ...runBudgetsEnv,
     LIVE_CHECK_CACHE_SECONDS: "0",
   });
   const { sql } = stack;

@@ -16,6 +16,8 @@ import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
+import { registeredDomain } from "../support/rdap_domains.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
@@ -53,27 +55,6 @@ function seconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
 
-/** A registered name with its registrar and expiration date. */
-function registeredDomain(
-  name: string,
-  expiresAt: Date,
-  registrar = "Example Registrar, Inc.",
-): Record<string, unknown> {
-  return {
-    ...minimalDomain(name),
-    events: [
-      { eventAction: "registration", eventDate: "2015-03-01T00:00:00Z" },
-      { eventAction: "expiration", eventDate: expiresAt.toISOString() },
-    ],
-    entities: [{
-      objectClassName: "entity",
-      handle: "292",
-      roles: ["registrar"],
-      vcardArray: ["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text", registrar]]],
-    }],
-  };
-}
-
 /** In pending delete since `enteredAt` (RDAP's last change): predicted to drop 5 days later. */
 function pendingDeleteDomain(name: string, enteredAt: Date): Record<string, unknown> {
   return {
@@ -96,15 +77,10 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
   const receiver = startWebhookReceiver();
   const slack = startFakeSlack();
   const stack = await startStack({
-    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-    DNS_NAMESERVER: dns.address,
-    TELEGRAM_API_BASE: telegram.url,
-    TELEGRAM_BOT_TOKEN: telegram.token,
+    ...fakesEnv({ rdap, dns, telegram }),
     SLACK_WEBHOOK_BASE_URL: slack.url,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    POLLER_TIME_BUDGET_MS: "8000",
-    DELIVERY_TIME_BUDGET_MS: "8000",
-    DELIVERY_IDLE_LINGER_MS: "100",
+    ...runBudgetsEnv,
     LIVE_CHECK_CACHE_SECONDS: "0",
   });
   const { sql } = stack;

@@ -13,6 +13,7 @@ import { startFakeWhois } from "../fakes/whois_server.ts";
 import { makeDue, postToPoller, watch } from "../support/poller_runs.ts";
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv } from "../support/fakes_env.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 
@@ -30,8 +31,7 @@ Deno.test(
     rdap.setDomain("example.org", { status: 200 });
     const dns = await startFakeDns();
     const stack = await startStack({
-      RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-      DNS_NAMESERVER: dns.address,
+      ...fakesEnv({ rdap, dns }),
       RDAP_TIMEOUT_MS: "2000",
       POLLER_TIME_BUDGET_MS: "8000",
     });
@@ -134,9 +134,7 @@ Deno.test(
     const dns = await startFakeDns();
     const whois = startFakeWhois();
     const stack = await startStack({
-      RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-      DNS_NAMESERVER: dns.address,
-      WHOIS_SERVER: whois.address,
+      ...fakesEnv({ rdap, dns, whois }),
       POLLER_TIME_BUDGET_MS: "4000",
     });
     const { sql } = stack;

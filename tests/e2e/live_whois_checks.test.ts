@@ -16,6 +16,7 @@ import { startFakeWhois } from "../fakes/whois_server.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { postToPoller } from "../support/poller_runs.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv } from "../support/fakes_env.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 
@@ -39,9 +40,7 @@ Deno.test("live WHOIS checks at the shipped politeness reach the registry", opti
   const dns = await startFakeDns();
   const whois = startFakeWhois();
   const stack = await startStack({
-    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-    DNS_NAMESERVER: dns.address,
-    WHOIS_SERVER: whois.address,
+    ...fakesEnv({ rdap, dns, whois }),
     RDAP_TIMEOUT_MS: "2000",
     POLLER_TIME_BUDGET_MS: "10000",
   });

@@ -13,19 +13,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
-import { type OAuthClientProvider, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/auth"
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createHash } from "node:crypto";
 import { localJwtSecret, sessionToken } from "../../scripts/local/secrets.ts";
 import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import type { CreatedAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
 import { callChecked, publishedContract } from "../support/contract.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
@@ -55,44 +50,9 @@ function recordingFetch(transcript: Transcript): typeof fetch {
 }
 
 /** An OAuth client provider as a connector keeps one: in memory, one account's session. */
-class TestProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-
-  get redirectUrl(): string {
-    return redirectUrl;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Watchlist e2e assistant",
-      redirect_uris: [redirectUrl],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
+class TestProvider extends MemoryOAuthProvider {
+  constructor() {
+    super("Watchlist e2e assistant", redirectUrl);
   }
 }
 

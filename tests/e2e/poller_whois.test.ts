@@ -10,6 +10,7 @@ import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv } from "../support/fakes_env.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeWhois } from "../fakes/whois_server.ts";
@@ -44,9 +45,7 @@ Deno.test("a drop under a WHOIS TLD raises domain.available through the poller",
   const dns = await startFakeDns();
   const whois = startFakeWhois();
   const stack = await startStack({
-    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-    DNS_NAMESERVER: dns.address,
-    WHOIS_SERVER: whois.address,
+    ...fakesEnv({ rdap, dns, whois }),
     POLLER_TIME_BUDGET_MS: "8000",
   });
   const { sql } = stack;

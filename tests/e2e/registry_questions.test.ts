@@ -16,8 +16,10 @@ import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
+import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
+import { registeredDomain } from "../support/rdap_domains.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
-import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
+import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeWhois } from "../fakes/whois_server.ts";
 import { startWebhookReceiver } from "../fakes/webhook_receiver.ts";
 import {
@@ -43,22 +45,6 @@ function seconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }
 
-function registeredDomain(name: string, expiresAt: Date, registrar: string): Record<string, unknown> {
-  return {
-    ...minimalDomain(name),
-    events: [
-      { eventAction: "registration", eventDate: "2015-03-01T00:00:00Z" },
-      { eventAction: "expiration", eventDate: expiresAt.toISOString() },
-    ],
-    entities: [{
-      objectClassName: "entity",
-      handle: "1",
-      roles: ["registrar"],
-      vcardArray: ["vcard", [["version", {}, "text", "4.0"], ["fn", {}, "text", registrar]]],
-    }],
-  };
-}
-
 Deno.test("the poller asks the registry what DNS cannot tell", options, async (t) => {
   const rdap = await startFakeRdap({ tlds: [TLD] });
   rdap.setDomain(`nic.${TLD}`, { status: 200 });
@@ -66,13 +52,9 @@ Deno.test("the poller asks the registry what DNS cannot tell", options, async (t
   const whois = startFakeWhois();
   const receiver = startWebhookReceiver();
   const stack = await startStack({
-    RDAP_BOOTSTRAP_URL: `${rdap.url}dns.json`,
-    DNS_NAMESERVER: dns.address,
-    WHOIS_SERVER: whois.address,
+    ...fakesEnv({ rdap, dns, whois }),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    POLLER_TIME_BUDGET_MS: "8000",
-    DELIVERY_TIME_BUDGET_MS: "8000",
-    DELIVERY_IDLE_LINGER_MS: "100",
+    ...runBudgetsEnv,
     LIVE_CHECK_CACHE_SECONDS: "0",
   });
   const { sql } = stack;
