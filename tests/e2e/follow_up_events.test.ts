@@ -15,9 +15,9 @@ import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { startStack } from "../support/stack.ts";
+import { startStack, uniqueDomain } from "../support/stack.ts";
 import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
-import { registeredDomain } from "../support/rdap_domains.ts";
+import { registeredDomain, wholeSeconds } from "../support/rdap_domains.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";
@@ -47,13 +47,7 @@ const ALL_EVENTS = [
 ];
 const SECRET = "follow-up-events-secret-0123";
 
-function uniqueName(label: string, tld = TLD): string {
-  return `${label}-${crypto.randomUUID().slice(0, 8)}.${tld}`;
-}
-
-function seconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
+const uniqueName = (label: string, tld = TLD): string => uniqueDomain(label, tld);
 
 /** In pending delete since `enteredAt` (RDAP's last change): predicted to drop 5 days later. */
 function pendingDeleteDomain(name: string, enteredAt: Date): Record<string, unknown> {
@@ -155,7 +149,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       await watch(sql, owner, [name]);
       rdap.setDomain(name, { status: 200 });
       await checkNow(stack, name);
-      const enteredAt = seconds(new Date(Date.now() - 5 * DAY + HOUR));
+      const enteredAt = wholeSeconds(new Date(Date.now() - 5 * DAY + HOUR));
       rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, enteredAt) });
       await checkNow(stack, name);
       rdap.setDomain(name, { status: 404 });
@@ -215,10 +209,10 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       await watch(sql, owner, [name]);
       rdap.setDomain(name, {
         status: 200,
-        body: pendingDeleteDomain(name, seconds(new Date(Date.now() - DAY))),
+        body: pendingDeleteDomain(name, wholeSeconds(new Date(Date.now() - DAY))),
       });
       await checkNow(stack, name);
-      const renewedTo = seconds(new Date(Date.now() + 365 * DAY));
+      const renewedTo = wholeSeconds(new Date(Date.now() + 365 * DAY));
       rdap.setDomain(name, { status: 200, body: registeredDomain(name, renewedTo, "Keeper Registrar") });
       await checkNow(stack, name);
       await checkNow(stack, name);
@@ -242,7 +236,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       assertEquals(await domainStatus(sql, name), "available");
       rdap.setDomain(name, {
         status: 200,
-        body: registeredDomain(name, seconds(new Date(Date.now() + 365 * DAY))),
+        body: registeredDomain(name, wholeSeconds(new Date(Date.now() + 365 * DAY))),
       });
       await checkNow(stack, name);
       assertEquals(await domainStatus(sql, name), "registered");
@@ -263,7 +257,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       async () => {
         const name = uniqueName("mine");
         await watch(sql, owner, [name]);
-        const expiresAt = seconds(new Date(Date.now() + 40 * DAY));
+        const expiresAt = wholeSeconds(new Date(Date.now() + 40 * DAY));
         rdap.setDomain(name, { status: 200, body: registeredDomain(name, expiresAt) });
         await checkNow(stack, name);
         const remind = async (daysOut: number, expiry = expiresAt) => {
@@ -290,7 +284,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
         assert(chatTexts(`${name} expires on`)[1].includes("This is the 7-day reminder"));
 
         // Renewed for a year: the registry's new date re-arms the reminders; first seen 6 days out: 7 only.
-        const renewed = seconds(new Date(expiresAt.getTime() + 365 * DAY));
+        const renewed = wholeSeconds(new Date(expiresAt.getTime() + 365 * DAY));
         rdap.setDomain(name, { status: 200, body: registeredDomain(name, renewed) });
         await checkNow(stack, name);
         await remind(6, renewed);
@@ -321,7 +315,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
       rdap.setDomain(dropping, { status: 200 });
       rdap.setDomain(restoring, {
         status: 200,
-        body: pendingDeleteDomain(restoring, seconds(new Date(Date.now() - DAY))),
+        body: pendingDeleteDomain(restoring, wholeSeconds(new Date(Date.now() - DAY))),
       });
       rdap.setDomain(taking, { status: 404 });
       await checkNow(stack, dropping, restoring, taking);
@@ -417,7 +411,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
         const names = Array.from({ length: 20 }, (_, i) => uniqueName(`late${i}`, LATE_TLD));
         await watch(sql, watcher, names);
         // Each entered pending delete 5 days and 2 hours ago: predicted to drop 2 hours ago; it drops now.
-        const enteredAt = seconds(new Date(Date.now() - 5 * DAY - 2 * HOUR));
+        const enteredAt = wholeSeconds(new Date(Date.now() - 5 * DAY - 2 * HOUR));
         for (const name of names) {
           rdap.setDomain(name, { status: 200, body: pendingDeleteDomain(name, enteredAt) });
         }
@@ -439,7 +433,7 @@ Deno.test("evidence and follow-up events end to end", options, async (t) => {
 
         const next = uniqueName("next", LATE_TLD);
         await watch(sql, watcher, [next]);
-        const nextEntered = seconds(new Date(Date.now() - DAY));
+        const nextEntered = wholeSeconds(new Date(Date.now() - DAY));
         rdap.setDomain(next, { status: 200, body: pendingDeleteDomain(next, nextEntered) });
         await checkNow(stack, next);
         const [row] = await sql<{ predicted_drop_at: Date; prediction_correction_seconds: number }[]>`

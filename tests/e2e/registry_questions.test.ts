@@ -15,9 +15,9 @@
 import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
 import { asAccount } from "../../scripts/local/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
-import { startStack } from "../support/stack.ts";
+import { startStack, uniqueDomain } from "../support/stack.ts";
 import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";
-import { registeredDomain } from "../support/rdap_domains.ts";
+import { registeredDomain, wholeSeconds } from "../support/rdap_domains.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeWhois } from "../fakes/whois_server.ts";
@@ -37,13 +37,7 @@ const DAY = 86_400_000;
 const SECRET = "registry-questions-secret-0123";
 const EVENTS = ["domain.available", "domain.registered", "domain.expiring"];
 
-function uniqueName(label: string, tld = TLD): string {
-  return `${label}-${crypto.randomUUID().slice(0, 8)}.${tld}`;
-}
-
-function seconds(date: Date): Date {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000);
-}
+const uniqueName = (label: string, tld = TLD): string => uniqueDomain(label, tld);
 
 Deno.test("the poller asks the registry what DNS cannot tell", options, async (t) => {
   const rdap = await startFakeRdap({ tlds: [TLD] });
@@ -87,8 +81,8 @@ Deno.test("the poller asks the registry what DNS cannot tell", options, async (t
     await t.step("a delegated name expiring in 6 days gets domain.expiring through the poller", async () => {
       const mine = uniqueName("mine");
       const far = uniqueName("far");
-      const expiresAt = seconds(new Date(Date.now() + 6 * DAY));
-      const farExpiry = seconds(new Date(Date.now() + 200 * DAY));
+      const expiresAt = wholeSeconds(new Date(Date.now() + 6 * DAY));
+      const farExpiry = wholeSeconds(new Date(Date.now() + 200 * DAY));
       rdap.setDomain(mine, { status: 200, body: registeredDomain(mine, expiresAt, "Reminder Registrar") });
       rdap.setDomain(far, { status: 200, body: registeredDomain(far, farExpiry, "Far Registrar") });
       for (const name of [mine, far]) {
@@ -136,7 +130,7 @@ Deno.test("the poller asks the registry what DNS cannot tell", options, async (t
       assertEquals(await domainStatus(sql, name), "available");
 
       // Someone registers it: delegated within minutes; the registry knows the registrar and the expiry.
-      const expiresAt = seconds(new Date(Date.now() + 365 * DAY));
+      const expiresAt = wholeSeconds(new Date(Date.now() + 365 * DAY));
       rdap.setDomain(name, { status: 200, body: registeredDomain(name, expiresAt, "Quick Registrar") });
       dns.setDelegated(name, ["ns1.quick.example", "ns2.quick.example"]);
       await checkNow(stack, name);

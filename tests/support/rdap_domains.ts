@@ -21,3 +21,8 @@ export function registeredDomain(
     }],
   };
 }
+
+/** `date` without its milliseconds (whole seconds). */
+export function wholeSeconds(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}

@@ -24,6 +24,11 @@ export function uniqueEmail(label = "user"): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}@example.test`;
 }
 
+/** A domain name under `tld` no other run uses. */
+export function uniqueDomain(label: string, tld: string): string {
+  return `${label}-${crypto.randomUUID().slice(0, 8)}.${tld}`;
+}
+
 /** Starts the functions gateway; `env` is applied to this process before the functions are loaded. */
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
   for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
