@@ -29,8 +29,12 @@ export function uniqueDomain(label: string, tld: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}.${tld}`;
 }
 
-/** Starts the functions gateway; `env` is applied to this process before the functions are loaded. */
+/**
+ * Starts the functions gateway; `env` is applied to this process before the functions are loaded, and put
+ * back as it was by `close()` (test files share one process: a file's settings must not leak into the next).
+ */
 export async function startStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const restoreEnv = rememberEnv({ ...env, SUPABASE_URL: Deno.env.get("SUPABASE_URL") ?? "" });
   for (const [name, value] of Object.entries(env)) Deno.env.set(name, value);
   const gateway = await startGateway({ port: 0 });
   await applyFunctionEnvironment({ supabaseUrl: gateway.url, databaseUrl: databaseUrl() });
@@ -45,6 +49,18 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     async close() {
       await gateway.close();
       await sql.end({ timeout: 2 });
+      restoreEnv();
     },
+  };
+}
+
+/** Remembers the current values of `names`' keys; the returned function puts them back (or unsets them). */
+function rememberEnv(names: Record<string, string>): () => void {
+  const previous = Object.keys(names).map((name) => [name, Deno.env.get(name)] as const);
+  return () => {
+    for (const [name, value] of previous) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
   };
 }

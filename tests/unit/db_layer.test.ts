@@ -36,6 +36,7 @@ Deno.test("unreachable-database errors are told apart from statement errors", ()
   const unreachable: unknown[] = [
     Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
     Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+    Object.assign(new Error("write UNKNOWN"), { code: "UNKNOWN", syscall: "write" }),
     pgError("57P01", "terminating connection due to administrator command"),
     pgError("57P03", "the database system is starting up"),
     pgError("08006"),
@@ -57,6 +58,7 @@ Deno.test("unreachable-database errors are told apart from statement errors", ()
     pgError("23505", "duplicate key"),
     pgError("42501", "permission denied"),
     pgError("40001", "could not serialize access"),
+    Object.assign(new Error("UNKNOWN"), { code: "UNKNOWN" }),
     new TypeError("x is undefined"),
     null,
     "text",

@@ -3,7 +3,7 @@
  * claimed name's check does when a question that only learns more gets no answer.
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import type { CheckResult } from "../../supabase/functions/_shared/availability/check_domain.ts";
+import type { CheckResult, Refusal } from "../../supabase/functions/_shared/availability/check_domain.ts";
 import type { CheckReason } from "../../supabase/functions/_shared/contract/schemas.ts";
 import type { DnsOutcome } from "../../supabase/functions/_shared/dns/nameservers.ts";
 import {
@@ -182,12 +182,15 @@ function unknownResult(reason: CheckReason, httpStatus: number | null): CheckRes
   };
 }
 
-async function outcomeOf(domain: ClaimedDomain, answer: CheckResult, pausedUntil: number | null = null) {
+/** A refused turn: the limiter asked nothing (`until`: the host's pause end, when known). */
+const refused = (reason: CheckReason, until: number | null = null): Refusal => ({ reason, until });
+
+async function outcomeOf(domain: ClaimedDomain, answer: CheckResult, refusal?: Refusal) {
   return await checkClaimedDomain(
     {
       lookupDns: () => Promise.resolve(DELEGATED),
-      checkDomain: () => Promise.resolve(answer),
-      hostPausedUntil: () => pausedUntil,
+      checkDomain: () => Promise.resolve({ result: answer, evidence: null, ...(refusal ? { refusal } : {}) }),
+      hostPausedUntil: () => null,
       now: () => NOW.getTime(),
     },
     domain,
@@ -197,13 +200,14 @@ async function outcomeOf(domain: ClaimedDomain, answer: CheckResult, pausedUntil
 
 Deno.test("a delegated name whose registry cannot answer a learning question stays registered", async () => {
   // Busy: asked again in an hour (a first registry pass queues, it does not churn every run).
-  assertEquals(await outcomeOf(claimed(), unknownResult("rdap_host_busy", null)), {
+  assertEquals(await outcomeOf(claimed(), unknownResult("rdap_host_busy", null), refused("rdap_host_busy")), {
     kind: "not_asked",
     notBefore: learningRetryAt("mine.test", NOW.getTime()),
   });
   // Paused longer than that: after the pause.
   const pausedUntil = NOW.getTime() + 2 * LEARNING_RETRY_MS;
-  assertEquals(await outcomeOf(claimed(), unknownResult("rdap_host_backoff", null), pausedUntil), {
+  const backoff = refused("rdap_host_backoff", pausedUntil);
+  assertEquals(await outcomeOf(claimed(), unknownResult("rdap_host_backoff", null), backoff), {
     kind: "not_asked",
     notBefore: new Date(pausedUntil),
   });
@@ -214,13 +218,17 @@ Deno.test("a delegated name whose registry cannot answer a learning question sta
     registryQuestion: "never_asked",
   });
   // A transition waits for the next run while its host is only busy (so the event carries the registrar)...
-  assertEquals(await outcomeOf(claimed({ status: "available" }), unknownResult("rdap_host_busy", null)), {
-    kind: "not_asked",
-    notBefore: new Date(NOW.getTime() + 20_000),
-  });
+  const busy = refused("rdap_host_busy");
+  assertEquals(
+    await outcomeOf(claimed({ status: "available" }), unknownResult("rdap_host_busy", null), busy),
+    {
+      kind: "not_asked",
+      notBefore: new Date(NOW.getTime() + 20_000),
+    },
+  );
   // ...and is recorded by DNS when the host is paused or the registry's answer is unreadable (raised once).
   assertEquals(
-    await outcomeOf(claimed({ status: "available" }), unknownResult("rdap_host_backoff", null), pausedUntil),
+    await outcomeOf(claimed({ status: "available" }), unknownResult("rdap_host_backoff", null), backoff),
     { kind: "delegated", checkedAt: NOW, registryQuestion: "turned_registered" },
   );
   assertEquals(await outcomeOf(claimed({ status: "available" }), unknownResult("rdap_server_error", 503)), {

@@ -49,6 +49,12 @@ const socketErrorNames = new Set([
   "UnexpectedEof",
 ]);
 
+/**
+ * Deno's Node compatibility reports some socket failures without a known errno: `code` "UNKNOWN" with the
+ * socket call that failed (e.g. "write UNKNOWN" when the server closed the connection under a write).
+ */
+const socketSyscalls = new Set(["read", "write", "connect"]);
+
 /** Messages node-postgres uses for a connection that failed, broke, timed out or was never usable. */
 const driverMessages = [
   /connection terminated/i,
@@ -66,8 +72,9 @@ const driverMessages = [
 export function isUnreachable(error: unknown, depth = 0): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (!error || typeof error !== "object" || depth > 3) return false;
-  const { code, name, message, cause, errors } = error as {
+  const { code, syscall, name, message, cause, errors } = error as {
     code?: unknown;
+    syscall?: unknown;
     name?: unknown;
     message?: unknown;
     cause?: unknown;
@@ -76,6 +83,7 @@ export function isUnreachable(error: unknown, depth = 0): boolean {
   if (typeof code === "string") {
     if (code.startsWith("08") && code.length === 5) return true;
     if (unavailableStates.has(code) || socketCodes.has(code)) return true;
+    if (code === "UNKNOWN" && typeof syscall === "string" && socketSyscalls.has(syscall)) return true;
   }
   if (typeof name === "string" && socketErrorNames.has(name)) return true;
   if (typeof message === "string" && driverMessages.some((pattern) => pattern.test(message))) return true;
