@@ -2,6 +2,7 @@
 import { describeFailure, overQuotaNext } from "../../app/src/data/errors.ts";
 import { namesFromText, watchlistCsv } from "../../app/src/data/csv.ts";
 import { readConfig } from "../../app/src/config.ts";
+import { domainInput } from "../../app/src/data/domain_input.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 
 Deno.test("failures say what to do next", () => {
@@ -88,4 +89,20 @@ Deno.test("config.json needs the project URL and the publishable key", () => {
     refused = true;
   }
   assert(refused);
+});
+
+Deno.test("typed names go to the database in its stored form; anything else goes as typed, for it to refuse", () => {
+  const cases: [string, string][] = [
+    ["example.com", "example.com"],
+    [" Example.COM ", "example.com"],
+    ["bücher.de", "xn--bcher-kva.de"],
+    ["BÜCHER.de", "xn--bcher-kva.de"],
+    ["www.example.com", "www.example.com"], // a sub-domain: the database says why not
+    ["example.com.", "example.com."], // the database says to drop the dot
+    ["https://example.com/", "https://example.com/"],
+    ["exa mple.com", "exa mple.com"],
+    ["a_b.com", "a_b.com"],
+    ["", ""],
+  ];
+  for (const [typed, sent] of cases) assertEquals(domainInput(typed), sent, typed);
 });

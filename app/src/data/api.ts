@@ -7,6 +7,7 @@
 import { createClient, type Session, type SupabaseClient } from "@supabase/supabase-js";
 import type { AppConfig } from "../config.ts";
 import { type AppError, describeFailure } from "./errors.ts";
+import { domainInput } from "./domain_input.ts";
 import type {
   AccountOverview,
   AddResult,
@@ -176,7 +177,9 @@ export function watchlistPage(
  * add_watchlist_domains, and which of the names the quota turned away (the names that are not on the
  * watchlist after the call), so the box can keep them.
  */
-export async function addDomains(names: string[]): Promise<AddResult> {
+export async function addDomains(typed: string[]): Promise<AddResult> {
+  // Sent in the stored form (lower case, A-labels); what the quota turns away goes back as it was typed.
+  const names = typed.map(domainInput);
   const rows = await run<AddResult[]>(client.rpc("add_watchlist_domains", { p_domain_names: names }));
   const result = { ...rows[0], rejected_names: [] as string[] };
   if (result.rejected_over_limit > 0) {
@@ -191,7 +194,7 @@ export async function addDomains(names: string[]): Promise<AddResult> {
       );
       for (const row of found) watched.add(row.domain_name);
     }
-    result.rejected_names = [...new Set(names.filter((name) => !watched.has(name)))];
+    result.rejected_names = [...new Set(typed.filter((_, i) => !watched.has(names[i])))];
   }
   return result;
 }
