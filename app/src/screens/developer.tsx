@@ -28,8 +28,8 @@ function ConnectedAssistants() {
     <section aria-labelledby="connected-assistants">
       <h2 id="connected-assistants">Connected assistants</h2>
       <p class="muted">
-        Assistants you approved on the consent page. Revoking one ends its access at once: it can no longer
-        renew its sign-in and must ask for your approval again.
+        Assistants you approved on the consent page. Revoking one stops it renewing its access (the token it
+        holds runs out within the hour), and it must ask for your approval again.
       </p>
       <ErrorNote error={list.error} />
       {grants === null
