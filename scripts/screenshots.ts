@@ -2,7 +2,8 @@
  * `deno task screenshots`: every screen of the app in Debian's chromium (desktop 1280 px and 375 px wide)
  * into docs/screenshots/, against a throwaway local stack with sample data (a Pro account with names in each
  * state, a name's history with the evidence of an `available`, a webhook with a delivery, a key, an
- * organization with a member and an invitation; a Free account; a pending OAuth authorization).
+ * organization with a member and an invitation; a Free account; an approved assistant; a pending OAuth
+ * authorization).
  */
 import { join } from "node:path";
 import { repoRoot } from "./local/paths.ts";

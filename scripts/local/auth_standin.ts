@@ -9,7 +9,8 @@
  *   into the local mailbox (./mailbox/);
  * - `GET /.well-known/jwks.json`: the public half of that key;
  * - the admin API the functions use (./auth/admin.ts): `POST /invite`, `POST /admin/generate_link`;
- * - the OAuth 2.1 server (./oauth/server.ts).
+ * - the OAuth 2.1 server (./oauth/server.ts), and the signed-in user's grants of it (./oauth/grants.ts):
+ *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`.
  * As on hosted, the gateway asks for an API key (`apikey` header or query: a publishable or secret key, or a
  * legacy JWT key) on every path but the open ones (`GET /verify`, the JWKS, discovery and the OAuth server's
  * browser paths), and answers CORS for any origin. Settings come from supabase/config.toml or GoTrue's own
@@ -24,6 +25,7 @@ import { signup } from "./auth/signup.ts";
 import { token } from "./auth/token.ts";
 import { getUser, logout, updateUser } from "./auth/user.ts";
 import { verify } from "./auth/verify.ts";
+import { listGrants, revokeGrant } from "./oauth/grants.ts";
 import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
 import { roleOfApiKey } from "./secrets.ts";
 
@@ -38,6 +40,8 @@ const routes: Record<string, Handler> = {
   "GET /user": getUser,
   "PUT /user": updateUser,
   "POST /logout": logout,
+  "GET /user/oauth/grants": listGrants,
+  "DELETE /user/oauth/grants": revokeGrant,
   "POST /recover": recover,
   "POST /resend": resend,
   "GET /settings": settings,

@@ -5,7 +5,8 @@
  * person makes it (sign up, confirm from the mailbox, add names, see a poller run change a status, link
  * Telegram, add a webhook and see its secret once, test send, read the delivery log, create an API key and
  * call REST with it, export, invite, and the invitation accepted by a second user), an MCP SDK client
- * completing OAuth through the app's consent page, then a Free account's view. axe-core runs on every
+ * completing OAuth through the app's consent page, the assistant shown under Connected assistants and revoked
+ * there, then a Free account's view. axe-core runs on every
  * screen; no serious or critical violation is allowed.
  *
  * Names live under the made-up TLD `apptest`, served only by this file's fake registry.
@@ -90,6 +91,8 @@ Deno.test(
     const pageErrors: string[] = [];
     page.on("pageerror", (error) => pageErrors.push(error.message));
     let apiKey = "";
+    /** The MCP client that completed OAuth through the consent page (its registration and tokens). */
+    let assistant: BrowserProvider | undefined;
     let failed = false;
     /** A step; after a failure the rest are skipped, and the failing page is told (text, screenshot). */
     const step = (name: string, work: () => Promise<void> | void) =>
@@ -274,6 +277,7 @@ Deno.test(
 
       await step("an MCP client completes OAuth through the consent page, then calls a tool", async () => {
         const provider = new BrowserProvider();
+        assistant = provider;
         const mcpUrl = new URL(`${stack.apiBase}/mcp`);
         const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
         let refused: unknown;
@@ -303,6 +307,30 @@ Deno.test(
         assert(!result.isError, JSON.stringify(result));
         assert(JSON.stringify(result).includes(names[2]), "the tool reads the approving account's watchlist");
         await client.close();
+      });
+
+      await step("the assistant shows under Connected assistants; Revoke disconnects it", async () => {
+        const provider = assistant!;
+        await page.goto(`${app.url}/developer`);
+        const section = page.getByRole("region", { name: "Connected assistants" });
+        await section.getByRole("cell", { name: "Browser test assistant", exact: true }).waitFor();
+        await audit(page, "developer (connected assistants)");
+        await section.getByRole("button", { name: "Revoke Browser test assistant", exact: true }).click();
+        await section.getByText("No assistants connected.").waitFor();
+        // Revoked: the assistant's refresh token is refused, so it cannot get new access tokens.
+        const refreshed = await fetch(`${stack.gateway.url}/auth/v1/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: provider.tokens()!.refresh_token!,
+            client_id: provider.clientInformation()!.client_id,
+          }),
+        });
+        assertEquals(refreshed.status, 400);
+        assertEquals((await refreshed.json()).error_code, "refresh_token_not_found");
+        await page.reload();
+        await section.getByText("No assistants connected.").waitFor();
       });
 
       await step(

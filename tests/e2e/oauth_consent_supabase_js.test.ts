@@ -4,15 +4,17 @@
  * answers of Supabase Auth's `oauthserver/authorize.go`). A client registers dynamically, the browser is sent
  * to the consent page, the signed-in user reads the details and approves (or denies) with supabase-js, and the
  * client exchanges the code; a second authorization of the same scopes is answered with the redirect at once
- * (already consented), and the errors come back as supabase-js's AuthApiError with GoTrue's codes.
+ * (already consented), and the errors come back as supabase-js's AuthApiError with GoTrue's codes. The user's
+ * grants through `auth.oauth.listGrants` and `revokeGrant` (`oauthserver/handlers.go`): an approved client is
+ * listed with its scopes; revoking it removes it, refuses the client's refresh token and asks for consent again.
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { decodeJwt } from "jose";
 import { createHash } from "node:crypto";
 import type { CreatedAccount } from "../../scripts/local/accounts.ts";
-import { localJwtSecret, sessionToken } from "../../scripts/local/secrets.ts";
+import { localJwtSecret, localPublishableKey, sessionToken } from "../../scripts/local/secrets.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { startStack, type TestStack } from "../support/stack.ts";
+import { startStack, type TestStack, uniqueEmail } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const redirectUri = "http://localhost:8976/oauth/callback";
@@ -53,7 +55,7 @@ async function appClient(
       }),
     );
   }
-  return createClient(stack.gateway.url, "sb_publishable_consent_test", {
+  return createClient(stack.gateway.url, localPublishableKey, {
     auth: {
       storageKey: "consent-test",
       storage: {
@@ -67,6 +69,24 @@ async function appClient(
     // A browser on the app's origin sends this; Supabase Auth checks it against the Site URL and redirect URLs.
     global: { headers: { Origin: origin } },
   });
+}
+
+/**
+ * The app's supabase-js client after a real sign-up (confirmations are off locally): its token names a
+ * session of the stand-in, as `/user/...` asks (a minted token's made-up session is `session_not_found`).
+ */
+async function signedUpClient(stack: TestStack): Promise<{ app: SupabaseClient; userId: string }> {
+  const app = createClient(stack.gateway.url, localPublishableKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    global: { headers: { Origin: appOrigin } },
+  });
+  const { data, error } = await app.auth.signUp({
+    email: uniqueEmail("grants"),
+    password: "Grants-test-9-pass",
+  });
+  assertEquals(error, null);
+  assert(data.session, "signed in at once");
+  return { app, userId: data.user!.id };
 }
 
 interface RegisteredClient {
@@ -266,6 +286,105 @@ Deno.test(
       const signedOut = await appClient(stack, null);
       const missing = await signedOut.auth.oauth.getAuthorizationDetails(next.id);
       assertEquals(missing.error?.name, "AuthSessionMissingError");
+    } finally {
+      await stack.close();
+    }
+  },
+);
+
+async function refreshWith(
+  stack: TestStack,
+  client: RegisteredClient,
+  refreshToken: string,
+): Promise<Response> {
+  return await fetch(`${stack.gateway.url}/auth/v1/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: client.client_id,
+    }),
+  });
+}
+
+Deno.test(
+  "grants with supabase-js: an approved client is listed; revoking it refuses its refresh token",
+  options,
+  async () => {
+    const stack = await startStack();
+    try {
+      const { app, userId } = await signedUpClient(stack);
+      const { app: otherApp } = await signedUpClient(stack);
+      const client = await registerClient(stack);
+
+      const none = await app.auth.oauth.listGrants();
+      assertEquals(none.error, null);
+      assertEquals(none.data, []);
+
+      const before = Date.now();
+      const started = await startAuthorization(stack, client, "state-grant");
+      assertEquals((await app.auth.oauth.getAuthorizationDetails(started.id)).error, null);
+      const approved = await app.auth.oauth.approveAuthorization(started.id, { skipBrowserRedirect: true });
+      assertEquals(approved.error, null);
+      const code = new URL(approved.data!.redirect_url).searchParams.get("code")!;
+      const tokens = await exchange(stack, client, code, started.verifier);
+      assertEquals(tokens.status, 200, await tokens.clone().text());
+      const { refresh_token: refreshToken } = await tokens.json();
+
+      const listed = await app.auth.oauth.listGrants();
+      assertEquals(listed.error, null);
+      assertEquals(listed.data!.length, 1);
+      const [grant] = listed.data!;
+      assertEquals(grant.client, { id: client.client_id, name: "Consent test assistant" });
+      assertEquals(grant.scopes, ["openid", "email"]);
+      const grantedAt = Date.parse(grant.granted_at);
+      assert(grantedAt >= before - 1000 && grantedAt <= Date.now() + 1000, `granted_at ${grant.granted_at}`);
+      assertEquals((await otherApp.auth.oauth.listGrants()).data, [], "another user's grants are not shown");
+
+      // Another user cannot revoke it, and bad client ids are GoTrue's 400s.
+      const foreign = await otherApp.auth.oauth.revokeGrant({ clientId: client.client_id });
+      assertEquals(foreign.error?.status, 404);
+      assertEquals(foreign.error?.code, "oauth_consent_not_found");
+      const malformed = await app.auth.oauth.revokeGrant({ clientId: "not-a-uuid" });
+      assertEquals(malformed.error?.status, 400);
+      assertEquals(malformed.error?.code, "validation_failed");
+      assertEquals(malformed.error?.message, "invalid client_id format");
+      const empty = await app.auth.oauth.revokeGrant({ clientId: "" });
+      assertEquals(empty.error?.status, 400);
+      assertEquals(empty.error?.message, "client_id query parameter is required");
+
+      // The refresh token works until the grant is revoked (rotation hands a new one).
+      const refreshed = await refreshWith(stack, client, refreshToken);
+      assertEquals(refreshed.status, 200, await refreshed.clone().text());
+      const { refresh_token: current } = await refreshed.json();
+
+      const revoked = await app.auth.oauth.revokeGrant({ clientId: client.client_id });
+      assertEquals(revoked.error, null);
+      assertEquals(revoked.data, {});
+      assertEquals((await app.auth.oauth.listGrants()).data, []);
+      const refused = await refreshWith(stack, client, current);
+      assertEquals(refused.status, 400);
+      assertEquals((await refused.json()).error_code, "refresh_token_not_found");
+      const again = await app.auth.oauth.revokeGrant({ clientId: client.client_id });
+      assertEquals(again.error?.status, 404);
+      assertEquals(again.error?.message, "No active grant found for this client");
+
+      // Revoked: the next authorization asks for consent again.
+      const next = await startAuthorization(stack, client, "state-after-revoke");
+      const nextDetails = await app.auth.oauth.getAuthorizationDetails(next.id);
+      assertEquals((nextDetails.data as { authorization_id?: string }).authorization_id, next.id);
+
+      const account = { user_id: userId, email: "", plan: "free" as const, api_key: null };
+      const forged = await appClient(stack, account, { secret: "not-the-project-secret-not-the-project" });
+      const forgedList = await forged.auth.oauth.listGrants();
+      assertEquals(forgedList.error?.status, 403);
+      assertEquals(forgedList.error?.code, "bad_jwt");
+      const signedOut = await appClient(stack, null);
+      assertEquals((await signedOut.auth.oauth.listGrants()).error?.name, "AuthSessionMissingError");
+      const noKey = await fetch(`${stack.gateway.url}/auth/v1/user/oauth/grants`);
+      assertEquals(noKey.status, 401, "the gateway asks for an API key");
+      await noKey.body?.cancel();
     } finally {
       await stack.close();
     }

@@ -134,6 +134,33 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
       return page;
     };
 
+    /** Registers an assistant and starts its authorization: the consent page's path and query. */
+    const pendingConsentPath = async (name: string, redirectUri: string): Promise<URL> => {
+      const auth = `${stack.gateway.url}/auth/v1`;
+      const client = await (await fetch(`${auth}/oauth/clients/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          client_name: name,
+          redirect_uris: [redirectUri],
+          token_endpoint_auth_method: "none",
+        }),
+      })).json();
+      const authorize = await fetch(
+        `${auth}/oauth/authorize?${new URLSearchParams({
+          client_id: client.client_id,
+          redirect_uri: redirectUri,
+          response_type: "code",
+          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge_method: "S256",
+          state: "screenshot",
+        })}`,
+        { redirect: "manual" },
+      );
+      await authorize.body?.cancel();
+      return new URL(authorize.headers.get("location")!);
+    };
+
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${app.url}/sign-in`);
     await anonymous.getByRole("button", { name: "Sign up", exact: true }).waitFor();
@@ -149,7 +176,15 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await page.getByRole("heading", { name: "Ops alerts" }).waitFor();
     await page.getByRole("button", { name: "Delivery log of Ops alerts" }).click();
     await shoot(page, "alerts");
+    // An assistant approved on the consent page, for Connected assistants (its redirect answered here).
+    const chatgptRedirect = "https://chatgpt.com/connector_platform_oauth_redirect";
+    await page.route(`${chatgptRedirect}**`, (route) => route.fulfill({ status: 200, body: "back" }));
+    const chatgptConsent = await pendingConsentPath("ChatGPT", chatgptRedirect);
+    await page.goto(`${app.url}${chatgptConsent.pathname}${chatgptConsent.search}`);
+    await page.getByRole("button", { name: "Approve", exact: true }).click();
+    await page.waitForURL(`${chatgptRedirect}**`);
     await page.goto(`${app.url}/developer`);
+    await page.getByRole("button", { name: "Revoke ChatGPT", exact: true }).waitFor();
     await page.getByLabel("Key name").fill("ci");
     await page.getByRole("button", { name: "Create key", exact: true }).click();
     await page.getByLabel("Your new API key").waitFor();
@@ -162,30 +197,7 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await shoot(page, "account");
 
     // A pending OAuth authorization, as an assistant's connect starts one.
-    const auth = `${stack.gateway.url}/auth/v1`;
-    const redirectUri = "https://claude.ai/api/mcp/auth_callback";
-    const client = await (await fetch(`${auth}/oauth/clients/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: "Claude",
-        redirect_uris: [redirectUri],
-        token_endpoint_auth_method: "none",
-      }),
-    })).json();
-    const authorize = await fetch(
-      `${auth}/oauth/authorize?${new URLSearchParams({
-        client_id: client.client_id,
-        redirect_uri: redirectUri,
-        response_type: "code",
-        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-        code_challenge_method: "S256",
-        state: "screenshot",
-      })}`,
-      { redirect: "manual" },
-    );
-    await authorize.body?.cancel();
-    const consentPath = new URL(authorize.headers.get("location")!);
+    const consentPath = await pendingConsentPath("Claude", "https://claude.ai/api/mcp/auth_callback");
     await page.goto(`${app.url}${consentPath.pathname}${consentPath.search}`);
     await page.getByRole("button", { name: "Approve", exact: true }).waitFor();
     await shoot(page, "consent");

@@ -466,3 +466,20 @@ export async function decideAuthorization(id: string, approve: boolean): Promise
   );
   return data.redirect_url;
 }
+
+/** An assistant (OAuth client) the user approved: GoTrue's `GET /user/oauth/grants` item. */
+export interface AssistantGrant {
+  client: { id: string; name?: string; uri?: string; logo_uri?: string };
+  scopes: string[];
+  granted_at: string;
+}
+
+/** The assistants the signed-in user approved, most recently approved first. */
+export async function connectedAssistants(): Promise<AssistantGrant[]> {
+  return (await run<AssistantGrant[] | null>(client.auth.oauth.listGrants())) ?? [];
+}
+
+/** Revokes the user's approval of an assistant: it must ask again, and its refresh tokens stop working. */
+export async function disconnectAssistant(clientId: string): Promise<void> {
+  await run(client.auth.oauth.revokeGrant({ clientId }));
+}

@@ -102,7 +102,10 @@ export function Consent({ session, query }: { session: Session | null; query: UR
                 </dd>
               </div>
             </dl>
-            <p class="muted">Approve only if you started this connection. You can revoke it later.</p>
+            <p class="muted">
+              Approve only if you started this connection. You can revoke it later under Developer API →
+              Connected assistants.
+            </p>
             <div class="row">
               <button type="button" disabled={busy} onClick={() => decide(true)}>Approve</button>
               <button type="button" class="secondary" disabled={busy} onClick={() => decide(false)}>

@@ -1,4 +1,7 @@
-/** Developer API (Pro and higher): keys (shown once), usage against the daily limit, MCP connection. */
+/**
+ * Developer API (Pro and higher): keys (shown once), usage against the daily limit, MCP connection; and, on
+ * every plan, the assistants the user approved through the consent page (Connected assistants), to revoke.
+ */
 import { useEffect, useState } from "preact/hooks";
 import type { ScreenProps } from "../app.tsx";
 import * as api from "../data/api.ts";
@@ -9,6 +12,58 @@ import { CopyButton, ErrorNote, formatTime, useAction } from "../ui/components.t
 import { Field, Form } from "../ui/form.tsx";
 import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
+
+/** How an approved assistant is named: its registered name, else its address, else its client ID. */
+function assistantName(grant: api.AssistantGrant): string {
+  return grant.client.name || grant.client.uri || grant.client.id;
+}
+
+/** The assistants the user approved (OAuth grants), each with when it was approved, its scopes and Revoke. */
+function ConnectedAssistants() {
+  const [grants, setGrants] = useState<api.AssistantGrant[] | null>(null);
+  const list = useAction();
+  const reload = () => list.act(async () => setGrants(await api.connectedAssistants()));
+  useEffect(() => void reload(), []);
+  return (
+    <section aria-labelledby="connected-assistants">
+      <h2 id="connected-assistants">Connected assistants</h2>
+      <p class="muted">
+        Assistants you approved on the consent page. Revoking one stops it renewing its access (the token it
+        holds runs out within the hour), and it must ask for your approval again.
+      </p>
+      <ErrorNote error={list.error} />
+      {grants === null
+        ? null
+        : grants.length === 0
+        ? <p class="empty">No assistants connected.</p>
+        : (
+          <Table columns={["Assistant", "Approved", "Scopes"]} actions>
+            {grants.map((grant) => (
+              <tr key={grant.client.id}>
+                <td>{assistantName(grant)}</td>
+                <td>{formatTime(grant.granted_at)}</td>
+                <td>{grant.scopes.join(", ")}</td>
+                <td>
+                  <ActButton
+                    act={list.act}
+                    busy={list.busy}
+                    variant="link danger"
+                    label={`Revoke ${assistantName(grant)}`}
+                    run={async () => {
+                      await api.disconnectAssistant(grant.client.id);
+                      setGrants(await api.connectedAssistants());
+                    }}
+                  >
+                    Revoke
+                  </ActButton>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+    </section>
+  );
+}
 
 export function Developer({ overview, refreshOverview }: ScreenProps) {
   const [keys, setKeys] = useState<ApiKey[]>([]);
@@ -131,7 +186,9 @@ export function Developer({ overview, refreshOverview }: ScreenProps) {
           The assistant sends you to this app's consent page: sign in, check the assistant's name and address,
           and choose Approve. It can then use the watchlist tools of your account, and nothing else.
         </li>
+        <li>To disconnect it, choose Revoke under Connected assistants below.</li>
       </ol>
+      <ConnectedAssistants />
     </section>
   );
 }

@@ -13,6 +13,7 @@ import {
   authorizations,
   authorizationTtlMs,
   clients,
+  consentKey,
   consents,
   defaultScope,
   supportedScopes,
@@ -150,8 +151,8 @@ export async function authorizationDetails(request: Request, id: string): Promis
   if (authorization instanceof Response) return authorization;
   if (authorization.userId === undefined) {
     authorization.userId = caller.userId;
-    const granted = consents.get(`${caller.userId} ${authorization.clientId}`);
-    if (granted && scopesOf(authorization.scope).every((scope) => granted.has(scope))) {
+    const granted = consents.get(consentKey(caller.userId, authorization.clientId));
+    if (granted && scopesOf(authorization.scope).every((scope) => granted.scopes.includes(scope))) {
       approve(authorization);
       return Response.json({ redirect_url: successRedirectUrl(authorization) });
     }
@@ -201,7 +202,13 @@ export async function consent(request: Request, id: string): Promise<Response> {
     });
   }
   approve(pending);
-  const key = `${caller.userId} ${pending.clientId}`;
-  consents.set(key, new Set([...consents.get(key) ?? [], ...scopesOf(pending.scope)]));
+  // As GoTrue's UpdateScopes: the scopes join the ones granted before, and granted_at becomes now.
+  const key = consentKey(caller.userId, pending.clientId);
+  consents.set(key, {
+    userId: caller.userId,
+    clientId: pending.clientId,
+    scopes: [...new Set([...consents.get(key)?.scopes ?? [], ...scopesOf(pending.scope)])],
+    grantedAt: new Date().toISOString(),
+  });
   return Response.json({ redirect_url: successRedirectUrl(pending) });
 }

@@ -23,7 +23,8 @@
  * Errors have GoTrue's shapes: `{error, error_description}` (400) from the token endpoint's OAuth errors,
  * its HTTP errors elsewhere. State lives in this process's memory. Differences from hosted: no rate limits,
  * no refresh-token reuse interval (a rotated token is refused at once), no ID tokens or userinfo.
- * The parts: signing.ts (key, JWKS), registration.ts, authorization.ts, tokens.ts, state.ts, responses.ts.
+ * The parts: signing.ts (key, JWKS), registration.ts, authorization.ts, tokens.ts, state.ts, responses.ts;
+ * the user's grants (`GET`/`DELETE /user/oauth/grants`) are routed with `/user` from ../auth_standin.ts (grants.ts).
  */
 import { sessionIssuer } from "../../../supabase/functions/_shared/session/jwt.ts";
 import { authSettings } from "../auth_settings.ts";

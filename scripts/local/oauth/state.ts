@@ -45,9 +45,18 @@ export interface RefreshToken {
   revoked: boolean;
 }
 
+/** A user's standing consent to a client (`oauth_consents`): the scopes granted, and when last granted. */
+export interface Consent {
+  userId: string;
+  clientId: string;
+  scopes: string[];
+  grantedAt: string;
+}
+
 export const clients = new Map<string, OAuthClient>();
 export const authorizations = new Map<string, Authorization>();
-export const consents = new Map<string, Set<string>>();
+/** Active consents by `consentKey(userId, clientId)`; a revoked consent is deleted. */
+export const consents = new Map<string, Consent>();
 export const sessions = new Map<string, Session>();
 export const refreshTokens = new Map<string, RefreshToken>();
 
@@ -56,3 +65,7 @@ export const authorizationTtlMs = 10 * 60 * 1000;
 /** The scopes Supabase Auth supports; a request without scope gets the default. */
 export const supportedScopes = ["openid", "profile", "email", "phone", "offline_access"];
 export const defaultScope = "email";
+
+export function consentKey(userId: string, clientId: string): string {
+  return `${userId} ${clientId}`;
+}
