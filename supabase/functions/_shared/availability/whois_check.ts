@@ -117,16 +117,14 @@ export async function checkWhois(
   if (lookup.outcome === "failed") return { kind: "failed", reason: lookup.reason };
   if (reading!.answer !== "not_found") return { kind: "read", reading: reading! };
   const left = () => deadline === undefined ? undefined : Math.max(0, deadline - now());
-  const state = await proofStateBy(deps.proof, whoisProofKey(route), async () => {
-    // The canary proves the server for every check, so it is the service's request, not the live check's:
-    // it keeps to the host's spacing, not to the live share (as the RDAP canary does).
-    const canary = await askAndRead(deps, route, route.canaryName, {
+  // The canary proves the server for every check, so it is the service's request, not the live check's: it
+  // keeps to the host's spacing, not to the live share (as the RDAP canary does).
+  const state = await proofStateBy(deps.proof, whoisProofKey(route), () =>
+    askCanary(deps, route, {
       maxWaitMs: left(),
       urgent: wait.urgent,
       maxQueued: wait.maxQueued,
-    });
-    return whoisCanaryOutcome(canary.lookup, canary.reading);
-  }, { maxHostWaitMs: left(), urgent: wait.urgent, waitForOtherMs: Math.min(left() ?? 5_000, 15_000) });
+    }), { maxHostWaitMs: left(), urgent: wait.urgent, waitForOtherMs: Math.min(left() ?? 5_000, 15_000) });
   if (!state.proven) return { kind: "unverified" };
   return {
     kind: "read",
@@ -144,8 +142,17 @@ export function proveWhoisServer(
   route: WhoisRoute,
   wait: AcquireOptions,
 ): Promise<ServerProofState> {
-  return proofStateBy(deps.proof, whoisProofKey(route), async () => {
-    const canary = await askAndRead(deps, route, route.canaryName, wait);
-    return whoisCanaryOutcome(canary.lookup, canary.reading);
-  }, { waitForOtherMs: 0 });
+  return proofStateBy(deps.proof, whoisProofKey(route), () => askCanary(deps, route, wait), {
+    waitForOtherMs: 0,
+  });
+}
+
+/** Asks the route's canary name and says what its answer proves. */
+async function askCanary(
+  deps: WhoisCheckDeps,
+  route: WhoisRoute,
+  wait: AcquireOptions,
+): Promise<CanaryAnswer> {
+  const canary = await askAndRead(deps, route, route.canaryName, wait);
+  return whoisCanaryOutcome(canary.lookup, canary.reading);
 }

@@ -13,7 +13,7 @@ import {
 } from "../availability/drop_prediction.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
 import type { ClaimedDomain } from "./domain_queue.ts";
-import { LEARNING_QUESTIONS, type RegistryQuestion, registryQuestion } from "./dns_first.ts";
+import { LEARNING_QUESTIONS, onlyLearns, type RegistryQuestion, registryQuestion } from "./dns_first.ts";
 import { failedPendingDeleteRetryMs, pendingDeleteCheckDelayMs } from "./drop_schedule.ts";
 import { whoisRoutineNotBefore } from "./whois_schedule.ts";
 
@@ -65,6 +65,11 @@ const RETRY_PAUSED_HOST_AFTER_MS = 60_000;
 export const LEARNING_RETRY_MS = 60 * 60_000;
 const LEARNING_RETRY_MIN_MS = 60_000;
 
+/** A refusal because the host was busy beyond the wait (not paused or backing off): its turn comes soon. */
+function onlyBusy(refusal: Refusal): boolean {
+  return refusal.reason === "rdap_host_busy" || refusal.reason === "whois_host_busy";
+}
+
 /** When a learning question its registry could not take is tried again: 1 to 60 minutes, spread by name. */
 export function learningRetryAt(name: string, now: number): Date {
   let hash = 0;
@@ -103,7 +108,7 @@ export async function checkClaimedDomain(
   // A transition to registered is rare and raises an event: it takes the urgent line, as a drop does. A
   // question that only learns more takes the registry's spare turns: a short wait, one in this process's line.
   const urgent = domain.status === "pending_delete" || question === "turned_registered";
-  const learning = LEARNING_QUESTIONS.has(question) && !urgent;
+  const learning = onlyLearns(question);
   const untilEnd = Math.max(0, checksEndAt - deps.now());
   const checked = await deps.checkDomain(domain.name, dns, {
     maxHostWaitMs: learning ? Math.min(LEARNING_MAX_WAIT_MS, untilEnd) : untilEnd,
@@ -119,8 +124,7 @@ export async function checkClaimedDomain(
   const rdap = result.rdap;
   const whois = result.whois ?? null;
   if (refusal) {
-    const busy = refusal.reason === "rdap_host_busy" || refusal.reason === "whois_host_busy";
-    const notBefore = busy
+    const notBefore = onlyBusy(refusal)
       ? Math.max(checksEndAt, deps.now())
       : refusal.until ?? deps.now() + RETRY_PAUSED_HOST_AFTER_MS;
     return { kind: "not_asked", notBefore: new Date(notBefore) };
@@ -170,9 +174,8 @@ function learningUnanswered(
 ): DomainCheckOutcome {
   const now = deps.now();
   if (refusal) {
-    const busy = refusal.reason === "rdap_host_busy" || refusal.reason === "whois_host_busy";
     if (question === "turned_registered") {
-      if (busy) return { kind: "not_asked", notBefore: new Date(Math.max(checksEndAt, now)) };
+      if (onlyBusy(refusal)) return { kind: "not_asked", notBefore: new Date(Math.max(checksEndAt, now)) };
       return { kind: "delegated", checkedAt: new Date(now), registryQuestion: question };
     }
     const retryAt = learningRetryAt(result.domain_name, now).getTime();

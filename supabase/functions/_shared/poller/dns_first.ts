@@ -53,6 +53,14 @@ export const LEARNING_QUESTIONS: ReadonlySet<RegistryQuestion> = new Set([
   "refresh",
 ]);
 
+/**
+ * A question that only learns more (expiry, registrar) and raises no event: it takes the registry's spare
+ * turns. `turned_registered` learns too, but raises `domain.registered`, so it goes in the urgent line.
+ */
+export function onlyLearns(question: RegistryQuestion): boolean {
+  return LEARNING_QUESTIONS.has(question) && question !== "turned_registered";
+}
+
 /** Why the registry must be asked about this name now, or null when DNS decides it. */
 export function registryQuestion(known: KnownState, dns: DnsOutcome, now: Date): RegistryQuestion | null {
   if (dns.outcome !== "delegated") return "not_delegated";
@@ -79,11 +87,6 @@ export function registryQuestion(known: KnownState, dns: DnsOutcome, now: Date):
   }
   if (at - askedAt >= REGISTRY_REFRESH_MS) return "refresh";
   return null;
-}
-
-/** Whether the registry must be asked (see `registryQuestion`). */
-export function needsRegistryCheck(known: KnownState, dns: DnsOutcome, now: Date): boolean {
-  return registryQuestion(known, dns, now) !== null;
 }
 
 /**

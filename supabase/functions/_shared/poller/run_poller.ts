@@ -20,7 +20,8 @@ import { checkClaimedDomain, type DomainCheckDeps } from "./check_claimed_domain
 import type { ClaimedDomain, DomainQueue } from "./domain_queue.ts";
 import type { PollerSettings } from "./settings.ts";
 import type { DnsOutcome } from "../dns/nameservers.ts";
-import { LEARNING_QUESTIONS, registryQuestion } from "./dns_first.ts";
+import { onlyLearns, registryQuestion } from "./dns_first.ts";
+import { registryOf } from "../availability/drop_prediction.ts";
 import { learningRetryAt } from "./check_claimed_domain.ts";
 import { errorForLog } from "../log_text.ts";
 import { type ProofRefreshDeps, refreshDueProofs } from "./proof_refresh.ts";
@@ -39,16 +40,12 @@ export interface PollerDeps {
 export const IDLE_CLAIM_EVERY_MS = 1_000;
 
 /**
- * Questions that only learn more about a delegated name (`LEARNING_QUESTIONS` but a transition) one run keeps
+ * Questions that only learn more about a delegated name (`onlyLearns`) one run keeps
  * in its line for one TLD at a time. The rest of the batch's such names wait `LEARNING_RETRY_MS` without
  * touching the host limiter (1 to 60 minutes, `learningRetryAt`), so a first registry pass (every delegated name never asked) goes at the
  * registry's pace instead of flooding the limiter and holding back the drops' turns.
  */
 export const LEARNING_IN_LINE_PER_TLD = 1;
-
-function tldOf(name: string): string {
-  return name.slice(name.lastIndexOf(".") + 1);
-}
 
 export interface PollerSummary {
   /** Names whose check was recorded. */
@@ -154,11 +151,11 @@ export async function runPoller(deps: PollerDeps, settings: PollerSettings): Pro
     for (const [i, domain] of batch.entries()) {
       const question = questions[i];
       if (question === null) continue;
-      if (!LEARNING_QUESTIONS.has(question) || question === "turned_registered") {
+      if (!onlyLearns(question)) {
         toRegistry(domain, answers[i]);
         continue;
       }
-      const tld = tldOf(domain.name);
+      const tld = registryOf(domain.name);
       const inLine = learningInLine.get(tld) ?? 0;
       if (inLine >= LEARNING_IN_LINE_PER_TLD) {
         later.push(domain);
