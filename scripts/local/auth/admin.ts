@@ -7,6 +7,7 @@
  * - invite delivers the invitation mail into the local mailbox; generate_link sends nothing and answers the
  *   link, code and hash the mail would carry, and the redirect Auth honours.
  */
+import { bearerToken } from "../../../supabase/functions/_shared/http/bearer.ts";
 import type * as postgres from "../../../supabase/functions/_shared/db/sql.ts";
 import { authDatabase } from "../auth_database.ts";
 import { redirectAuthWouldUse } from "../auth_redirects.ts";
@@ -33,7 +34,7 @@ import {
 
 /** A secret key (or the legacy service-role JWT) in `apikey` or as the bearer token. */
 export function isServiceRole(request: Request): boolean {
-  const bearer = request.headers.get("authorization")?.match(/^Bearer +(\S+)$/i)?.[1];
+  const bearer = bearerToken(request.headers.get("authorization"));
   return roleOfApiKey(bearer) === "service_role" ||
     roleOfApiKey(request.headers.get("apikey")) === "service_role";
 }

@@ -4,9 +4,10 @@
  * for HS256, the project's JWT secret (AUTH_JWT_SECRET, as the admin tool and tests mint them); then the user
  * of `sub` and the session of `session_id` must still exist.
  */
-import { createLocalJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { type JWTPayload, jwtVerify } from "jose";
+import { bearerToken } from "../../../supabase/functions/_shared/http/bearer.ts";
 import type * as postgres from "../../../supabase/functions/_shared/db/sql.ts";
-import { localSigningKeys } from "../oauth/signing.ts";
+import { localVerificationKeys } from "../oauth/signing.ts";
 import { AuthError, badRequest, forbidden } from "./errors.ts";
 import { sessionById, type SessionRow } from "./sessions.ts";
 import { isBanned, userById, type UserRow } from "./users.ts";
@@ -20,7 +21,7 @@ export interface Caller {
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function verified(token: string): Promise<JWTPayload & Record<string, unknown>> {
-  const keys = createLocalJWKSet(await localSigningKeys());
+  const keys = await localVerificationKeys();
   const secret = Deno.env.get("AUTH_JWT_SECRET");
   try {
     const { payload } = await jwtVerify(token, async (header, input) => {
@@ -37,7 +38,7 @@ async function verified(token: string): Promise<JWTPayload & Record<string, unkn
 }
 
 export async function authenticatedCaller(sql: postgres.Queryable, request: Request): Promise<Caller> {
-  const token = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const token = bearerToken(request.headers.get("authorization"));
   if (!token) throw new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token");
   const claims = await verified(token);
   if (typeof claims.sub !== "string" || claims.sub === "") {

@@ -1,5 +1,5 @@
 /** The local Auth stand-in's signing key: ES256, made once per process, published in its JWKS. */
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTVerifyGetKey, SignJWT } from "jose";
 import { sessionIssuer } from "../../../supabase/functions/_shared/session/jwt.ts";
 import { authSettings } from "../auth_settings.ts";
 
@@ -22,6 +22,13 @@ function localSigningKey(): Promise<SigningKey> {
 /** The JWKS: the public half of the stand-in's ES256 key (made once per process). */
 export async function localSigningKeys(): Promise<{ keys: JWK[] }> {
   return { keys: [(await localSigningKey()).publicJwk] };
+}
+
+let verificationKeys: Promise<JWTVerifyGetKey> | undefined;
+
+/** The JWKS as a key set for `jwtVerify`, made once per process as the key is (the stand-ins verify with it). */
+export function localVerificationKeys(): Promise<JWTVerifyGetKey> {
+  return verificationKeys ??= localSigningKeys().then((jwks) => createLocalJWKSet(jwks));
 }
 
 export interface AccessTokenOptions {

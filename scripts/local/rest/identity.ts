@@ -11,9 +11,9 @@
  * Only `anon`, `authenticated` and `service_role` may be taken on (Supabase's `authenticator` can become no
  * other role): any other role claim is PostgreSQL's `permission denied to set role` (42501, 403).
  */
-import { createLocalJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
+import { decodeProtectedHeader, type JWTPayload, jwtVerify } from "jose";
 import { roleOfApiKey } from "../secrets.ts";
-import { localSigningKeys } from "../oauth/signing.ts";
+import { localVerificationKeys } from "../oauth/signing.ts";
 import { fromDatabaseError, pgrstErrors, PostgrestError } from "./errors.ts";
 
 export type DatabaseRole = "anon" | "authenticated" | "service_role";
@@ -62,8 +62,7 @@ async function verifiedClaims(token: string): Promise<JWTPayload> {
       return (await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ["HS256"] })).payload;
     }
     if (algorithm === "ES256") {
-      const keys = createLocalJWKSet(await localSigningKeys());
-      return (await jwtVerify(token, keys, { algorithms: ["ES256"] })).payload;
+      return (await jwtVerify(token, await localVerificationKeys(), { algorithms: ["ES256"] })).payload;
     }
   } catch (error) {
     if (error instanceof PostgrestError) throw error;
