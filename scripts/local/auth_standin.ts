@@ -28,6 +28,7 @@ import { verify } from "./auth/verify.ts";
 import { listGrants, revokeGrant } from "./oauth/grants.ts";
 import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
 import { roleOfApiKey } from "./secrets.ts";
+import { errorForLog } from "../../supabase/functions/_shared/log_text.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -111,7 +112,7 @@ async function answer(request: Request, path: string): Promise<Response> {
     if (error instanceof DatabaseUnavailableError) {
       return errorResponse(request, new AuthError(503, "unexpected_failure", "Database unavailable"));
     }
-    console.error(`[auth] ${request.method} /auth/v1${path} failed: ${(error as Error).message}`);
+    console.error(`[auth] ${request.method} /auth/v1${path} failed: ${errorForLog(error)}`);
     return errorResponse(
       request,
       new AuthError(

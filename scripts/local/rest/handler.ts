@@ -34,6 +34,7 @@ import {
   type Statement,
   updateStatement,
 } from "./statements.ts";
+import { errorForLog } from "../../../supabase/functions/_shared/log_text.ts";
 
 /** supabase/config.toml `[api] max_rows`: no read answers more rows than this. */
 const maxRows = 1000;
@@ -399,7 +400,7 @@ function failure(error: unknown): Response {
     }
     return errorResponse(pgrstErrors.connection(cause));
   }
-  console.error(`[rest] ${error instanceof Error ? error.stack : String(error)}`);
+  console.error(`[rest] ${errorForLog(error)}`);
   return errorResponse(
     new PostgrestError(500, {
       code: "PGRSTX00",
