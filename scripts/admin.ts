@@ -24,13 +24,13 @@
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { parseArgs } from "node:util";
-import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./local/accounts.ts";
-import { stackStateFile } from "./local/paths.ts";
-import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "./local/secrets.ts";
-import { setTelegramBotUsername } from "./local/vault.ts";
+import { asAccount, createAccount, findUserByEmail, type PlanId, planIds } from "./lib/accounts.ts";
+import { stackStateFile } from "../platform/paths.ts";
+import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "../platform/secrets.ts";
+import { setTelegramBotUsername } from "../platform/postgres/vault.ts";
 import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
-import { findings, inspect, report } from "./local/preflight.ts";
-import { coverageReport, coverageTable, type ProofRow } from "./local/coverage.ts";
+import { findings, inspect, report } from "./lib/preflight.ts";
+import { coverageReport, coverageTable, type ProofRow } from "./lib/coverage.ts";
 import { parseBootstrap, type ServerOverride } from "../supabase/functions/_shared/rdap/bootstrap.ts";
 import {
   compileWhoisRow,
@@ -77,7 +77,7 @@ const usage =
   "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] [--auth-url <url>] | " +
   "coverage [--bootstrap <file>] [--json] | drop-accuracy";
 
-/** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/local/coverage.ts). */
+/** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/lib/coverage.ts). */
 async function coverage(sql: postgres.Sql, bootstrapFile: string | undefined, json: boolean): Promise<void> {
   let document: unknown;
   if (bootstrapFile) {

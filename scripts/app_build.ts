@@ -3,7 +3,7 @@
  * and APP_PUBLISHABLE_KEY set (and optionally APP_FUNCTIONS_URL) it also writes app/dist/config.json;
  * without them, give the host a config.json yourself (docs/app.md).
  */
-import { buildApp } from "./local/app_build.ts";
+import { buildApp } from "../platform/app_host/build.ts";
 
 const supabaseUrl = Deno.env.get("APP_SUPABASE_URL");
 const publishableKey = Deno.env.get("APP_PUBLISHABLE_KEY");

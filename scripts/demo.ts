@@ -10,18 +10,18 @@
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { verify } from "@octokit/webhooks-methods";
-import { asAccount, createAccount } from "./local/accounts.ts";
-import { startGateway } from "./local/gateway.ts";
-import { startNetWorker } from "./local/net_worker.ts";
-import { clusterAt, freePort, stopCluster } from "./local/postgres.ts";
-import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
-import { setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
+import { asAccount, createAccount } from "./lib/accounts.ts";
+import { startGateway } from "../platform/gateway.ts";
+import { startNetWorker } from "../platform/pg_net/worker.ts";
+import { clusterAt, freePort, stopCluster } from "../platform/postgres/cluster.ts";
+import { applyFunctionEnvironment, prepareDatabase } from "../platform/stack.ts";
+import { setWebhookTargetPolicy, storePollerVaultSecrets } from "../platform/postgres/vault.ts";
 import { startFakeDns } from "../tests/fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../tests/fakes/rdap_server.ts";
 import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
 import { linkTelegramChat, registerBotWebhook } from "../tests/support/telegram_link.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
-import { setRdapHostLimit } from "./local/rate_limits.ts";
+import { setRdapHostLimit } from "./lib/rate_limits.ts";
 
 const DOMAIN = "drop-demo.com";
 const MINUTE = 60_000;

@@ -10,11 +10,11 @@
  * docs/database.md, "The current schema", says when the file must be regenerated.
  */
 import { join } from "node:path";
-import { run } from "./local/run.ts";
-import { repoRoot } from "./local/paths.ts";
-import { clusterAt, freePort, stopCluster } from "./local/postgres.ts";
-import { prepareDatabase } from "./local/stack.ts";
-import { dumpSchema } from "./local/schema_dump.ts";
+import { run } from "../platform/run.ts";
+import { repoRoot } from "../platform/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../platform/stack.ts";
+import { dumpSchema } from "../platform/postgres/schema_dump.ts";
 
 const schemaFile = join(repoRoot, "supabase", "schema.sql");
 const mode = Deno.args[0] ?? "--write";

@@ -6,8 +6,8 @@
  * authorization).
  */
 import { join } from "node:path";
-import { repoRoot } from "./local/paths.ts";
-import { withThrowawayDatabase } from "./local/throwaway.ts";
+import { repoRoot } from "../platform/paths.ts";
+import { withThrowawayDatabase } from "../platform/postgres/throwaway.ts";
 
 const outDir = join(repoRoot, "docs", "screenshots");
 

@@ -10,18 +10,22 @@
  */
 import * as postgres from "../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
-import { createAccount, createApiKey } from "./local/accounts.ts";
-import { buildApp } from "./local/app_build.ts";
-import { type RunningAppServer, startAppServer } from "./local/app_server.ts";
-import { startGateway } from "./local/gateway.ts";
-import { startMailbox } from "./local/mailbox/server.ts";
-import { startNetWorker } from "./local/net_worker.ts";
-import { localDir, stackStateFile } from "./local/paths.ts";
+import { createAccount, createApiKey } from "./lib/accounts.ts";
+import { buildApp } from "../platform/app_host/build.ts";
+import { type RunningAppServer, startAppServer } from "../platform/app_host/server.ts";
+import { startGateway } from "../platform/gateway.ts";
+import { startMailbox } from "../platform/mailbox/server.ts";
+import { startNetWorker } from "../platform/pg_net/worker.ts";
+import { localDir, stackStateFile } from "../platform/paths.ts";
 import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
-import { clusterAt, stopCluster } from "./local/postgres.ts";
-import { applyFunctionEnvironment, prepareDatabase } from "./local/stack.ts";
-import { keysOfJson } from "./local/secrets.ts";
-import { setTelegramBotUsername, setWebhookTargetPolicy, storePollerVaultSecrets } from "./local/vault.ts";
+import { clusterAt, stopCluster } from "../platform/postgres/cluster.ts";
+import { applyFunctionEnvironment, prepareDatabase } from "../platform/stack.ts";
+import { keysOfJson } from "../platform/secrets.ts";
+import {
+  setTelegramBotUsername,
+  setWebhookTargetPolicy,
+  storePollerVaultSecrets,
+} from "../platform/postgres/vault.ts";
 
 // Fixed as on Supabase's local stack; the Ctrl-C test (tests/e2e/db_outage_shutdown.test.ts) moves them.
 const gatewayPort = Number(Deno.env.get("START_GATEWAY_PORT") || 54321);

@@ -12,21 +12,21 @@
  * `*.test.sql`) on a fresh cluster, without the format, lint and type checks: for a quick loop while working.
  */
 import { join } from "node:path";
-import { pgTestsDir, repoRoot } from "./local/paths.ts";
-import { type Cluster, clusterAt, freePort, psql, stopCluster } from "./local/postgres.ts";
-import { prepareDatabase } from "./local/stack.ts";
-import { runInherited } from "./local/run.ts";
-import { readDenoSummary, readTap, type TapResult } from "./local/test_summary.ts";
-import { localJwtSecret } from "./local/secrets.ts";
-import { hostedDenoEnv, hostedDenoPath, hostedDenoVersion, hostedLockfile } from "./local/hosted_deno.ts";
-import { dumpSchema } from "./local/schema_dump.ts";
-import { supabaseDir } from "./local/paths.ts";
+import { pgTestsDir, repoRoot } from "../platform/paths.ts";
+import { type Cluster, clusterAt, freePort, psql, stopCluster } from "../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../platform/stack.ts";
+import { runInherited } from "../platform/run.ts";
+import { readDenoSummary, readTap, type TapResult } from "./lib/test_summary.ts";
+import { localJwtSecret } from "../platform/secrets.ts";
+import { hostedDenoEnv, hostedDenoPath, hostedDenoVersion, hostedLockfile } from "./lib/hosted_deno.ts";
+import { dumpSchema } from "../platform/postgres/schema_dump.ts";
+import { supabaseDir } from "../platform/paths.ts";
 
 const deno = Deno.execPath();
 const toolsLock = "--lock=deno.tools.lock";
 /** Deno 2.1 reads `deno.lock` (version 4) and must find everything in it, as the deploy bundler does. */
 const hostedLock = [`--lock=${hostedLockfile}`, "--frozen"];
-const typeChecked = ["supabase/functions", "scripts", "tests", "bench", "app"];
+const typeChecked = ["supabase/functions", "scripts", "platform", "tests", "bench", "app"];
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -1,4 +1,4 @@
--- Local seed, applied after supabase/local/bootstrap.sql and the migrations.
+-- Local seed, applied after platform/postgres/bootstrap.sql and the migrations.
 --
 -- Intentionally (almost) empty: the plans are product data and live in
 -- 20261122000100_plans_and_profiles.sql; tests and demos create their own accounts through auth.users

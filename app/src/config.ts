@@ -1,6 +1,6 @@
 /**
  * The app's runtime configuration, read at start from `/config.json` beside index.html: the local static
- * server (scripts/local/app_server.ts) writes it from the running stack; for a static host, `deno task
+ * server (platform/app_host/server.ts) writes it from the running stack; for a static host, `deno task
  * app:build` writes it from APP_SUPABASE_URL / APP_PUBLISHABLE_KEY / APP_FUNCTIONS_URL (docs/app.md).
  */
 export interface AppConfig {

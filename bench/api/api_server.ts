@@ -3,8 +3,8 @@
  * served on its own port in its own process (so its memory can be read) at `/api-v1/...`, without the
  * gateway's path rewriting in front. Env: SUPABASE_DB_URL, BENCH_PORT. Prints `listening <port>`.
  */
-import { loadFunctions } from "../../scripts/local/gateway.ts";
-import { applyFunctionEnvironment } from "../../scripts/local/stack.ts";
+import { loadFunctions } from "../../platform/gateway.ts";
+import { applyFunctionEnvironment } from "../../platform/stack.ts";
 
 const port = Number(Deno.env.get("BENCH_PORT") ?? 0);
 await applyFunctionEnvironment({

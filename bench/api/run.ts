@@ -10,10 +10,10 @@
 import { join } from "node:path";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { createAccount } from "../../scripts/local/accounts.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
-import { prepareDatabase } from "../../scripts/local/stack.ts";
+import { createAccount } from "../../scripts/lib/accounts.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../../platform/stack.ts";
 import {
   atLeast,
   atMost,

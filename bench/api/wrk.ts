@@ -1,6 +1,6 @@
 /** Runs wrk (installed with apt-get when missing) and reads its summary. */
 import { existsSync } from "node:fs";
-import { run } from "../../scripts/local/run.ts";
+import { run } from "../../platform/run.ts";
 
 export interface LoadResult {
   requestsPerSecond: number;

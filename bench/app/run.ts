@@ -5,9 +5,9 @@
  * the figures into docs/performance.md between the `app-bench` markers.
  */
 import { join } from "node:path";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { withThrowawayDatabase } from "../../scripts/local/throwaway.ts";
-import { buildApp } from "../../scripts/local/app_build.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { withThrowawayDatabase } from "../../platform/postgres/throwaway.ts";
+import { buildApp } from "../../platform/app_host/build.ts";
 
 const runs = 5;
 const names = 10_000;

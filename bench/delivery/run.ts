@@ -13,12 +13,12 @@
  * (simulated: its command every 60 s). Prints the figures as JSON and exits non-zero when a target is missed.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { createAccount } from "../../scripts/local/accounts.ts";
-import { startGateway } from "../../scripts/local/gateway.ts";
-import { startNetWorker } from "../../scripts/local/net_worker.ts";
-import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
-import { applyFunctionEnvironment, prepareDatabase } from "../../scripts/local/stack.ts";
-import { setWebhookTargetPolicy, storePollerVaultSecrets } from "../../scripts/local/vault.ts";
+import { createAccount } from "../../scripts/lib/accounts.ts";
+import { startGateway } from "../../platform/gateway.ts";
+import { startNetWorker } from "../../platform/pg_net/worker.ts";
+import { clusterAt, freePort, stopCluster } from "../../platform/postgres/cluster.ts";
+import { applyFunctionEnvironment, prepareDatabase } from "../../platform/stack.ts";
+import { setWebhookTargetPolicy, storePollerVaultSecrets } from "../../platform/postgres/vault.ts";
 import { startFakeTelegram } from "../../tests/fakes/telegram_server.ts";
 import { startWebhookReceiver } from "../../tests/fakes/webhook_receiver.ts";
 

@@ -8,9 +8,9 @@
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { join } from "node:path";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
-import { prepareDatabase } from "../../scripts/local/stack.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../../platform/stack.ts";
 import { startFakeRegistries } from "./fake_registries.ts";
 import { seed } from "./seed.ts";
 import { droppingIndexes, dropTimes, nameOf, parseParams } from "./world.ts";

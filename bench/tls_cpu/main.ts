@@ -10,12 +10,12 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { clusterAt, freePort, stopCluster } from "../../scripts/local/postgres.ts";
-import { prepareDatabase } from "../../scripts/local/stack.ts";
-import { hostedDenoEnv, hostedDenoPath } from "../../scripts/local/hosted_deno.ts";
-import { issueServerCertificate, makeCertificateAuthority } from "../../scripts/local/tls.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
+import { clusterAt, freePort, stopCluster } from "../../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../../platform/stack.ts";
+import { hostedDenoEnv, hostedDenoPath } from "../../scripts/lib/hosted_deno.ts";
+import { issueServerCertificate, makeCertificateAuthority } from "../../platform/postgres/tls.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import { repoRoot } from "../../platform/paths.ts";
 import { startFakeDns } from "../../tests/fakes/dns_server.ts";
 import { type FakeRdap, startFakeRdap } from "../../tests/fakes/rdap_server.ts";
 

@@ -5,8 +5,8 @@
  * has no process.cpuUsage) and summary are printed as one JSON line. The fakes
  * run in the parent, so their TLS work is not counted. Usage: `poller_child.ts <runs>`.
  */
-import { startGateway } from "../../scripts/local/gateway.ts";
-import { applyFunctionEnvironment } from "../../scripts/local/stack.ts";
+import { startGateway } from "../../platform/gateway.ts";
+import { applyFunctionEnvironment } from "../../platform/stack.ts";
 import { closeDatabase } from "../../supabase/functions/_shared/db/client.ts";
 
 const runs = Number(Deno.args[0] ?? 3);

@@ -5,7 +5,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { databaseUrl, uniqueEmail } from "../support/stack.ts";
-import { createAccount } from "../../scripts/local/accounts.ts";
+import { createAccount } from "../../scripts/lib/accounts.ts";
 
 Deno.env.set("DB_POOL_SIZE", "1");
 const { asAccountStatement, database } = await import("../../supabase/functions/_shared/db/client.ts");

@@ -6,7 +6,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { databaseUrl, uniqueEmail } from "../support/stack.ts";
-import { createAccount } from "../../scripts/local/accounts.ts";
+import { createAccount } from "../../scripts/lib/accounts.ts";
 import { ApiError } from "../../supabase/functions/_shared/http/errors.ts";
 
 Deno.env.set("DB_POOL_SIZE", "1");

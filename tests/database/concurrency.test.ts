@@ -9,7 +9,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 
 const options = { sanitizeResources: false, sanitizeOps: false };
 

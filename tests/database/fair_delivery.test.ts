@@ -9,7 +9,7 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 
 const options = { sanitizeResources: false, sanitizeOps: false };
 const BREAKER = { threshold: 5, base: 60, max: 3_600 };

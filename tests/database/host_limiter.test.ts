@@ -5,8 +5,8 @@
  * Needs SUPABASE_DB_URL (a migrated database; `deno task test` provides one); fails without it.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";

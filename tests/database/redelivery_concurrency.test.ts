@@ -6,7 +6,7 @@
  * Runs against SUPABASE_DB_URL (`deno task test` sets it; fails without it); creates its own accounts and deletes them.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
 

@@ -7,7 +7,7 @@
  * `deno task test` sets it.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
 

@@ -1,8 +1,8 @@
 /** `deno task admin`: one JSON line per command, against the database in SUPABASE_DB_URL. */
 import { decodeJwt } from "jose";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { setTelegramBotUsername } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, uniqueEmail } from "../support/stack.ts";
 

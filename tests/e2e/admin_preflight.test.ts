@@ -3,10 +3,10 @@
  * pooler): a complete target passes every check; an incomplete one is told exactly what is missing.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { freePort } from "../../scripts/local/postgres.ts";
-import { migrationFiles } from "../../scripts/local/migrate.ts";
-import { removePollerVaultSecrets, storePollerVaultSecrets } from "../../scripts/local/vault.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { freePort } from "../../platform/postgres/cluster.ts";
+import { migrationFiles } from "../../platform/postgres/migrate.ts";
+import { removePollerVaultSecrets, storePollerVaultSecrets } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { tlsDatabaseUrl } from "../support/database.ts";
 import { startStack } from "../support/stack.ts";

@@ -7,9 +7,9 @@
  * Names live under the made-up TLD `chantest`, served only by this file's fake registry.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";

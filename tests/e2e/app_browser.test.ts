@@ -18,10 +18,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, Page } from "../support/playwright_types.d.ts";
-import { startMailbox } from "../../scripts/local/mailbox/server.ts";
-import { localSecretKey, namedKeysJson } from "../../scripts/local/secrets.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
+import { startMailbox } from "../../platform/mailbox/server.ts";
+import { localSecretKey, namedKeysJson } from "../../platform/secrets.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
 import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";

@@ -4,8 +4,8 @@
  * registered, and `domain_detail` gives each watcher the same four rows (first seen included), the live
  * check's row carrying the evidence of the available, whatever channels the accounts have (none here).
  */
-import { asAccount } from "../../scripts/local/accounts.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { minimalDomain, startFakeRdap } from "../fakes/rdap_server.ts";
 import { assert, assertEquals } from "../support/assert.ts";

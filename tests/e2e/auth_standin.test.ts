@@ -8,8 +8,8 @@
  */
 import { createClient, type Session, type SupabaseClient } from "@supabase/supabase-js";
 import { decodeJwt, decodeProtectedHeader } from "jose";
-import { type RunningMailbox, startMailbox } from "../../scripts/local/mailbox/server.ts";
-import { localPublishableKey, localSecretKey } from "../../scripts/local/secrets.ts";
+import { type RunningMailbox, startMailbox } from "../../platform/mailbox/server.ts";
+import { localPublishableKey, localSecretKey } from "../../platform/secrets.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack, uniqueEmail } from "../support/stack.ts";
 

@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { callChecked, publishedContract } from "../support/contract.ts";
 import { startStack } from "../support/stack.ts";

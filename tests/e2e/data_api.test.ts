@@ -6,14 +6,9 @@
  */
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { SignJWT } from "jose";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
-import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
-import {
-  localApiKeys,
-  localPublishableKey,
-  localSecretKey,
-  sessionToken,
-} from "../../scripts/local/secrets.ts";
+import type { CreatedAccount } from "../../scripts/lib/accounts.ts";
+import { signWithLocalKey } from "../../platform/auth/oauth/signing.ts";
+import { localApiKeys, localPublishableKey, localSecretKey, sessionToken } from "../../platform/secrets.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack, uniqueEmail } from "../support/stack.ts";
 

@@ -2,9 +2,9 @@
  * The Data API stand-in when the database cannot be reached: PostgREST's 503 `PGRST000` in its error shape,
  * never a crash or a 500 (docs/runtime.md, "Data API stand-in").
  */
-import { closeRestDatabase } from "../../scripts/local/rest/database.ts";
-import { handleRestRequest } from "../../scripts/local/rest/handler.ts";
-import { localPublishableKey } from "../../scripts/local/secrets.ts";
+import { closeRestDatabase } from "../../platform/rest/database.ts";
+import { handleRestRequest } from "../../platform/rest/handler.ts";
+import { localPublishableKey } from "../../platform/secrets.ts";
 import { assertEquals } from "../support/assert.ts";
 
 Deno.test("Data API stand-in: an unreachable database is 503 PGRST000", async () => {

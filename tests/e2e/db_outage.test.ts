@@ -6,8 +6,8 @@
  * The database is a cluster of this file's own (tests/support/outage.ts), so restarting it disturbs no
  * other test; SUPABASE_DB_URL is pointed at it for this file and restored at the end.
  */
-import { startCluster, stopCluster } from "../../scripts/local/postgres.ts";
-import { sessionToken } from "../../scripts/local/secrets.ts";
+import { startCluster, stopCluster } from "../../platform/postgres/cluster.ts";
+import { sessionToken } from "../../platform/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import {
   assertOutageAnswers,

@@ -5,13 +5,13 @@
  *
  * Runs on a cluster of its own (tests/support/outage.ts), so the restart disturbs no other test.
  */
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
-import { startCluster, stopCluster } from "../../scripts/local/postgres.ts";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
+import { startCluster, stopCluster } from "../../platform/postgres/cluster.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { ownCluster, setEnvironment } from "../support/outage.ts";
 import { startStack } from "../support/stack.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeTelegram } from "../fakes/telegram_server.ts";

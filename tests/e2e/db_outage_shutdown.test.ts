@@ -6,11 +6,11 @@
  */
 import { join } from "node:path";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount, createAccount } from "../../scripts/local/accounts.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { freePort, isRunning } from "../../scripts/local/postgres.ts";
-import { clusterAt, stopCluster } from "../../scripts/local/postgres.ts";
-import { localPollerSecret, localPublishableKey, localSecretKey } from "../../scripts/local/secrets.ts";
+import { asAccount, createAccount } from "../../scripts/lib/accounts.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { freePort, isRunning } from "../../platform/postgres/cluster.ts";
+import { clusterAt, stopCluster } from "../../platform/postgres/cluster.ts";
+import { localPollerSecret, localPublishableKey, localSecretKey } from "../../platform/secrets.ts";
 import { assert } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 

@@ -5,19 +5,19 @@
  * that leaked (role, JWT claims, statement_timeout, a named prepared statement) would show here. It accepts
  * TLS clients only (a certificate from a throwaway local CA) and reaches PostgreSQL over TLS; the functions
  * connect with `sslmode=require` and the CA in DB_SSL_ROOT_CERT, on Deno 2.1, which verifies it.
- * PgBouncer is installed with apt-get when missing, like PostgreSQL itself (scripts/local/postgres.ts).
+ * PgBouncer is installed with apt-get when missing, like PostgreSQL itself (platform/postgres/cluster.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { freePort } from "../../scripts/local/postgres.ts";
-import { run } from "../../scripts/local/run.ts";
-import { issueServerCertificate, makeCertificateAuthority } from "../../scripts/local/tls.ts";
-import { sessionToken } from "../../scripts/local/secrets.ts";
+import { freePort } from "../../platform/postgres/cluster.ts";
+import { run } from "../../platform/run.ts";
+import { issueServerCertificate, makeCertificateAuthority } from "../../platform/postgres/tls.ts";
+import { sessionToken } from "../../platform/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { setEnvironment } from "../support/outage.ts";
 import { databaseUrl, startStack } from "../support/stack.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 

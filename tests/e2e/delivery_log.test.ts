@@ -6,13 +6,13 @@
  * receiver, which now answers 2xx. Another account can neither see nor redeliver it.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { startNetWorker } from "../../scripts/local/net_worker.ts";
+import { startNetWorker } from "../../platform/pg_net/worker.ts";
 import {
   removePollerVaultSecrets,
   setWebhookTargetPolicy,
   storePollerVaultSecrets,
-} from "../../scripts/local/vault.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+} from "../../platform/postgres/vault.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
 import { startWebhookReceiver, verifyStandard } from "../fakes/webhook_receiver.ts";

@@ -6,13 +6,13 @@
  * step is bounded (a never-answering receiver costs 1.5 s per attempt here instead of 10 s).
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { startNetWorker } from "../../scripts/local/net_worker.ts";
+import { startNetWorker } from "../../platform/pg_net/worker.ts";
 import {
   removePollerVaultSecrets,
   setWebhookTargetPolicy,
   storePollerVaultSecrets,
-} from "../../scripts/local/vault.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+} from "../../platform/postgres/vault.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
 import { type FakeTelegram, startFakeTelegram } from "../fakes/telegram_server.ts";

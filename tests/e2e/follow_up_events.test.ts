@@ -11,9 +11,9 @@
  * `FOLLOW_UP_SAMPLES=<file>` writes one delivered body of each event there (for the docs).
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack, uniqueDomain } from "../support/stack.ts";
 import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";

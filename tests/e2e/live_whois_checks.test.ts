@@ -13,7 +13,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
 import { startFakeWhois } from "../fakes/whois_server.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { postToPoller } from "../support/poller_runs.ts";
 import { startStack } from "../support/stack.ts";
 import { fakesEnv } from "../support/fakes_env.ts";

@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { callChecked, publishedContract } from "../support/contract.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";

@@ -15,10 +15,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createHash } from "node:crypto";
-import { localJwtSecret, sessionToken } from "../../scripts/local/secrets.ts";
-import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
+import { localJwtSecret, sessionToken } from "../../platform/secrets.ts";
+import { signWithLocalKey } from "../../platform/auth/oauth/signing.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import type { CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
 import { callChecked, publishedContract } from "../support/contract.ts";

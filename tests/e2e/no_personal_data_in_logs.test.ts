@@ -7,9 +7,9 @@
  * that fails and to a Telegram chat that blocked the bot, the bot's /start, /list and /stop) with planted
  * values, then searches everything logged for them.
  */
-import { asAccount, createAccount } from "../../scripts/local/accounts.ts";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { asAccount, createAccount } from "../../scripts/lib/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeAuth } from "../fakes/auth_server.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";

@@ -11,8 +11,8 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { decodeJwt } from "jose";
 import { createHash } from "node:crypto";
-import type { CreatedAccount } from "../../scripts/local/accounts.ts";
-import { localJwtSecret, localPublishableKey, sessionToken } from "../../scripts/local/secrets.ts";
+import type { CreatedAccount } from "../../scripts/lib/accounts.ts";
+import { localJwtSecret, localPublishableKey, sessionToken } from "../../platform/secrets.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack, uniqueEmail } from "../support/stack.ts";
 

@@ -8,15 +8,15 @@
  * one stack; each uses its own accounts and names and counts only what is its own.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { startNetWorker } from "../../scripts/local/net_worker.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { startNetWorker } from "../../platform/pg_net/worker.ts";
 import {
   removePollerVaultSecrets,
   setWebhookTargetPolicy,
   storePollerVaultSecrets,
-} from "../../scripts/local/vault.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
-import { asAccount, type CreatedAccount, type PlanId } from "../../scripts/local/accounts.ts";
+} from "../../platform/postgres/vault.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
+import { asAccount, type CreatedAccount, type PlanId } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, startStack, type TestStack } from "../support/stack.ts";
 import { type FakeDns, startFakeDns } from "../fakes/dns_server.ts";

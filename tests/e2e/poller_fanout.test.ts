@@ -4,13 +4,13 @@
  *
  * Names live under the made-up TLD `fanouttest`, served only by this file's fake registry.
  */
-import { removePollerVaultSecrets, storePollerVaultSecrets } from "../../scripts/local/vault.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { removePollerVaultSecrets, storePollerVaultSecrets } from "../../platform/postgres/vault.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 const PER_RUN = 5;

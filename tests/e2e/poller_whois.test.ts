@@ -7,7 +7,7 @@
  * name in pending delete keeps its drop cadence.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack } from "../support/stack.ts";
 import { fakesEnv } from "../support/fakes_env.ts";

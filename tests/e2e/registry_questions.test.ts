@@ -12,8 +12,8 @@
  *
  * Names live under the made-up TLD `regqtest`, served only by this file's fake registry.
  */
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { startStack, uniqueDomain } from "../support/stack.ts";
 import { fakesEnv, runBudgetsEnv } from "../support/fakes_env.ts";

@@ -6,9 +6,9 @@
  */
 import { assertEquals } from "../support/assert.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
-import { setRdapHostLimit } from "../../scripts/local/rate_limits.ts";
+import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { startFakeRdap } from "../fakes/rdap_server.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 import { startStack } from "../support/stack.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };

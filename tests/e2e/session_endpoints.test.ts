@@ -3,8 +3,8 @@
  * Auth (ES256 JWKS, admin invite endpoint) standing in for the real one.
  */
 import { exportSPKI, UnsecuredJWT } from "jose";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
-import { localSecretKey, sessionToken } from "../../scripts/local/secrets.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
+import { localSecretKey, sessionToken } from "../../platform/secrets.ts";
 import { type FakeAuth, startFakeAuth } from "../fakes/auth_server.ts";
 import { assert, assertEquals, assertFalse, assertMatch } from "../support/assert.ts";
 import { call, type JsonResponse } from "../support/http.ts";

@@ -6,8 +6,8 @@
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { startStack, type TestStack } from "../support/stack.ts";
 import { type ReceivedWebhook, startWebhookReceiver, verifyStandard } from "../fakes/webhook_receiver.ts";

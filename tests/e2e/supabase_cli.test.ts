@@ -1,10 +1,10 @@
 /**
- * The real supabase CLI (scripts/local/supabase_cli.ts) against the test cluster, whose migrations it
- * applied with `db push --db-url` (scripts/local/migrate.ts): its own history agrees with
+ * The real supabase CLI (platform/postgres/supabase_cli.ts) against the test cluster, whose migrations it
+ * applied with `db push --db-url` (platform/postgres/migrate.ts): its own history agrees with
  * supabase/migrations, and a second push has nothing to do.
  */
-import { migrationFiles } from "../../scripts/local/migrate.ts";
-import { appliedMigrationFiles, requireSupabaseCli } from "../../scripts/local/supabase_cli.ts";
+import { migrationFiles } from "../../platform/postgres/migrate.ts";
+import { appliedMigrationFiles, requireSupabaseCli } from "../../platform/postgres/supabase_cli.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { tlsDatabaseUrl } from "../support/database.ts";
 

@@ -5,8 +5,8 @@
  * tokens, a wrong secret header, groups and channels are refused.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+import { repoRoot } from "../../platform/paths.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { databaseUrl, startStack } from "../support/stack.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";

@@ -10,7 +10,7 @@
  * `sign()` issues session tokens the way Supabase Auth does, signed with the served key by default.
  */
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
-import { redirectAuthWouldUse } from "../../scripts/local/auth_redirects.ts";
+import { redirectAuthWouldUse } from "../../platform/auth/redirects.ts";
 
 /** `error_naming_address`: a 500 whose message quotes the invitee's address (logs must not repeat it). */
 export type InviteAnswer = "ok" | "email_exists" | "error" | "error_naming_address";

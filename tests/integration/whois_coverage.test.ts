@@ -6,14 +6,14 @@
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 import { databaseUrl } from "../support/database.ts";
-import { coverageReport, coverageTable } from "../../scripts/local/coverage.ts";
+import { coverageReport, coverageTable } from "../../scripts/lib/coverage.ts";
 import { parseBootstrap, type ServerOverride } from "../../supabase/functions/_shared/rdap/bootstrap.ts";
 import {
   compileWhoisRow,
   recordFromRow,
   type WhoisEntry,
 } from "../../supabase/functions/_shared/whois/server_table.ts";
-import { repoRoot } from "../../scripts/local/paths.ts";
+import { repoRoot } from "../../platform/paths.ts";
 
 Deno.test("57 of the 60 TLDs have a route; es, gr and vn are unsupported with a reason", async () => {
   const sql = postgres.connect(databaseUrl(), { max: 1, onnotice: () => {} });

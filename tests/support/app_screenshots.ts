@@ -4,8 +4,8 @@
  * throwaway database in the environment.
  */
 import type { Page } from "./playwright_types.d.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
-import { setWebhookTargetPolicy } from "../../scripts/local/vault.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
+import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { launchBrowser, startApp } from "./browser.ts";
 import { fillSignIn } from "./app_journey.ts";
 import { addNames, setPlan, signUpAccount } from "./app_seed.ts";

@@ -5,8 +5,8 @@
  * writes them.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
-import { localPublishableKey } from "../../scripts/local/secrets.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
+import { localPublishableKey } from "../../platform/secrets.ts";
 import { password } from "./app_journey.ts";
 
 /** Signs up through /auth/v1/signup (no confirmation locally); returns the user's id. */

@@ -1,16 +1,16 @@
 /**
  * The app in a real browser for tests, screenshots and the app bench: Debian's chromium (installed with
  * apt-get on first use, as PostgreSQL is) driven by playwright-core, the built app (app/dist) served by
- * scripts/local/app_server.ts on a free port, and axe-core injected into a page.
+ * platform/app_host/server.ts on a free port, and axe-core injected into a page.
  */
 import { existsSync } from "node:fs";
 // @ts-types="./playwright_types.d.ts"
 import { type Browser, chromium, type Page } from "playwright-core";
 import axe from "axe-core";
-import { buildApp } from "../../scripts/local/app_build.ts";
-import { type RunningAppServer, startAppServer } from "../../scripts/local/app_server.ts";
-import { run } from "../../scripts/local/run.ts";
-import { localPublishableKey } from "../../scripts/local/secrets.ts";
+import { buildApp } from "../../platform/app_host/build.ts";
+import { type RunningAppServer, startAppServer } from "../../platform/app_host/server.ts";
+import { run } from "../../platform/run.ts";
+import { localPublishableKey } from "../../platform/secrets.ts";
 
 export const chromiumPath = "/usr/bin/chromium";
 

@@ -2,8 +2,8 @@
  * What the database-outage tests share: a cluster of their own (so restarting it disturbs no other test),
  * clients that call the gateway in a loop and record every answer, and the checks an outage must pass.
  */
-import { type Cluster, clusterAt, freePort, psql } from "../../scripts/local/postgres.ts";
-import { prepareDatabase } from "../../scripts/local/stack.ts";
+import { type Cluster, clusterAt, freePort, psql } from "../../platform/postgres/cluster.ts";
+import { prepareDatabase } from "../../platform/stack.ts";
 import { assert } from "./assert.ts";
 
 export interface OwnCluster {
@@ -19,7 +19,7 @@ export async function ownCluster(): Promise<OwnCluster> {
   return {
     cluster,
     async remove() {
-      const { stopCluster } = await import("../../scripts/local/postgres.ts");
+      const { stopCluster } = await import("../../platform/postgres/cluster.ts");
       await stopCluster(cluster).catch(() => {});
       await Deno.remove(baseDir, { recursive: true }).catch(() => {});
     },

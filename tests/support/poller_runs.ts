@@ -4,7 +4,7 @@
  * and catch a statement's SQLSTATE.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { asAccount, type CreatedAccount } from "../../scripts/local/accounts.ts";
+import { asAccount, type CreatedAccount } from "../../scripts/lib/accounts.ts";
 import { assertEquals } from "./assert.ts";
 import type { TestStack } from "./stack.ts";
 

@@ -3,9 +3,9 @@
  * prepared (SUPABASE_DB_URL). Each test file starts the gateway on a free port in its own process.
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { createAccount, type CreatedAccount, type PlanId } from "../../scripts/local/accounts.ts";
-import { type RunningGateway, startGateway } from "../../scripts/local/gateway.ts";
-import { applyFunctionEnvironment } from "../../scripts/local/stack.ts";
+import { createAccount, type CreatedAccount, type PlanId } from "../../scripts/lib/accounts.ts";
+import { type RunningGateway, startGateway } from "../../platform/gateway.ts";
+import { applyFunctionEnvironment } from "../../platform/stack.ts";
 import { databaseUrl } from "./database.ts";
 
 export interface TestStack {

@@ -4,9 +4,9 @@
  * telegram-bot function, which links it and replies.
  */
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
-import { setTelegramBotUsername } from "../../scripts/local/vault.ts";
+import { setTelegramBotUsername } from "../../platform/postgres/vault.ts";
 import type { FakeTelegram } from "../fakes/telegram_server.ts";
-import { asAccount } from "../../scripts/local/accounts.ts";
+import { asAccount } from "../../scripts/lib/accounts.ts";
 
 /** Registers `<functionsBase>/telegram-bot` with the fake (as `deno task admin telegram-webhook` does). */
 export async function registerBotWebhook(

@@ -1,5 +1,5 @@
 /**
- * The new Supabase API keys of the local stack and the role each stands for (scripts/local/secrets.ts), as
+ * The new Supabase API keys of the local stack and the role each stands for (platform/secrets.ts), as
  * Supabase's gateway maps them: publishable → anon, secret → service_role, anything else → no key.
  */
 import {
@@ -8,7 +8,7 @@ import {
   localSecretKey,
   namedKeysJson,
   roleOfApiKey,
-} from "../../scripts/local/secrets.ts";
+} from "../../platform/secrets.ts";
 import { assertEquals } from "../support/assert.ts";
 
 const noEnv = () => undefined;

@@ -1,5 +1,5 @@
 /** The app's static server: files, the SPA fallback for every route (names with dots too), config.json. */
-import { appHandler } from "../../scripts/local/app_server.ts";
+import { appHandler } from "../../platform/app_host/server.ts";
 import { assertEquals, assertMatch } from "../support/assert.ts";
 
 Deno.test("the app server answers files, routes and its config", async () => {

@@ -1,5 +1,5 @@
 /** The local Auth stand-in's redirect rule, as supabase/auth applies it (IsRedirectURLValid). */
-import { isRedirectAllowed, redirectAuthWouldUse } from "../../scripts/local/auth_redirects.ts";
+import { isRedirectAllowed, redirectAuthWouldUse } from "../../platform/auth/redirects.ts";
 import { assertEquals } from "../support/assert.ts";
 
 const site = "https://app.example.com";

@@ -1,9 +1,9 @@
 /**
- * The local Auth stand-in's pure rules (scripts/local/auth/rules.ts), as GoTrue applies them: email
+ * The local Auth stand-in's pure rules (platform/auth/rules.ts), as GoTrue applies them: email
  * validation, password strength and its reasons, the mail token hash, PKCE, the mail frequency and the hourly
  * cap; and the settings read from config.toml's forms (durations).
  */
-import { AuthError } from "../../scripts/local/auth/errors.ts";
+import { AuthError } from "../../platform/auth/errors.ts";
 import {
   checkPasswordStrength,
   checkSendFrequency,
@@ -14,8 +14,8 @@ import {
   tokenHash,
   validEmail,
   verifierMatches,
-} from "../../scripts/local/auth/rules.ts";
-import { durationSeconds } from "../../scripts/local/auth_settings.ts";
+} from "../../platform/auth/rules.ts";
+import { durationSeconds } from "../../platform/auth/project_settings.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 
 function thrown(work: () => unknown): AuthError | undefined {

@@ -1,5 +1,5 @@
 /**
- * PostgREST's error answers as the Data API stand-in gives them (scripts/local/rest/errors.ts), checked
+ * PostgREST's error answers as the Data API stand-in gives them (platform/rest/errors.ts), checked
  * against PostgREST's own table (src/PostgREST/Error.hs, `mapSQLtoHTTP`) and its documented codes.
  */
 import {
@@ -7,7 +7,7 @@ import {
   fromDatabaseError,
   pgrstErrors,
   statusOfSqlState,
-} from "../../scripts/local/rest/errors.ts";
+} from "../../platform/rest/errors.ts";
 import { assertEquals } from "../support/assert.ts";
 
 Deno.test("SQLSTATE → HTTP as PostgREST maps it", () => {

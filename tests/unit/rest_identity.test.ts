@@ -1,12 +1,12 @@
 /**
- * Who a Data API request runs as (scripts/local/rest/identity.ts): the gateway's key check, then the bearer
+ * Who a Data API request runs as (platform/rest/identity.ts): the gateway's key check, then the bearer
  * token as PostgREST reads it, with PostgREST's 401 codes and words.
  */
 import { SignJWT } from "jose";
-import { signWithLocalKey } from "../../scripts/local/oauth/signing.ts";
-import { GatewayKeyError, identityOf } from "../../scripts/local/rest/identity.ts";
-import { PostgrestError } from "../../scripts/local/rest/errors.ts";
-import { localPublishableKey, localSecretKey } from "../../scripts/local/secrets.ts";
+import { signWithLocalKey } from "../../platform/auth/oauth/signing.ts";
+import { GatewayKeyError, identityOf } from "../../platform/rest/identity.ts";
+import { PostgrestError } from "../../platform/rest/errors.ts";
+import { localPublishableKey, localSecretKey } from "../../platform/secrets.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
 const secret = "z".repeat(40);

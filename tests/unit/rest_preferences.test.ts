@@ -1,16 +1,16 @@
 /**
  * `Prefer`, `Range`/`limit`/`offset` and `Content-Range` as PostgREST reads and writes them
- * (scripts/local/rest/preferences.ts), and the Data API stand-in's CORS answers (scripts/local/rest/cors.ts).
+ * (platform/rest/preferences.ts), and the Data API stand-in's CORS answers (platform/rest/cors.ts).
  */
-import { preflightResponse } from "../../scripts/local/rest/cors.ts";
-import { PostgrestError } from "../../scripts/local/rest/errors.ts";
+import { preflightResponse } from "../../platform/rest/cors.ts";
+import { PostgrestError } from "../../platform/rest/errors.ts";
 import {
   contentRange,
   parsePreferences,
   preferenceApplied,
   readStatus,
   requestedRange,
-} from "../../scripts/local/rest/preferences.ts";
+} from "../../platform/rest/preferences.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
 Deno.test("Prefer: the values supabase-js sends; the first of a kind wins; strict handling refuses unknowns", () => {

@@ -1,10 +1,10 @@
 /**
- * The Data API stand-in's reading of PostgREST's query string (scripts/local/rest/query_params.ts): what
+ * The Data API stand-in's reading of PostgREST's query string (platform/rest/query_params.ts): what
  * supabase-js sends parses to names and values, and what PostgREST refuses is PGRST100 (or the code it
  * uses for features the stand-in leaves out).
  */
-import { PostgrestError } from "../../scripts/local/rest/errors.ts";
-import { parseQueryParams } from "../../scripts/local/rest/query_params.ts";
+import { PostgrestError } from "../../platform/rest/errors.ts";
+import { parseQueryParams } from "../../platform/rest/query_params.ts";
 import { assert, assertEquals } from "../support/assert.ts";
 
 const parse = (query: string, rpcRead = false) => parseQueryParams(new URLSearchParams(query), rpcRead);

@@ -1,10 +1,10 @@
 /**
- * The Data API stand-in's statements (scripts/local/rest/statements.ts): every name from the request is a
+ * The Data API stand-in's statements (platform/rest/statements.ts): every name from the request is a
  * quoted identifier and every value a bound parameter, whatever the request text holds; overloads are
  * chosen by argument names as PostgREST chooses them.
  */
-import { PostgrestError } from "../../scripts/local/rest/errors.ts";
-import { parseQueryParams } from "../../scripts/local/rest/query_params.ts";
+import { PostgrestError } from "../../platform/rest/errors.ts";
+import { parseQueryParams } from "../../platform/rest/query_params.ts";
 import {
   callStatement,
   chooseRoutine,
@@ -14,7 +14,7 @@ import {
   readStatement,
   type Routine,
   updateStatement,
-} from "../../scripts/local/rest/statements.ts";
+} from "../../platform/rest/statements.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 
 const arrayShape = { single: false, stripNulls: false };

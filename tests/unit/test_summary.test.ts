@@ -1,6 +1,6 @@
 /** `deno task test` counts skipped tests apart from passes, so its `total:` line shows them. */
 import { assertEquals } from "../support/assert.ts";
-import { readDenoSummary, readTap } from "../../scripts/local/test_summary.ts";
+import { readDenoSummary, readTap } from "../../scripts/lib/test_summary.ts";
 
 Deno.test("Deno's summary: passed, failed and ignored are read, steps are not counted as tests", () => {
   assertEquals(

@@ -1,4 +1,4 @@
--- The database is set up as hosted Supabase is today (supabase/local/bootstrap.sql): the tests, like the
+-- The database is set up as hosted Supabase is today (platform/postgres/bootstrap.sql): the tests, like the
 -- migrations, run as `postgres`, which is not a superuser, and nothing in public is granted by default.
 \ir _setup.psql
 

@@ -67,7 +67,7 @@ export function accountIdentityStatement(userId: string): string {
 /**
  * Makes the rest of the transaction `tx` run as the account: role `authenticated` with the account's JWT
  * claims, so `auth.uid()` and every row-level-security policy apply. The one way the code base acts as an
- * account; scripts and tests use it on their own connections (`scripts/local/accounts.ts`).
+ * account; scripts and tests use it on their own connections (`scripts/lib/accounts.ts`).
  */
 export async function actAsAccount(tx: Transaction, userId: string): Promise<void> {
   await tx.unsafe(accountIdentityStatement(userId));

@@ -1,0 +1,207 @@
+/**
+ * The token endpoint, as Supabase Auth answers it (`oauthserver/handlers.go`, `client_auth.go`,
+ * `internal/tokens`): client authentication, the code exchange with PKCE, refresh-token rotation.
+ */
+import { authDatabase } from "../database.ts";
+import { authSettings } from "../project_settings.ts";
+import { httpError, oauthError, randomToken, sameText, sha256Base64Url, uuidPattern } from "./responses.ts";
+import { signWithLocalKey } from "./signing.ts";
+import {
+  type AuthMethod,
+  authorizations,
+  clients,
+  type OAuthClient,
+  refreshTokens,
+  type Session,
+  sessions,
+} from "./state.ts";
+
+interface ClientCredentials {
+  clientId: string;
+  secret: string;
+  method: AuthMethod;
+}
+
+/** GoTrue's ExtractClientCredentials: Basic header, else the JSON or form body. */
+function clientCredentials(request: Request, params: Record<string, string>): ClientCredentials | string {
+  const authorization = request.headers.get("authorization") ?? "";
+  if (authorization.startsWith("Basic ")) {
+    let decoded: string;
+    try {
+      decoded = atob(authorization.slice(6));
+    } catch {
+      return "invalid basic auth encoding";
+    }
+    const colon = decoded.indexOf(":");
+    if (colon < 0) return "invalid basic auth format";
+    return {
+      clientId: decoded.slice(0, colon),
+      secret: decoded.slice(colon + 1),
+      method: "client_secret_basic",
+    };
+  }
+  if (!params.client_id) return "client_id is required";
+  return {
+    clientId: params.client_id,
+    secret: params.client_secret ?? "",
+    method: params.client_secret ? "client_secret_post" : "none",
+  };
+}
+
+async function tokenParams(request: Request): Promise<Record<string, string> | undefined> {
+  const type = request.headers.get("content-type") ?? "";
+  try {
+    if (type.includes("application/json")) {
+      const json = await request.json();
+      return Object.fromEntries(
+        Object.entries(json ?? {}).filter(([, value]) => typeof value === "string"),
+      ) as Record<string, string>;
+    }
+    return Object.fromEntries(new URLSearchParams(await request.text()));
+  } catch {
+    return undefined;
+  }
+}
+
+async function issueTokens(session: Session): Promise<Response> {
+  const [user] = await authDatabase()<
+    { email: string | null; raw_app_meta_data: unknown; raw_user_meta_data: unknown }[]
+  >`select email, raw_app_meta_data, raw_user_meta_data from auth.users
+     where id = ${session.userId} and deleted_at is null`;
+  if (!user) return oauthError("invalid_grant", "User not found for authorization code");
+  const expiresIn = authSettings().jwtExpirySeconds;
+  const now = Math.floor(Date.now() / 1000);
+  const accessToken = await signWithLocalKey({
+    sub: session.userId,
+    aud: "authenticated",
+    email: user.email ?? "",
+    phone: "",
+    app_metadata: user.raw_app_meta_data ?? {},
+    user_metadata: user.raw_user_meta_data ?? {},
+    role: "authenticated",
+    aal: "aal1",
+    amr: [{ method: "oauth_provider/authorization_code", timestamp: now }],
+    session_id: session.id,
+    is_anonymous: false,
+    client_id: session.clientId,
+    scope: session.scope,
+  }, { expiresAt: now + expiresIn });
+  const refreshToken = randomToken(9);
+  refreshTokens.set(refreshToken, { sessionId: session.id, revoked: false });
+  return Response.json({
+    access_token: accessToken,
+    token_type: "bearer",
+    expires_in: expiresIn,
+    refresh_token: refreshToken,
+  });
+}
+
+async function exchangeCode(client: OAuthClient, params: Record<string, string>): Promise<Response> {
+  if (!params.code) return oauthError("invalid_request", "code is required for authorization_code grant");
+  const authorization = [...authorizations.values()].find(
+    (each) => each.status === "approved" && each.code === params.code,
+  );
+  if (!authorization) return oauthError("invalid_grant", "Invalid authorization code");
+  if (authorization.expiresAt <= Date.now()) {
+    return oauthError("invalid_grant", "Authorization code has expired");
+  }
+  if (authorization.clientId !== client.id) {
+    return oauthError("invalid_grant", "Authorization code was not issued for this client");
+  }
+  if (params.resource && params.resource !== authorization.resource) {
+    return oauthError("invalid_grant", "Authorization code resource does not match the resource parameter");
+  }
+  if (params.redirect_uri && params.redirect_uri !== authorization.redirectUri) {
+    return oauthError("invalid_grant", "Invalid redirect_uri");
+  }
+  const verifier = params.code_verifier ?? "";
+  if (!verifier) {
+    return oauthError(
+      "invalid_grant",
+      "PKCE verification failed: code_verifier is required when PKCE challenge is present",
+    );
+  }
+  const expected = authorization.codeChallengeMethod === "s256" ? sha256Base64Url(verifier) : verifier;
+  if (!sameText(expected, authorization.codeChallenge)) {
+    return oauthError(
+      "invalid_grant",
+      "PKCE verification failed: code challenge does not match previously saved code verifier",
+    );
+  }
+  // Codes are single use: the authorization is gone once exchanged.
+  authorizations.delete(authorization.id);
+  const session: Session = {
+    id: crypto.randomUUID(),
+    userId: authorization.userId!,
+    clientId: client.id,
+    scope: authorization.scope,
+    ended: false,
+  };
+  sessions.set(session.id, session);
+  return await issueTokens(session);
+}
+
+async function refresh(
+  request: Request,
+  client: OAuthClient,
+  params: Record<string, string>,
+): Promise<Response> {
+  if (!params.refresh_token) {
+    return oauthError("invalid_request", "refresh_token is required for refresh_token grant");
+  }
+  const token = refreshTokens.get(params.refresh_token);
+  const session = token ? sessions.get(token.sessionId) : undefined;
+  if (!token || !session || session.ended) {
+    return httpError(
+      request,
+      400,
+      "refresh_token_not_found",
+      "Invalid Refresh Token: Refresh Token Not Found",
+    );
+  }
+  if (session.clientId !== client.id) {
+    return oauthError("invalid_client", "Client does not match the session's OAuth client");
+  }
+  if (token.revoked) {
+    // A rotated token used again: possibly stolen, so the whole session ends.
+    session.ended = true;
+    return httpError(request, 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+  }
+  token.revoked = true;
+  return await issueTokens(session);
+}
+
+export async function token(request: Request): Promise<Response> {
+  const params = await tokenParams(request);
+  const credentials = params ? clientCredentials(request, params) : "failed to parse form";
+  if (typeof credentials === "string") {
+    return httpError(request, 400, "invalid_credentials", `Invalid client credentials: ${credentials}`);
+  }
+  if (!uuidPattern.test(credentials.clientId)) {
+    return httpError(request, 400, "invalid_credentials", "Invalid client_id format");
+  }
+  const client = clients.get(credentials.clientId.toLowerCase());
+  if (!client) return httpError(request, 400, "invalid_credentials", "Invalid client credentials");
+  if (credentials.method !== client.authMethod) {
+    return httpError(
+      request,
+      400,
+      "invalid_credentials",
+      `invalid authentication method: client is registered for '${client.authMethod}' but '${credentials.method}' was used`,
+    );
+  }
+  if (client.type === "public" && credentials.secret) {
+    return httpError(request, 400, "invalid_credentials", "public clients must not provide client_secret");
+  }
+  if (client.type === "confidential" && !sameText(sha256Base64Url(credentials.secret), client.secretHash!)) {
+    return httpError(request, 400, "invalid_credentials", "invalid client credentials");
+  }
+  const grantType = params!.grant_type ?? "";
+  if (!grantType) return oauthError("invalid_request", "grant_type is required");
+  if (!client.grantTypes.includes(grantType)) {
+    return oauthError("unsupported_grant_type", `Client is not allowed to use grant type: ${grantType}`);
+  }
+  if (grantType === "authorization_code") return await exchangeCode(client, params!);
+  if (grantType === "refresh_token") return await refresh(request, client, params!);
+  return oauthError("unsupported_grant_type", `Unsupported grant type: ${grantType}`);
+}

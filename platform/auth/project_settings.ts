@@ -1,0 +1,173 @@
+/**
+ * The Auth settings the local stand-in applies, as a hosted project would have them: from supabase/config.toml
+ * (`[auth]` and `[auth.oauth_server]`, the local copy of a project's Auth settings), each overridable by
+ * GoTrue's own environment variable.
+ */
+import { join } from "node:path";
+import { supabaseDir } from "../paths.ts";
+
+export interface AuthSettings {
+  /** Site URL (`site_url`, GOTRUE_SITE_URL). */
+  siteUrl: string;
+  /** Redirect URLs (`additional_redirect_urls`, GOTRUE_URI_ALLOW_LIST, comma-separated). */
+  allowList: string[];
+  /** Access token lifetime in seconds (`jwt_expiry`, GOTRUE_JWT_EXP). */
+  jwtExpirySeconds: number;
+  /** `enable_signup` (GOTRUE_DISABLE_SIGNUP is its inverse). */
+  enableSignup: boolean;
+  /** `enable_refresh_token_rotation` (GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED). */
+  refreshTokenRotation: boolean;
+  /** `refresh_token_reuse_interval` in seconds (GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL). */
+  refreshTokenReuseIntervalSeconds: number;
+  /** `minimum_password_length` (GOTRUE_PASSWORD_MIN_LENGTH). */
+  passwordMinLength: number;
+  /** `password_requirements` as GoTrue's character sets (GOTRUE_PASSWORD_REQUIRED_CHARACTERS, `:`-separated). */
+  passwordRequiredCharacters: string[];
+  email: {
+    /** `[auth.email] enable_signup` (GOTRUE_EXTERNAL_EMAIL_ENABLED). */
+    enabled: boolean;
+    /** `[auth.email] enable_confirmations`; GOTRUE_MAILER_AUTOCONFIRM is its inverse. */
+    enableConfirmations: boolean;
+    /** `[auth.email] double_confirm_changes` (GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED). */
+    doubleConfirmChanges: boolean;
+    /** `[auth.email] max_frequency`: one mail of a kind per address per this long (GOTRUE_SMTP_MAX_FREQUENCY). */
+    maxFrequencySeconds: number;
+    /** `[auth.email] otp_length` (GOTRUE_MAILER_OTP_LENGTH). */
+    otpLength: number;
+    /** `[auth.email] otp_expiry` in seconds (GOTRUE_MAILER_OTP_EXP). */
+    otpExpirySeconds: number;
+  };
+  /** `[auth.rate_limit] email_sent`: mails per hour, the whole Auth (GOTRUE_RATE_LIMIT_EMAIL_SENT). */
+  emailSentPerHour: number;
+  oauthServer: {
+    /** `[auth.oauth_server] enabled`, GOTRUE_OAUTH_SERVER_ENABLED. */
+    enabled: boolean;
+    /** `allow_dynamic_registration`, GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION. */
+    allowDynamicRegistration: boolean;
+    /** The app's consent page under the Site URL (`authorization_url_path`, GOTRUE_OAUTH_SERVER_AUTHORIZATION_PATH). */
+    authorizationPath: string;
+  };
+}
+
+function configToml(): string {
+  try {
+    return Deno.readTextFileSync(join(supabaseDir, "config.toml"));
+  } catch {
+    return "";
+  }
+}
+
+/** The body of one `[section]` of a TOML text (up to the next section header). */
+function tomlSection(text: string, name: string): string {
+  const header = name.replace(/[.[\]]/g, "\\$&");
+  return text.match(new RegExp(`^\\[${header}\\]\\s*$([\\s\\S]*?)(?=^\\[|(?![\\s\\S]))`, "m"))?.[1] ?? "";
+}
+
+function tomlString(section: string, key: string): string | undefined {
+  return section.match(new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m"))?.[1];
+}
+
+function tomlValue(section: string, key: string): string | undefined {
+  return section.match(new RegExp(`^${key}\\s*=\\s*([^\\s#]+)`, "m"))?.[1];
+}
+
+function tomlStrings(section: string, key: string): string[] | undefined {
+  const list = section.match(new RegExp(`^${key}\\s*=\\s*\\[([^\\]]*)\\]`, "m"))?.[1];
+  return list === undefined ? undefined : [...list.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
+}
+
+function envFlag(name: string): boolean | undefined {
+  const value = Deno.env.get(name);
+  return value === undefined || value === "" ? undefined : value === "true";
+}
+
+/** A Go duration as config.toml writes it (`"60s"`, `"1m"`, `"1h30m"`), or plain seconds, in seconds. */
+export function durationSeconds(text: string): number {
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Number(text);
+  let seconds = 0;
+  let matched = false;
+  for (const [, value, unit] of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)) {
+    matched = true;
+    seconds += Number(value) * ({ ms: 0.001, s: 1, m: 60, h: 3600 } as Record<string, number>)[unit];
+  }
+  return matched ? seconds : 60;
+}
+
+/**
+ * GoTrue's required character sets from GOTRUE_PASSWORD_REQUIRED_CHARACTERS (`:`-separated sets), else from
+ * config.toml's `password_requirements` as the supabase CLI maps it.
+ */
+function passwordRequirements(env: string | undefined, toml: string | undefined): string[] {
+  if (env !== undefined && env !== "") return env.split(":").filter(Boolean);
+  const lower = "abcdefghijklmnopqrstuvwxyz";
+  const upper = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const digits = "0123456789";
+  const symbols = "!@#$%^&*()_+-=[]{};'\\:\"|<>?,./`~";
+  switch (toml) {
+    case "letters_digits":
+      return [lower + upper, digits];
+    case "lower_upper_letters_digits":
+      return [lower, upper, digits];
+    case "lower_upper_letters_digits_symbols":
+      return [lower, upper, digits, symbols];
+    default:
+      return [];
+  }
+}
+
+/** The settings in force now (read on each call, so a test may change the environment). */
+export function authSettings(): AuthSettings {
+  const text = configToml();
+  const auth = tomlSection(text, "auth");
+  const oauth = tomlSection(text, "auth.oauth_server");
+  const email = tomlSection(text, "auth.email");
+  const rateLimit = tomlSection(text, "auth.rate_limit");
+  const envList = Deno.env.get("GOTRUE_URI_ALLOW_LIST");
+  const number = (envName: string, section: string, key: string, fallback: number) =>
+    Number(Deno.env.get(envName) || tomlValue(section, key) || fallback);
+  const autoconfirm = envFlag("GOTRUE_MAILER_AUTOCONFIRM");
+  return {
+    siteUrl: Deno.env.get("GOTRUE_SITE_URL") || tomlString(auth, "site_url") || "http://localhost:3000",
+    allowList: envList !== undefined
+      ? envList.split(",").map((entry) => entry.trim()).filter(Boolean)
+      : tomlStrings(auth, "additional_redirect_urls") ?? [],
+    jwtExpirySeconds: Number(Deno.env.get("GOTRUE_JWT_EXP") || tomlValue(auth, "jwt_expiry") || 3600),
+    enableSignup: envFlag("GOTRUE_DISABLE_SIGNUP") !== undefined
+      ? !envFlag("GOTRUE_DISABLE_SIGNUP")
+      : tomlValue(auth, "enable_signup") !== "false",
+    refreshTokenRotation: envFlag("GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED") ??
+      tomlValue(auth, "enable_refresh_token_rotation") !== "false",
+    refreshTokenReuseIntervalSeconds: number(
+      "GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL",
+      auth,
+      "refresh_token_reuse_interval",
+      10,
+    ),
+    passwordMinLength: number("GOTRUE_PASSWORD_MIN_LENGTH", auth, "minimum_password_length", 6),
+    passwordRequiredCharacters: passwordRequirements(
+      Deno.env.get("GOTRUE_PASSWORD_REQUIRED_CHARACTERS"),
+      tomlString(auth, "password_requirements"),
+    ),
+    email: {
+      enabled: envFlag("GOTRUE_EXTERNAL_EMAIL_ENABLED") ?? tomlValue(email, "enable_signup") !== "false",
+      enableConfirmations: autoconfirm !== undefined
+        ? !autoconfirm
+        : tomlValue(email, "enable_confirmations") === "true",
+      doubleConfirmChanges: envFlag("GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED") ??
+        tomlValue(email, "double_confirm_changes") !== "false",
+      maxFrequencySeconds: durationSeconds(
+        Deno.env.get("GOTRUE_SMTP_MAX_FREQUENCY") || tomlString(email, "max_frequency") || "60s",
+      ),
+      otpLength: number("GOTRUE_MAILER_OTP_LENGTH", email, "otp_length", 6),
+      otpExpirySeconds: number("GOTRUE_MAILER_OTP_EXP", email, "otp_expiry", 3600),
+    },
+    emailSentPerHour: number("GOTRUE_RATE_LIMIT_EMAIL_SENT", rateLimit, "email_sent", 30),
+    oauthServer: {
+      enabled: envFlag("GOTRUE_OAUTH_SERVER_ENABLED") ?? tomlValue(oauth, "enabled") === "true",
+      allowDynamicRegistration: envFlag("GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION") ??
+        tomlValue(oauth, "allow_dynamic_registration") === "true",
+      authorizationPath: Deno.env.get("GOTRUE_OAUTH_SERVER_AUTHORIZATION_PATH") ??
+        tomlString(oauth, "authorization_url_path") ?? "",
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The local stand-in for Supabase Auth (GoTrue), served by the local gateway under `/auth/v1/...`, answering
+ * what supabase-js sends as GoTrue answers it (docs/runtime.md, "Auth stand-in"). This module only routes;
+ * the parts live in ./auth/ and ./oauth/:
+ * - sign-up and sign-in (./auth/signup.ts, token.ts, otp.ts, verify.ts, user.ts, settings.ts):
+ *   `POST /signup`, `POST /token?grant_type=password|refresh_token|pkce`, `POST /otp`, `GET|POST /verify`,
+ *   `GET|PUT /user`, `POST /logout`, `POST /recover`, `POST /resend`, `GET /settings`; state in the database's `auth`
+ *   schema as GoTrue keeps it, session tokens ES256-signed with the stand-in's key (./oauth/signing.ts), mails
+ *   into the local mailbox (./mailbox/);
+ * - `GET /.well-known/jwks.json`: the public half of that key;
+ * - the admin API the functions use (./auth/admin.ts): `POST /invite`, `POST /admin/generate_link`;
+ * - the OAuth 2.1 server (./oauth/server.ts), and the signed-in user's grants of it (./oauth/grants.ts):
+ *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`.
+ * As on hosted, the gateway asks for an API key (`apikey` header or query: a publishable or secret key, or a
+ * legacy JWT key) on every path but the open ones (`GET /verify`, the JWKS, discovery and the OAuth server's
+ * browser paths), and answers CORS for any origin. Settings come from supabase/config.toml or GoTrue's own
+ * variables (./auth_settings.ts). Needs SUPABASE_DB_URL.
+ */
+import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
+import { invite } from "./admin.ts";
+import { AuthError, errorResponse } from "./errors.ts";
+import { otp, recover, resend } from "./otp.ts";
+import { settings } from "./settings.ts";
+import { signup } from "./signup.ts";
+import { token } from "./token.ts";
+import { getUser, logout, updateUser } from "./user.ts";
+import { verify } from "./verify.ts";
+import { listGrants, revokeGrant } from "./oauth/grants.ts";
+import { handleOAuthServerRequest, localSigningKeys } from "./oauth/server.ts";
+import { roleOfApiKey } from "../secrets.ts";
+import { errorForLog } from "../../supabase/functions/_shared/log_text.ts";
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/** GoTrue's own routes the stand-in serves, by `METHOD path`; all of them ask for an API key. */
+const routes: Record<string, Handler> = {
+  "POST /signup": signup,
+  "POST /token": token,
+  "POST /otp": otp,
+  "POST /verify": verify,
+  "GET /user": getUser,
+  "PUT /user": updateUser,
+  "POST /logout": logout,
+  "GET /user/oauth/grants": listGrants,
+  "DELETE /user/oauth/grants": revokeGrant,
+  "POST /recover": recover,
+  "POST /resend": resend,
+  "GET /settings": settings,
+  "POST /invite": (request) => invite(request, true),
+  "POST /admin/generate_link": (request) => invite(request, false),
+};
+
+/** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */
+function isOpenPath(method: string, path: string): boolean {
+  return (method === "GET" && path === "/verify") || path.startsWith("/.well-known/") ||
+    path.startsWith("/oauth/") || path === "/invite" || path === "/admin/generate_link";
+}
+
+const corsHeaders = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers":
+    "authorization, apikey, content-type, x-client-info, x-supabase-api-version, x-supabase-client-platform, x-supabase-client-platform-version, x-supabase-client-runtime, x-supabase-client-runtime-version",
+  "access-control-expose-headers": "x-supabase-api-version, x-sb-error-code",
+  "access-control-max-age": "3600",
+};
+
+/** The gateway's API-key check: 401 in its shape without a key of this project. */
+function apiKeyRefusal(request: Request): Response | undefined {
+  const key = request.headers.get("apikey") ?? new URL(request.url).searchParams.get("apikey");
+  if (!key) {
+    return Response.json({
+      message: "No API key found in request",
+      hint: "No `apikey` request header or url param was found.",
+    }, { status: 401 });
+  }
+  if (!roleOfApiKey(key)) {
+    return Response.json({
+      message: "Invalid API key",
+      hint: "Double check your Supabase `anon` or `service_role` API key.",
+    }, { status: 401 });
+  }
+  return undefined;
+}
+
+async function answer(request: Request, path: string): Promise<Response> {
+  if (path === "/.well-known/jwks.json" && request.method === "GET") {
+    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  }
+  const handler = routes[`${request.method} ${path}`] ??
+    (request.method === "GET" && path === "/verify" ? verify : undefined);
+  if (!handler) {
+    const oauth = await handleOAuthServerRequest(request, path);
+    if (oauth) return oauth;
+    return errorResponse(
+      request,
+      new AuthError(
+        404,
+        "not_found",
+        `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
+      ),
+    );
+  }
+  if (!isOpenPath(request.method, path)) {
+    const refusal = apiKeyRefusal(request);
+    if (refusal) return refusal;
+  }
+  try {
+    return await handler(request);
+  } catch (error) {
+    if (error instanceof AuthError) return errorResponse(request, error);
+    if (error instanceof DatabaseUnavailableError) {
+      return errorResponse(request, new AuthError(503, "unexpected_failure", "Database unavailable"));
+    }
+    console.error(`[auth] ${request.method} /auth/v1${path} failed: ${errorForLog(error)}`);
+    return errorResponse(
+      request,
+      new AuthError(
+        500,
+        "unexpected_failure",
+        "Unexpected failure, please check server logs for more information",
+      ),
+    );
+  }
+}
+
+/** Answers one `/auth/v1/...` request of the local gateway. */
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.replace(/^\/auth\/v1/, "");
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: corsHeaders });
+  const response = await answer(request, path);
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(corsHeaders)) {
+    if (!headers.has(name) && name !== "access-control-max-age" && name !== "access-control-allow-methods") {
+      headers.set(name, value);
+    }
+  }
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
