@@ -1294,6 +1294,43 @@ $$;
 ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
 
 --
+-- Name: note_live_change_account(text, timestamp with time zone, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domain_status_changes as h
+     set caused_by = p_account
+   where h.domain_id = (select d.id from public.domains as d where d.name = p_domain_name)
+     and h.changed_at = p_checked_at
+     and h.source = 'live'
+     and h.caused_by is null
+$$;
+
+ALTER FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) OWNER TO postgres;
+
+--
+-- Name: note_registry_reading(text, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domains as d
+     set registry_unreadable_at = case when p_unreadable then p_checked_at end
+   where d.name = p_domain_name
+     and p_checked_at is not null
+     and p_unreadable is not null
+     and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
+     and d.registry_unreadable_at is distinct from (case when p_unreadable then p_checked_at end)
+$$;
+
+ALTER FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) OWNER TO postgres;
+
+--
 -- Name: note_status_change(text, text, text, timestamp with time zone, text, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3408,6 +3445,50 @@ $$;
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
 
 --
+-- Name: track_watch_period(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.track_watch_period() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    if new.deleted_at is null then
+      insert into public.watch_periods (user_id, domain_name, started_at)
+      values (new.user_id, new.domain_name, new.added_at);
+    else
+      insert into public.watch_periods (user_id, domain_name, started_at, ended_at)
+      values (new.user_id, new.domain_name, new.added_at, greatest(new.deleted_at, new.added_at));
+    end if;
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    -- An entry deleted outright (not removed) ends its open period now.
+    update public.watch_periods as p
+       set ended_at = greatest(now(), p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+    return null;
+  end if;
+  -- UPDATE
+  if old.deleted_at is null and new.deleted_at is not null then
+    update public.watch_periods as p
+       set ended_at = greatest(new.deleted_at, p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+  elsif old.deleted_at is not null and new.deleted_at is null then
+    update public.watch_periods as p
+       set ended_at = greatest(old.deleted_at, p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+    insert into public.watch_periods (user_id, domain_name, started_at)
+    values (new.user_id, new.domain_name, new.added_at);
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.track_watch_period() OWNER TO postgres;
+
+--
 -- Name: validated_alert_event_types(text[]); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3537,6 +3618,7 @@ CREATE TABLE public.domains (
     prediction_basis text,
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     id bigint NOT NULL,
+    registry_unreadable_at timestamp with time zone,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
     CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
     CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
@@ -3563,6 +3645,12 @@ COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: 
 COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
 
 --
+-- Name: COLUMN domains.registry_unreadable_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.registry_unreadable_at IS 'When the last check of the name got an answer from the registry that could not be read (reason whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the registry''s answer. Shown on the name''s page.';
+
+--
 -- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3580,7 +3668,8 @@ CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name t
     'expires_at', p_domain.expires_at,
     'registrar', p_domain.registrar,
     'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
-    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end
+    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end,
+    'registry_unreadable_at', p_domain.registry_unreadable_at
   )
 $$;
 
@@ -4164,7 +4253,18 @@ begin
            'evidence', h.evidence) order by h.changed_at, h.id), '[]'::jsonb)
     into v_history
     from public.domain_status_changes as h
-   where h.domain_id = v_domain.id;
+   where h.domain_id = v_domain.id
+     -- The read policy's rule, word for word (20261206000400): the poller's or the caller's own live change,
+     -- made while the caller watched the name.
+     and (h.source = 'poller' or h.caused_by = v_uid)
+     and exists (
+       select 1
+         from public.watch_periods as p
+        where p.user_id = v_uid
+          and p.domain_name = h.domain_name
+          and p.started_at <= h.changed_at
+          and (p.ended_at is null or h.changed_at <= p.ended_at)
+     );
 
   select coalesce(jsonb_agg(jsonb_build_object(
            'event_id', ev.id,
@@ -5516,6 +5616,7 @@ CREATE TABLE public.domain_status_changes (
     evidence jsonb,
     registrar text,
     expires_at timestamp with time zone,
+    caused_by uuid,
     CONSTRAINT domain_status_changes_evidence_check CHECK (((evidence IS NULL) OR ((status = 'available'::text) AND (jsonb_typeof(evidence) = 'object'::text)))),
     CONSTRAINT domain_status_changes_previous_status_check CHECK ((previous_status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
     CONSTRAINT domain_status_changes_source_check CHECK ((source = ANY (ARRAY['poller'::text, 'live'::text]))),
@@ -5528,7 +5629,13 @@ ALTER TABLE public.domain_status_changes OWNER TO postgres;
 -- Name: TABLE domain_status_changes; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). Read by the accounts that watch or watched the name.';
+COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). An account reads the changes made while it watched the name (public.watch_periods) that the poller recorded or its own live checks caused (caused_by).';
+
+--
+-- Name: COLUMN domain_status_changes.caused_by; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domain_status_changes.caused_by IS 'source = live: the account whose live check recorded the change (null once that account is deleted). Null for the poller''s changes. Another account never reads a live change it did not cause.';
 
 --
 -- Name: domain_status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
@@ -6101,6 +6208,40 @@ CREATE TABLE public.telegram_send_pace (
 ALTER TABLE public.telegram_send_pace OWNER TO postgres;
 
 --
+-- Name: watch_periods; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.watch_periods (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    CONSTRAINT watch_periods_order_check CHECK (((ended_at IS NULL) OR (ended_at >= started_at)))
+);
+
+ALTER TABLE public.watch_periods OWNER TO postgres;
+
+--
+-- Name: TABLE watch_periods; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.watch_periods IS 'When each account watched each name: from adding it (started_at) to removing it (ended_at, null while watched). Kept by a trigger on public.watchlist_entries; bounds what the account reads of the name''s history (public.domain_status_changes).';
+
+--
+-- Name: watch_periods_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.watch_periods ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watch_periods_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -6515,6 +6656,13 @@ ALTER TABLE ONLY public.telegram_send_pace
     ADD CONSTRAINT telegram_send_pace_pkey PRIMARY KEY (id);
 
 --
+-- Name: watch_periods watch_periods_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.watch_periods
+    ADD CONSTRAINT watch_periods_pkey PRIMARY KEY (id);
+
+--
 -- Name: watchlist_entries watchlist_entries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6748,6 +6896,18 @@ CREATE INDEX session_request_log_user_action_idx ON public.session_request_log U
 CREATE INDEX telegram_link_tokens_user_id_idx ON public.telegram_link_tokens USING btree (user_id);
 
 --
+-- Name: watch_periods_open_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX watch_periods_open_key ON public.watch_periods USING btree (user_id, domain_name) WHERE (ended_at IS NULL);
+
+--
+-- Name: watch_periods_user_id_domain_name_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX watch_periods_user_id_domain_name_idx ON public.watch_periods USING btree (user_id, domain_name, started_at);
+
+--
 -- Name: watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -6874,6 +7034,12 @@ CREATE TRIGGER telegram_bot_settings_set_updated_at BEFORE UPDATE ON public.tele
 CREATE TRIGGER watchlist_entries_derive_unicode_name BEFORE INSERT OR UPDATE OF domain_name, unicode_name ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.derive_unicode_name();
 
 --
+-- Name: watchlist_entries watchlist_entries_track_watch_period; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER watchlist_entries_track_watch_period AFTER INSERT OR DELETE OR UPDATE OF deleted_at, added_at ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.track_watch_period();
+
+--
 -- Name: webhook_endpoints webhook_endpoints_cap; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -6984,6 +7150,13 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: domain_status_changes domain_status_changes_caused_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_caused_by_fkey FOREIGN KEY (caused_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
 
 --
 -- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7103,6 +7276,13 @@ ALTER TABLE ONLY public.session_request_log
 
 ALTER TABLE ONLY public.telegram_link_tokens
     ADD CONSTRAINT telegram_link_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: watch_periods watch_periods_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.watch_periods
+    ADD CONSTRAINT watch_periods_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: watchlist_entries watchlist_entries_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7252,6 +7432,12 @@ CREATE POLICY "Assistants' tokens cannot read session request log" ON public.ses
 CREATE POLICY "Assistants' tokens cannot read the history" ON public.domain_status_changes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: watch_periods Assistants' tokens cannot read watch periods; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read watch periods" ON public.watch_periods AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7342,6 +7528,14 @@ CREATE POLICY "Users can delete their own notification settings" ON public.notif
 CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: domain_status_changes Users can read a name's changes made while they watched it; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read a name's changes made while they watched it" ON public.domain_status_changes FOR SELECT TO authenticated USING ((((source = 'poller'::text) OR (caused_by = ( SELECT auth.uid() AS uid))) AND (EXISTS ( SELECT 1
+   FROM public.watch_periods p
+  WHERE ((p.user_id = ( SELECT auth.uid() AS uid)) AND (p.domain_name = domain_status_changes.domain_name) AND (p.started_at <= domain_status_changes.changed_at) AND ((p.ended_at IS NULL) OR (domain_status_changes.changed_at <= p.ended_at)))))));
+
+--
 -- Name: alert_delivery_attempts Users can read the attempts of their own deliveries; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7354,14 +7548,6 @@ CREATE POLICY "Users can read the attempts of their own deliveries" ON public.al
 CREATE POLICY "Users can read the domains they actively watch" ON public.domains FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
    FROM public.watchlist_entries e
   WHERE ((e.domain_name = domains.name) AND (e.user_id = ( SELECT auth.uid() AS uid)) AND (e.deleted_at IS NULL)))));
-
---
--- Name: domain_status_changes Users can read the history of the names they watch or watched; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Users can read the history of the names they watch or watched" ON public.domain_status_changes FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
-   FROM public.watchlist_entries e
-  WHERE ((e.domain_name = domain_status_changes.domain_name) AND (e.user_id = ( SELECT auth.uid() AS uid))))));
 
 --
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
@@ -7410,6 +7596,12 @@ CREATE POLICY "Users can read their own profile" ON public.profiles FOR SELECT T
 --
 
 CREATE POLICY "Users can read their own session request log" ON public.session_request_log FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: watch_periods Users can read their own watch periods; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own watch periods" ON public.watch_periods FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
 -- Name: watchlist_entries Users can read their own watchlist entries; Type: POLICY; Schema: public; Owner: postgres
@@ -7644,6 +7836,12 @@ ALTER TABLE public.telegram_link_tokens ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.telegram_send_pace ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: watch_periods; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.watch_periods ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -7920,6 +8118,20 @@ GRANT ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_
 
 REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) TO service_role;
+
+--
+-- Name: FUNCTION note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) TO service_role;
 
 --
 -- Name: FUNCTION note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -8242,6 +8454,12 @@ GRANT ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) T
 
 REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
+
+--
+-- Name: FUNCTION track_watch_period(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.track_watch_period() FROM PUBLIC;
 
 --
 -- Name: FUNCTION validated_alert_event_types(p_event_types text[]); Type: ACL; Schema: private; Owner: postgres
@@ -9126,6 +9344,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.telegram_link_tokens TO servic
 --
 
 GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
+
+--
+-- Name: TABLE watch_periods; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.watch_periods TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watch_periods TO service_role;
 
 --
 -- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres

@@ -60,7 +60,10 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.is_valid_domain_name(text)": "pure check, writes nothing",
   // the app's reads (20261122001270_app_reads.sql) ---------------------------------------------------------
   "authenticated SELECT public.domain_status_changes":
-    "history of the names the account watches or watched (RLS); written only by record_domain_check",
+    "history of a name while the account watched it: the poller's changes and its own live checks' (RLS); " +
+    "written only by record_domain_check",
+  "authenticated SELECT public.watch_periods":
+    "own watch periods (RLS; the history policy's bound); written only by the watchlist trigger",
   "authenticated EXECUTE public.account_overview()": "reads the caller's own plan, quota and usage",
   "authenticated EXECUTE public.watchlist_page(text,text,integer,integer)":
     "reads a page of the caller's own watchlist; bounds checked inside",

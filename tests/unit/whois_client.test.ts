@@ -234,7 +234,8 @@ Deno.test(
 );
 
 Deno.test(
-  "a live check: an unrecognised answer or a timeout backs nothing off; a limit text still pauses the host",
+  "a live check: an unrecognised answer or a timeout backs nothing off; a limit text still pauses the host; " +
+    "the poller's unrecognised answer to a name backs nothing off either, its timeout does",
   options,
   async () => {
     const fake = startFakeWhois();
@@ -270,8 +271,15 @@ Deno.test(
         limiter: poller,
         client: createWhoisClient({ ...clientOptions(fake), limiter: poller }),
       };
-      await checkWhois(pollerDeps, itRoute(), "odd.it", { maxWaitMs: 1_000 });
-      assert(poller.pausedUntil("whois.nic.it:43") !== null, "the poller's unrecognised answer counts");
+      // The poller's unrecognised answer to a name counts neither way (issue 40): only no answer does.
+      for (let i = 0; i < 5; i++) await checkWhois(pollerDeps, itRoute(), "odd.it", { maxWaitMs: 1_000 });
+      assertEquals(
+        poller.pausedUntil("whois.nic.it:43"),
+        null,
+        "an unreadable answer to a name backs nothing off",
+      );
+      await checkWhois(pollerDeps, itRoute(), "slow.it", { maxWaitMs: 1_000 });
+      assert(poller.pausedUntil("whois.nic.it:43") !== null, "the poller's timeout counts");
     } finally {
       await fake.close();
     }
@@ -281,3 +289,26 @@ Deno.test(
 function clientOptions(fake: { address: string }) {
   return { connectTimeoutMs: 1_000, readTimeoutMs: 300, serverOverride: () => fake.address };
 }
+
+Deno.test(
+  "an unreadable answer to the canary (the service's own question) counts against the host",
+  options,
+  async () => {
+    const fake = startFakeWhois();
+    const hosts = createHostLimiter({ ratePerSecond: 0, concurrency: 1, failureThreshold: 1 });
+    const deps = {
+      client: createWhoisClient({ ...clientOptions(fake), limiter: hosts }),
+      limiter: hosts,
+      proof: memoryServerProofStore(),
+    };
+    try {
+      fake.set("nic.it", "unrecognized");
+      // A "not found" needs the canary: its answer cannot be read, so the server stays unproven.
+      const free = await checkWhois(deps, itRoute(), "free-name.it", { maxWaitMs: 1_000 });
+      assertEquals(free.kind, "unverified");
+      assert(hosts.pausedUntil("whois.nic.it:43") !== null, "the canary's unreadable answer counts");
+    } finally {
+      await fake.close();
+    }
+  },
+);

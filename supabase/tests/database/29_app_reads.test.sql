@@ -50,6 +50,10 @@ select public.add_watchlist_domains(array['shared-ar.test', 'alpha-ar.test', 'be
   'a1b-ar.test', 'gamma-ar.test']);
 select tests.authenticate_as('ar-bob@test.local');
 select public.add_watchlist_domains(array['shared-ar.test', 'bob-only-ar.test']);
+-- Both have watched their names since January (the history below is dated then): an account reads only the
+-- changes made while it watched a name (20261206000400; pgTAP 33_history_periods).
+select tests.authenticate_as_service_role();
+update public.watch_periods set started_at = '2026-01-01T00:00:00Z' where user_id in (:'alice', :'bob');
 
 -- Transitions ------------------------------------------------------------------------------------------
 select tests.authenticate_as_service_role();
@@ -81,6 +85,8 @@ select private.note_drop_prediction('shared-ar.test', '2026-01-05T00:00:00Z', '2
   'redemption_period', 0);
 -- The live check finds it available, with its evidence.
 select private.record_domain_check('shared-ar.test', 'available', '2026-01-06T00:00:00Z', null, null, true, 'live');
+-- It was alice's live check (live_check.ts notes who asked).
+select private.note_live_change_account('shared-ar.test', '2026-01-06T00:00:00Z', :'alice');
 select private.note_check_evidence('shared-ar.test', '2026-01-06T00:00:00Z',
   '{"source": "rdap", "server": "https://rdap.test/", "answer": 404, "canary_name": "nic.test",
     "canary_proved_at": "2026-01-05T12:00:00Z", "dns_rcode": "NXDOMAIN", "resolver": "127.0.0.1:53",
@@ -130,14 +136,15 @@ select throws_ok($$ select public.domain_detail('shared-ar.test') $$, 'P0002', n
   'another account''s name is not found (P0002)');
 select is(public.watchlist_page(), '{"total": 0, "domains": []}'::jsonb, 'an empty watchlist is an empty page');
 select tests.authenticate_as('ar-bob@test.local');
-select is((select count(*)::integer from public.domain_status_changes), 4, 'a watcher reads the name''s history');
-select is(jsonb_array_length(public.domain_detail('shared-ar.test') -> 'history'), 4,
-  'the second watcher has the whole history');
+select is((select count(*)::integer from public.domain_status_changes), 3,
+  'a watcher reads the name''s history: the poller''s changes, not another account''s live check');
+select is(jsonb_array_length(public.domain_detail('shared-ar.test') -> 'history'), 3,
+  'the second watcher has the same history on the page');
 select ok(not (public.domain_detail('shared-ar.test') -> 'alerts') @> '[{"event_id": "evt_ar_one"}]',
   'but not the other account''s alerts');
 select public.remove_watchlist_domain('shared-ar.test');
-select is((select count(*)::integer from public.domain_status_changes), 4,
-  'an account that watched the name still reads its history');
+select is((select count(*)::integer from public.domain_status_changes), 3,
+  'an account that watched the name still reads the changes made while it watched it');
 select throws_ok($$ select public.domain_detail('shared-ar.test') $$, 'P0002', null,
   'a removed name has no page (P0002)');
 select throws_ok($$ select public.domain_detail('never-ar.test') $$, 'P0002', null,
@@ -176,20 +183,20 @@ select results_eq(
 select is(
   (select array_agg(k order by k) from jsonb_object_keys(public.watchlist_page() -> 'domains' -> 0) as k),
   array['added_at', 'domain_name', 'expires_at', 'last_checked_at', 'predicted_drop_at', 'prediction_basis',
-        'registrar', 'status', 'status_changed_at', 'unicode_name'],
+        'registrar', 'registry_unreadable_at', 'status', 'status_changed_at', 'unicode_name'],
   'a row has exactly the contract''s fields');
 select is(public.watchlist_page('pending_delete') - 'domains', '{"total": 1}'::jsonb, 'status filter counts');
 select is((public.watchlist_page('pending_delete') -> 'domains' -> 0) - 'added_at',
   '{"domain_name": "beta-ar.test", "unicode_name": null, "status": "pending_delete",
     "last_checked_at": "2026-01-02T00:00:00+00:00", "status_changed_at": "2026-01-02T00:00:00+00:00",
     "expires_at": null, "registrar": null, "predicted_drop_at": "2026-02-01T00:00:00+00:00",
-    "prediction_basis": "redemption_period"}'::jsonb,
+    "prediction_basis": "redemption_period", "registry_unreadable_at": null}'::jsonb,
   'a pending-delete row carries its predicted drop and basis');
 select is((public.watchlist_page('registered') -> 'domains' -> 1) - 'added_at' - 'last_checked_at'
             - 'status_changed_at',
   '{"domain_name": "shared-ar.test", "unicode_name": null, "status": "registered",
     "expires_at": "2027-01-07T00:00:00+00:00", "registrar": "New Registrar", "predicted_drop_at": null,
-    "prediction_basis": null}'::jsonb,
+    "prediction_basis": null, "registry_unreadable_at": null}'::jsonb,
   'a name that left pending delete shows no prediction');
 select is((public.watchlist_page('unknown') -> 'total')::integer, 2, 'unchecked names are unknown');
 select throws_ok($$ select public.watchlist_page('gone') $$, '22023', null, 'an unknown status is refused');

@@ -29,6 +29,11 @@ export interface CheckDetails {
   evidence?: AvailabilityEvidence | null;
   /** A `pending_delete` result's prediction, correction included (default: uncorrected). */
   dropPrediction?: CorrectedPrediction;
+  /**
+   * A live check: the account that asked (its id). A change of the name's state that the check records is
+   * noted as caused by it: no other account reads that change in the name's history (issue 40).
+   */
+  account?: string;
 }
 
 /** A live check's result and what is recorded with it. */
@@ -69,7 +74,7 @@ export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
     // may find the host free).
     if (refusal) return result;
     try {
-      await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction });
+      await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction, account });
     } catch (error) {
       console.error(`live check of ${domainName}: saving the result failed: ${errorForLog(error)}`);
     }
@@ -109,6 +114,8 @@ export function isDecidedByRegistry(result: CheckResult): boolean {
   return result.status !== "unknown" && result.reason !== "dns_delegated";
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Writes one check result into the shared state of `public.domains` (no-op for a name nobody watches). */
 export async function recordDomainCheck(
   tx: Transaction,
@@ -126,6 +133,11 @@ export async function recordDomainCheck(
       ${isDecidedByRegistry(result)},
       ${source}
     )`;
+  if (source === "live" && details.account !== undefined && UUID.test(details.account)) {
+    // The history row of a transition this live check just wrote (if any) names who asked.
+    await tx`select private.note_live_change_account(
+      ${result.domain_name}, ${result.checked_at}, ${details.account}::uuid)`;
+  }
   if (result.status === "available" && details.evidence) {
     // A transition into available raised `domain.available` events just now: they carry the evidence
     // (only events still without it are touched).

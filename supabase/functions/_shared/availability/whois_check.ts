@@ -1,9 +1,14 @@
 /**
  * One WHOIS look-up under the evidence rules: ask the row's server, read the answer in its phrasing, tell
- * the host limiter what happened (a limit text pauses the host; an unreadable answer counts as a failure,
- * except a live check's), and accept a "not found" only from a server whose canary proof holds (the proof
- * rules of availability/server_proof.ts, kept under the key `whois://<host>:<port>`). A turn the limiter
- * refused is its own outcome (`refused`): nothing was asked, so it is not a check.
+ * the host limiter what happened, and accept a "not found" only from a server whose canary proof holds (the
+ * proof rules of availability/server_proof.ts, kept under the key `whois://<host>:<port>`). A turn the
+ * limiter refused is its own outcome (`refused`): nothing was asked, so it is not a check.
+ *
+ * What counts against the host (docs/whois.md "Politeness and cadence"): a limit notice pauses it (whoever
+ * asked); a timeout, a refused or dropped connection counts as a failure (the client, not a live check's).
+ * An answer that could not be read counts against the host only when it answers the service's own canary:
+ * to an account's name it says something of that name (reserved and blocked names get such texts), so it
+ * counts neither way and the poller asks that name again later (poller/whois_schedule.ts).
  */
 import type { AcquireOptions, HostLimiter } from "../rdap/host_limiter.ts";
 import {
@@ -76,11 +81,15 @@ export function whoisCanaryOutcome(lookup: WhoisLookup, reading: WhoisReading | 
   }
 }
 
+/** Whose question: an account's name, or the row's canary (the service's own). */
+type Asking = "name" | "canary";
+
 async function askAndRead(
   deps: WhoisCheckDeps,
   route: WhoisRoute,
   domainName: string,
   wait: AcquireOptions,
+  asking: Asking,
 ): Promise<{ lookup: WhoisLookup; reading: WhoisReading | null }> {
   const lookup = await deps.client.query(route, domainName, wait);
   if (lookup.outcome !== "answered") return { lookup, reading: null };
@@ -90,7 +99,9 @@ async function askAndRead(
     // The service's address is limited, whoever asked: a live check's limit text pauses the host too.
     await deps.limiter.pause(route.server, now() + LIMIT_TEXT_PAUSE_MS, "rdap_rate_limited");
   } else if (reading.answer === "unrecognized") {
-    await deps.limiter.reportFailure(route.server, wait);
+    // An unreadable answer to a name counts neither way: it neither backs the host off for every account
+    // nor clears the failures counted before it. The canary is a known record: not reading it is the host's.
+    if (asking === "canary") await deps.limiter.reportFailure(route.server, wait);
   } else {
     await deps.limiter.reportSuccess(route.server);
   }
@@ -106,7 +117,7 @@ export async function checkWhois(
   const now = deps.now ?? Date.now;
   // The wait is one bound for the whole check: a canary asked after the name waits only what is left.
   const deadline = wait.maxWaitMs === undefined ? undefined : now() + wait.maxWaitMs;
-  const { lookup, reading } = await askAndRead(deps, route, domainName, wait);
+  const { lookup, reading } = await askAndRead(deps, route, domainName, wait, "name");
   if (lookup.outcome === "refused") {
     return {
       kind: "refused",
@@ -153,6 +164,6 @@ async function askCanary(
   route: WhoisRoute,
   wait: AcquireOptions,
 ): Promise<CanaryAnswer> {
-  const canary = await askAndRead(deps, route, route.canaryName, wait);
+  const canary = await askAndRead(deps, route, route.canaryName, wait, "canary");
   return whoisCanaryOutcome(canary.lookup, canary.reading);
 }

@@ -109,3 +109,13 @@ const REGISTRY_ANSWERED: ReadonlySet<CheckReason> = new Set<CheckReason>([
 export function registryAnswered(reason: CheckReason): boolean {
   return REGISTRY_ANSWERED.has(reason);
 }
+
+/**
+ * What a check says of the registry's answer for the name's page (`domains.registry_unreadable_at`): true
+ * when the registry answered and its answer could not be read (`whois_unrecognized`), false when it answered
+ * readably, null when the check says neither (no answer, a limit text, an unproven server).
+ */
+export function registryUnreadable(reason: CheckReason): boolean | null {
+  if (reason === "whois_unrecognized") return true;
+  return registryAnswered(reason) ? false : null;
+}

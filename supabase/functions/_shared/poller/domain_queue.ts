@@ -5,7 +5,7 @@ import type { DomainStatus } from "../availability/classify.ts";
 import { recordDomainCheck } from "../availability/live_check.ts";
 import type { AvailabilityEvidence } from "../availability/evidence.ts";
 import type { CorrectedPrediction } from "../availability/drop_prediction.ts";
-import { registryAnswered } from "./dns_first.ts";
+import { registryAnswered, registryUnreadable } from "./dns_first.ts";
 
 export interface ClaimedDomain {
   name: string;
@@ -88,6 +88,11 @@ export function databaseDomainQueue(
         });
         if (registryAnswered(result.reason)) {
           await tx`select private.record_registry_answer(${result.domain_name}, ${result.checked_at})`;
+        }
+        const unreadable = registryUnreadable(result.reason);
+        if (unreadable !== null) {
+          // The name's page says when the registry's answer could not be read; a readable one clears it.
+          await tx`select private.note_registry_reading(${result.domain_name}, ${result.checked_at}, ${unreadable})`;
         }
         if (followUp.pendingDeleteNextCheckAt) {
           await tx`select private.schedule_pending_delete_check(
