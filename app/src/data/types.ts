@@ -22,6 +22,8 @@ export interface WatchedDomain {
   registrar: string | null;
   predicted_drop_at: string | null;
   prediction_basis: string | null;
+  /** When the last check got an answer from the registry that could not be read; null otherwise. */
+  registry_unreadable_at?: string | null;
 }
 
 export interface WatchlistPage {

@@ -92,6 +92,14 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <dd>{formatTime(domain.added_at)}</dd>
         </div>
       </dl>
+      {domain.registry_unreadable_at
+        ? (
+          <p class="note" role="status">
+            The registry's answer could not be read (last tried{" "}
+            {formatTime(domain.registry_unreadable_at)}): the name stays undecided and is asked again later.
+          </p>
+        )
+        : null}
       {domain.predicted_drop_at
         ? (
           <div class="card">
@@ -107,7 +115,13 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
         : null}
       <h2>History</h2>
       {detail.history.length === 0
-        ? <p class="empty">No decided check yet: the poller checks new names within minutes.</p>
+        ? (
+          <p class="empty">
+            {domain.status === "unknown"
+              ? "No decided check yet: the poller checks new names within minutes."
+              : "No change since you started watching this name."}
+          </p>
+        )
         : (
           <ol class="timeline">
             {detail.history.map((change, index) => (
