@@ -133,11 +133,100 @@ Deno.test("a limit notice is a whole line of the server's own, never a line carr
 Deno.test("hasLimitNotice: anchored to a whole line, case-insensitive, skips the name's lines", () => {
   const limit = /exceeded/mi;
   assertEquals(hasLimitNotice(limit, "quota exceeded\nexceeded\n"), true);
-  assertEquals(hasLimitNotice(limit, "quota exceeded\n"), false);
+  assertEquals(hasLimitNotice(limit, "the quota was exceeded\n"), false);
   assertEquals(hasLimitNotice(limit, "EXCEEDED\n", "exceeded.se"), true);
   assertEquals(hasLimitNotice(limit, "exceeded.se\n", "exceeded.se"), false);
   assertEquals(hasLimitNotice(null, "exceeded\n"), false);
   // An IDN's line is skipped in its Unicode form too (xn--exceeded-i1a.se is exceededé.se).
   assertEquals(hasLimitNotice(/exceeded.*/mi, "exceededé.se\n", "xn--exceeded-i1a.se"), false);
   assertEquals(hasLimitNotice(/exceeded.*/mi, "exceeded for you\n", "xn--exceeded-i1a.se"), true);
+});
+
+/** A row like .tr's: its "not found" line names the name (`name` group), its canary is the registry's own. */
+const named = (() => {
+  const entry = compileWhoisRow({
+    suffix: "tr",
+    host: "whois.trabis.gov.tr",
+    port: 43,
+    queryFormat: "%s",
+    canaryName: "trabis.gov.tr",
+    notFoundPattern: '^No match found for ("?)(?<name>[^"\\s]+)\\1$',
+    foundPattern: "^\\*\\* (?:Domain Name:\\s*\\S+\\.tr|Registrant:)$",
+    limitPattern: "^(?:Query limit exceeded|Too many (?:queries|requests))\\b.*$",
+    statusPattern: null,
+    pendingDeleteStatuses: [],
+    registrarPattern: null,
+    expirationPattern: null,
+    encoding: "utf-8",
+    unsupportedReason: null,
+    source: "test",
+  });
+  if (entry?.kind !== "route") throw new Error("no route");
+  return entry.route;
+})();
+
+Deno.test("issue 40: a not-found line counts only for the queried name; .tr's answer with or without quotes", () => {
+  const name = "kx7q2-free.com.tr";
+  assertEquals(readWhoisAnswer(named, `No match found for ${name}\n`, name).answer, "not_found");
+  assertEquals(readWhoisAnswer(named, `No match found for "${name}"\n`, name).answer, "not_found");
+  assertEquals(
+    readWhoisAnswer(named, `No match found for ${name.toUpperCase()}\n`, name).answer,
+    "not_found",
+  );
+  // Unbalanced quotes, or another name, are no "not found" for this name.
+  assertEquals(readWhoisAnswer(named, `No match found for "${name}\n`, name).answer, "unrecognized");
+  assertEquals(readWhoisAnswer(named, `No match found for other.com.tr\n`, name).answer, "unrecognized");
+  assertEquals(readWhoisAnswer(named, `No match found for ${name}.evil\n`, name).answer, "unrecognized");
+  // A limit notice never reads as not found, even next to one.
+  assertEquals(
+    readWhoisAnswer(named, `No match found for ${name}\n% Query limit exceeded\n`, name).answer,
+    "unrecognized",
+  );
+});
+
+Deno.test("issue 40: today's limit notices read as limits for every row, after a % or # marker", () => {
+  const name = "some-name.test";
+  for (
+    const notice of [
+      "% Service currently unavailable",
+      "% Service currently unavailable.",
+      "Service temporarily unavailable.",
+      "# Query rate limit exceeded",
+      "%% Your connection limit exceeded. Please slow down and try again later.",
+      "WHOIS LIMIT EXCEEDED - SEE WWW.PIR.ORG/WHOIS FOR DETAILS",
+      "Maximum query rate reached",
+      "% Maximum Daily connection limit reached. Lookup refused.",
+      "You have exceeded your allotted number of queries.",
+      "Server too busy, try again later",
+      "% Quota exceeded",
+      "Too many connections",
+    ]
+  ) {
+    assertEquals(readWhoisAnswer(route, `${notice}\n`, name).answer, "rate_limited", notice);
+    assertEquals(readWhoisAnswer(named, `${notice}\n`, name).answer, "rate_limited", notice);
+  }
+  // Footers that merely mention limits are no notices; a line with the name never is one.
+  for (
+    const text of ["(d) make excessive queries.", "- exceeding query rate or volume limits.", "% Service"]
+  ) {
+    assertEquals(readWhoisAnswer(route, `${text}\n`, name).answer, "unrecognized", text);
+  }
+  assertEquals(
+    readWhoisAnswer(route, `% Service currently unavailable for ${name}\n`, name).answer,
+    "unrecognized",
+  );
+});
+
+Deno.test("issue 40: a limit notice naming the registry's own domain is a notice when that domain is the canary", () => {
+  const notice = "Query limit exceeded, see trabis.gov.tr for the terms\n";
+  // An account's name: the line carries the name, so it is never a notice (no name forges one).
+  assertEquals(readWhoisAnswer(named, notice, "trabis.gov.tr").answer, "unrecognized");
+  // The canary (the service's own question): the notice reads as one, so the proof is inconclusive, not failed.
+  assertEquals(readWhoisAnswer(named, notice, "trabis.gov.tr", { canary: true }).answer, "rate_limited");
+  assertEquals(
+    readWhoisAnswer(named, "% Service currently unavailable (trabis.gov.tr)\n", "trabis.gov.tr", {
+      canary: true,
+    }).answer,
+    "rate_limited",
+  );
 });

@@ -10,12 +10,16 @@ import { denoResolver } from "../../supabase/functions/_shared/net/dns_resolver.
 import {
   createWhoisClient,
   parseHostPort,
+  type WhoisClient,
   type WhoisConnect,
 } from "../../supabase/functions/_shared/whois/client.ts";
 import { compileWhoisRow, type WhoisRoute } from "../../supabase/functions/_shared/whois/server_table.ts";
 import { createHostLimiter } from "../../supabase/functions/_shared/rdap/host_limiter.ts";
 import { checkWhois } from "../../supabase/functions/_shared/availability/whois_check.ts";
-import { memoryServerProofStore } from "../../supabase/functions/_shared/availability/server_proof.ts";
+import {
+  memoryServerProofStore,
+  type ServerProofStore,
+} from "../../supabase/functions/_shared/availability/server_proof.ts";
 
 const options = { sanitizeOps: false, sanitizeResources: false };
 
@@ -310,5 +314,33 @@ Deno.test(
     } finally {
       await fake.close();
     }
+  },
+);
+
+Deno.test(
+  "issue 40: a limit notice naming the registry's own domain, answering the canary, is inconclusive, not failed",
+  async () => {
+    const answers: Record<string, string> = {
+      "free-name.it": "Domain: free-name.it\nStatus: AVAILABLE\n",
+      "nic.it": "Excessive querying from your address, see the terms at nic.it\n",
+    };
+    const client: WhoisClient = {
+      query: (_route, name) =>
+        Promise.resolve({ outcome: "answered", bytes: new TextEncoder().encode(answers[name]) }),
+    };
+    const hosts = createHostLimiter({ ratePerSecond: 0, concurrency: 1, failureThreshold: 1 });
+    const store = memoryServerProofStore();
+    const outcomes: string[] = [];
+    const proof: ServerProofStore = {
+      claim: store.claim,
+      record: (key, claimId, outcome, status, detail) => {
+        outcomes.push(outcome);
+        return store.record(key, claimId, outcome, status, detail);
+      },
+    };
+    const result = await checkWhois({ client, limiter: hosts, proof }, itRoute(), "free-name.it");
+    assertEquals(result.kind, "unverified");
+    assertEquals(outcomes, ["inconclusive"], "a limit notice proves nothing either way");
+    assert(hosts.pausedUntil("whois.nic.it:43") !== null, "the notice pauses the host");
   },
 );

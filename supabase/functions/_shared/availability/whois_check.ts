@@ -93,7 +93,10 @@ async function askAndRead(
 ): Promise<{ lookup: WhoisLookup; reading: WhoisReading | null }> {
   const lookup = await deps.client.query(route, domainName, wait);
   if (lookup.outcome !== "answered") return { lookup, reading: null };
-  const reading = readWhoisAnswer(route, decodeWhoisBytes(lookup.bytes, route.encoding), domainName);
+  // The canary is the service's own name: a limit notice naming it (the registry's own domain) is a notice.
+  const reading = readWhoisAnswer(route, decodeWhoisBytes(lookup.bytes, route.encoding), domainName, {
+    canary: asking === "canary",
+  });
   const now = deps.now ?? Date.now;
   if (reading.answer === "rate_limited") {
     // The service's address is limited, whoever asked: a live check's limit text pauses the host too.

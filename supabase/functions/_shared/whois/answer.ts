@@ -8,6 +8,11 @@
  *     is, as a whole, one of the row's limit notices: the limit pattern is anchored to a whole line, and a
  *     line that carries the queried name is never read as a notice, so no name can forge a limit text
  *     (docs/whois.md "Limit texts");
+ *   - a not-found pattern that names the queried name (a named group `name`, e.g. `.tr`'s
+ *     `No match found for <name>`) counts only when that name is the queried one: an answer about another
+ *     name is `unrecognized`;
+ *   - besides the row's own limit notices, the notices registries' servers share (`COMMON_LIMIT_NOTICE`) are
+ *     limit notices for every row, and a notice line may start with a comment marker (`% `, `# `);
  *   - an empty answer, or one no pattern explains, is `unrecognized`.
  * Only `not_found` can ever lead to `available`, and only with a proven canary and DNS (classify.ts).
  */
@@ -42,23 +47,40 @@ type Phrasing = Pick<
   "notFound" | "found" | "limit" | "status" | "pendingDeleteStatuses" | "registrar" | "expiration"
 >;
 
+export interface ReadOptions {
+  /**
+   * The query was the row's canary, a name the service chose, not an account: a limit notice that names it
+   * (a registry naming its own domain, the usual canary) is still a notice. For any other name, a line that
+   * carries the name is never read as a notice, so no name can forge one.
+   */
+  canary?: boolean;
+}
+
 /**
- * Reads `rawText`, the server's answer to the query for `queriedName` (the name as sent; its lines are never
- * read as limit notices).
+ * Reads `rawText`, the server's answer to the query for `queriedName` (the name as sent; unless it is the
+ * canary, its lines are never read as limit notices).
  */
-export function readWhoisAnswer(route: Phrasing, rawText: string, queriedName?: string): WhoisReading {
+export function readWhoisAnswer(
+  route: Phrasing,
+  rawText: string,
+  queriedName?: string,
+  options: ReadOptions = {},
+): WhoisReading {
   const text = normaliseWhoisText(rawText);
   const none: WhoisReading = { answer: "unrecognized", statuses: [], registrar: null, expirationDate: null };
   if (text.trim() === "") return none;
 
+  const skipName = options.canary === true ? undefined : queriedName;
   const saysNotFound = route.notFound.test(text);
   const saysFound = route.found.test(text);
   if (saysNotFound && !saysFound) {
-    if (hasLimitNotice(route.limit, text, queriedName)) return none;
-    return { ...none, answer: "not_found", notFoundMatch: text.match(route.notFound)?.[0].trim() };
+    if (hasLimitNotice(route.limit, text, skipName)) return none;
+    const match = text.match(route.notFound);
+    if (!namesQueried(match?.groups?.name, queriedName)) return none;
+    return { ...none, answer: "not_found", notFoundMatch: match?.[0].trim() };
   }
   if (!saysFound) {
-    return hasLimitNotice(route.limit, text, queriedName) ? { ...none, answer: "rate_limited" } : none;
+    return hasLimitNotice(route.limit, text, skipName) ? { ...none, answer: "rate_limited" } : none;
   }
   if (saysNotFound) return none;
 
@@ -74,20 +96,62 @@ export function readWhoisAnswer(route: Phrasing, rawText: string, queriedName?: 
 }
 
 /**
- * Whether a line of `text` is, as a whole (blanks around it aside), one of the server's limit notices. The
- * row's pattern is anchored to the whole line whatever its author wrote, and a line that carries the queried
- * name (in any case) is skipped: a name such as `exceeded.se` echoed in a "not found" line is never a notice.
+ * Whether the name a not-found line echoes (its pattern's `name` group) is the queried name: a "not found"
+ * about another name says nothing of this one. True when the pattern names none or no name was given.
+ */
+function namesQueried(echoed: string | undefined, queriedName: string | undefined): boolean {
+  if (echoed === undefined || queriedName === undefined) return true;
+  const said = echoed.trim().toLowerCase().replace(/\.$/, "");
+  return namesOf(queriedName).includes(said);
+}
+
+/**
+ * Limit notices that registries' WHOIS servers share, whatever the row (each a whole line, after an optional
+ * comment marker): the phrasings other clients recognise as limits (likexian/whois-parser `isLimitExceeded`,
+ * 2026-01, with .lu's "Maximum query rate reached" of 2024-07), FRED's "Your connection limit exceeded. Please
+ * slow down and try again later.", "Service currently unavailable" (issue 40) and the registries' own
+ * (docs/whois.md "Limit texts"). None of them can be a record or a "not
+ * found": they are tried only when neither of the row's patterns matched, and never on a line that carries
+ * the queried name.
+ */
+export const COMMON_LIMIT_NOTICE = new RegExp(
+  [
+    "(?:whois |your )?(?:query |queries |connection |request )?(?:rate )?limit(?:ation)? (?:has been )?exceeded\\b.*",
+    "(?:your )?quota exceeded\\b.*",
+    "(?:error: )?too many (?:queries|requests|connections)\\b.*",
+    "(?:the )?server (?:is )?too busy\\b.*",
+    "service (?:is )?(?:temporarily |currently )?(?:unavailable|not available)\\b.*",
+    "excessive querying\\b.*",
+    "you have exceeded (?:the maximum allowable|your (?:query limit|allotted number of)|allowed connection rate|the query limit)\\b.*",
+    "maximum (?:daily connection limit|query rate|queries per (?:hour|day|minute)) reached\\b.*",
+    "number of allowed queries exceeded\\b.*",
+    "(?:access |query )?(?:restricted|denied|refused) due to (?:excessive queries|query limit controls)\\b.*",
+    "(?:query|request)s? (?:rejected|denied)(?: by rate limit(?:ing)?)?\\.?",
+  ].join("|"),
+  "i",
+);
+
+/** A comment marker a server may put before a notice line (`% `, `# `, `%% `). */
+const NOTICE_MARKER = /^[%#]+\s*/;
+
+/**
+ * Whether a line of `text` is, as a whole (blanks and a leading `%` or `#` marker around it aside), one of
+ * the server's limit notices: the row's own (`limit`) or a common one (`COMMON_LIMIT_NOTICE`). The patterns
+ * are anchored to the whole line whatever their author wrote, and a line that carries `queriedName` (in any
+ * case) is skipped: a name such as `exceeded.se` echoed in a "not found" line is never a notice.
  */
 export function hasLimitNotice(limit: RegExp | null, text: string, queriedName?: string): boolean {
-  if (limit === null) return false;
-  const notice = new RegExp(`^(?:${limit.source})$`, limit.flags.replace(/[gmy]/g, ""));
+  const patterns = [COMMON_LIMIT_NOTICE, ...(limit === null ? [] : [limit])].map((pattern) =>
+    new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gmy]/g, "").replace("i", "") + "i")
+  );
   const names = namesOf(queriedName);
   return text.split("\n").some((line) => {
     const trimmed = line.trim();
     if (trimmed === "") return false;
     const lowered = trimmed.toLowerCase();
     if (names.some((name) => lowered.includes(name))) return false;
-    return notice.test(trimmed);
+    const bare = trimmed.replace(NOTICE_MARKER, "");
+    return patterns.some((notice) => notice.test(trimmed) || (bare !== "" && notice.test(bare)));
   });
 }
 

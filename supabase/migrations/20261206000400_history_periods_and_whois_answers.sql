@@ -1,4 +1,4 @@
--- Issue 40, points 2 and 3.
+-- Issue 40, points 2, 3 and 5.
 --
 -- 3. A name's history (public.domain_status_changes) is read only for the periods the reader watched the
 --    name (from adding it to removing it; a name watched again adds a period), and only the changes the
@@ -316,3 +316,32 @@ $$;
 
 revoke all on function public.domain_detail(text) from public, anon, authenticated, service_role;
 grant execute on function public.domain_detail(text) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- Issue 40, point 5: not-found patterns that echo the name say which name (`(?<name>…)`): the answer counts
+-- only when it is the queried name (_shared/whois/answer.ts). `.tr` (TRABIS) has answered
+-- `No match found for <name>` without quotes since 2025; both forms are read (quotes, if any, balanced).
+-- Limit notices every registry shares are read for every row in answer.ts (COMMON_LIMIT_NOTICE).
+-- ---------------------------------------------------------------------------------------------------
+update public.whois_servers
+   set not_found_pattern = '^No match found for ("?)(?<name>[^"\s]+)\1$',
+       source = source || ' Issue 40 (2026-12): "No match found for <name>" without quotes (TRABIS since 2025), the quoted form still read.'
+ where suffix = 'tr';
+update public.whois_servers
+   set not_found_pattern = '^(?:domain )?"(?<name>[^"]+)" not found\.$'
+ where suffix = 'se';
+update public.whois_servers
+   set not_found_pattern = '^(?:query_status:\s*220 Available|Not found:\s*(?<name>\S+\.nz))$'
+ where suffix = 'nz';
+update public.whois_servers
+   set not_found_pattern = '^(?<name>\S+\.pt)(?: -)? no match$'
+ where suffix = 'pt';
+update public.whois_servers
+   set not_found_pattern = '^No such domain (?<name>\S+\.ac\.uk)$'
+ where suffix = 'ac.uk';
+update public.whois_servers
+   set not_found_pattern = '^No such domain (?<name>\S+\.gov\.uk)$'
+ where suffix = 'gov.uk';
+update public.whois_servers
+   set not_found_pattern = '^No match found for (?<name>\S+\.gov\.za)$'
+ where suffix = 'gov.za';
