@@ -49,6 +49,9 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     await setPlan(sql, ownerId, "pro");
     await sql`update public.profiles set display_name = 'Ada Lovelace' where id = ${ownerId}`;
     await addNames(sql, ownerId, sample.map((s) => s.name));
+    // The account has watched its names for long (the history below goes back 400 days): an account reads a
+    // name's changes only from when it started watching it (issue 40).
+    await sql`update public.watch_periods set started_at = now() - interval '2 years' where user_id = ${ownerId}`;
     for (const [index, s] of sample.entries()) {
       const [domain] = await sql<{ id: number }[]>`
         update public.domains set status = ${s.status}, last_checked_at = now() - make_interval(mins => ${
