@@ -345,3 +345,16 @@ update public.whois_servers
 update public.whois_servers
    set not_found_pattern = '^No match found for (?<name>\S+\.gov\.za)$'
  where suffix = 'gov.za';
+
+-- Today's "not found" answers of two more rows (richardpenman/whois parser.py, commits 9ddb23d4 of 2025-09-23
+-- and 6a1d9375 of 2025-10-13, "update many not found situations", checked against the servers): .au's
+-- registry answers "Domain not found." (the older "NOT FOUND" / "No Data Found" still read); .dk's
+-- (whois.punktum.dk) "No entries found for the selected source(s)." (RIPE style), the older form still read.
+update public.whois_servers
+   set not_found_pattern = '^(?:NOT FOUND|No Data Found|Domain not found\.?)$',
+       source = source || ' Issue 40 (2026-12): "Domain not found." (richardpenman/whois parser, 2025-09).'
+ where suffix = 'au';
+update public.whois_servers
+   set not_found_pattern = '^No entries found for the selected source(?:\(s\))?\.$',
+       source = source || ' Issue 40 (2026-12): the RIPE-style "source(s)" form (richardpenman/whois parser, 2025-09).'
+ where suffix = 'dk';
