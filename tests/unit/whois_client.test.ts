@@ -282,6 +282,9 @@ Deno.test(
         null,
         "an unreadable answer to a name backs nothing off",
       );
+      fake.set("huge.it", "oversized");
+      for (let i = 0; i < 3; i++) await checkWhois(pollerDeps, itRoute(), "huge.it", { maxWaitMs: 1_000 });
+      assertEquals(poller.pausedUntil("whois.nic.it:43"), null, "nor does an answer over 64 KiB");
       await checkWhois(pollerDeps, itRoute(), "slow.it", { maxWaitMs: 1_000 });
       assert(poller.pausedUntil("whois.nic.it:43") !== null, "the poller's timeout counts");
     } finally {

@@ -117,9 +117,12 @@ export function createWhoisClient(options: WhoisClientOptions): WhoisClient {
       } finally {
         turn.release();
       }
-      // An answer is judged by the caller (a limit text pauses the host, an unreadable one counts as a
-      // failure); no answer at all is a failure here.
-      if (lookup.outcome === "failed") await limiter.reportFailure(route.server, acquireOptions);
+      // An answer is judged by the caller (a limit text pauses the host; an unreadable one counts only for the
+      // canary). No answer at all (timeout, refused, reset or cut off) is a failure here; an answer over the
+      // cap is an answer, however unreadable, so it counts against the host no more than one (issue 40).
+      if (lookup.outcome === "failed" && lookup.reason !== "whois_too_large") {
+        await limiter.reportFailure(route.server, acquireOptions);
+      }
       return lookup;
     },
   };
