@@ -57,7 +57,8 @@ grant select, insert, update, delete on table public.watch_periods to service_ro
 -- The periods of the entries there are (an entry removed and added again before this migration has only its
 -- current period: the earlier ones were not kept).
 insert into public.watch_periods (user_id, domain_name, started_at, ended_at)
-select e.user_id, e.domain_name, e.added_at, greatest(e.deleted_at, e.added_at)
+select e.user_id, e.domain_name, e.added_at,
+       case when e.deleted_at is not null then greatest(e.deleted_at, e.added_at) end
   from public.watchlist_entries as e;
 
 -- An entry added opens a period; removed (or deleted outright), closes it; watched again (deleted_at cleared,
