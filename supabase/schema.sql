@@ -2914,7 +2914,9 @@ CREATE FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at
     SET search_path TO ''
     AS $$
   update public.domains as d
-     set registry_asked_at = p_answered_at
+     set registry_asked_at = p_answered_at,
+         registry_unreadable_at = case when d.registry_unreadable_at > p_answered_at
+                                       then d.registry_unreadable_at end
    where d.name = p_domain_name
      and p_answered_at is not null
      and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);

@@ -178,8 +178,9 @@ comment on column public.domains.registry_unreadable_at is
   'whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the '
   'registry''s answer. Shown on the name''s page.';
 
--- Called by the poller with each recorded check that asked the registry (domain_queue.ts): p_unreadable true
--- notes the check's time, false clears it. A result older than the name's last check changes nothing.
+-- Called by the poller with a recorded check whose registry answer could not be read (domain_queue.ts):
+-- p_unreadable true notes the check's time; false clears it (a readable answer clears it through
+-- record_registry_answer below). A result older than the name's last check changes nothing.
 create function private.note_registry_reading(
   p_domain_name text,
   p_checked_at timestamptz,
@@ -202,6 +203,24 @@ $$;
 revoke all on function private.note_registry_reading(text, timestamptz, boolean)
   from public, anon, authenticated, service_role;
 grant execute on function private.note_registry_reading(text, timestamptz, boolean) to service_role;
+
+-- A check in which the registry answered about the name (poller/dns_first.ts registryAnswered) also clears
+-- the note, in the statement that already records that answer (20261122000900_poller.sql; redefined here):
+-- no extra round trip per check for the poller.
+create or replace function private.record_registry_answer(p_domain_name text, p_answered_at timestamptz)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.domains as d
+     set registry_asked_at = p_answered_at,
+         registry_unreadable_at = case when d.registry_unreadable_at > p_answered_at
+                                       then d.registry_unreadable_at end
+   where d.name = p_domain_name
+     and p_answered_at is not null
+     and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);
+$$;
 
 -- One watched name as the app shows it: as before, plus registry_unreadable_at.
 create or replace function private.watched_domain_json(

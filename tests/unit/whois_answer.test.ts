@@ -190,6 +190,7 @@ Deno.test("issue 40: today's limit notices read as limits for every row, after a
     const notice of [
       "% Service currently unavailable",
       "% Service currently unavailable.",
+      "Service temporarily unavailable, please try again later",
       "Service temporarily unavailable.",
       "# Query rate limit exceeded",
       "%% Your connection limit exceeded. Please slow down and try again later.",
@@ -207,7 +208,12 @@ Deno.test("issue 40: today's limit notices read as limits for every row, after a
   }
   // Footers that merely mention limits are no notices; a line with the name never is one.
   for (
-    const text of ["(d) make excessive queries.", "- exceeding query rate or volume limits.", "% Service"]
+    const text of [
+      "(d) make excessive queries.",
+      "- exceeding query rate or volume limits.",
+      "% Service",
+      "Service not available for reserved names",
+    ]
   ) {
     assertEquals(readWhoisAnswer(route, `${text}\n`, name).answer, "unrecognized", text);
   }
@@ -224,9 +230,14 @@ Deno.test("issue 40: a limit notice naming the registry's own domain is a notice
   // The canary (the service's own question): the notice reads as one, so the proof is inconclusive, not failed.
   assertEquals(readWhoisAnswer(named, notice, "trabis.gov.tr", { canary: true }).answer, "rate_limited");
   assertEquals(
-    readWhoisAnswer(named, "% Service currently unavailable (trabis.gov.tr)\n", "trabis.gov.tr", {
-      canary: true,
-    }).answer,
+    readWhoisAnswer(
+      named,
+      "% Service currently unavailable, please try again later at trabis.gov.tr\n",
+      "trabis.gov.tr",
+      {
+        canary: true,
+      },
+    ).answer,
     "rate_limited",
   );
 });

@@ -208,9 +208,9 @@ select isnt((select registry_unreadable_at from public.domains where name = 'sec
   'an older check clears nothing');
 select private.record_domain_check('second2-hp.test', 'registered', now() - interval '1 hour', null, null, true,
   'poller');
-select private.note_registry_reading('second2-hp.test', now() - interval '1 hour', false);
+select private.record_registry_answer('second2-hp.test', now() - interval '1 hour');
 select is((select registry_unreadable_at from public.domains where name = 'second2-hp.test'), null,
-  'a later readable answer clears it');
+  'a later readable answer clears it (record_registry_answer, the poller''s call for every registry answer)');
 
 -- Performance: the policy's period test is an index lookup per row, not a scan of every period.
 select tests.clear_authentication();

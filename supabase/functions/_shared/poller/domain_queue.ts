@@ -89,10 +89,10 @@ export function databaseDomainQueue(
         if (registryAnswered(result.reason)) {
           await tx`select private.record_registry_answer(${result.domain_name}, ${result.checked_at})`;
         }
-        const unreadable = registryUnreadable(result.reason);
-        if (unreadable !== null) {
-          // The name's page says when the registry's answer could not be read; a readable one clears it.
-          await tx`select private.note_registry_reading(${result.domain_name}, ${result.checked_at}, ${unreadable})`;
+        if (registryUnreadable(result.reason) === true) {
+          // The name's page says when the registry's answer could not be read; the next answer the registry
+          // gives about the name clears it (record_registry_answer, above).
+          await tx`select private.note_registry_reading(${result.domain_name}, ${result.checked_at}, true)`;
         }
         if (followUp.pendingDeleteNextCheckAt) {
           await tx`select private.schedule_pending_delete_check(

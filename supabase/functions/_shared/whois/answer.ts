@@ -120,7 +120,8 @@ export const COMMON_LIMIT_NOTICE = new RegExp(
     "(?:your )?quota exceeded\\b.*",
     "(?:error: )?too many (?:queries|requests|connections)\\b.*",
     "(?:the )?server (?:is )?too busy\\b.*",
-    "service (?:is )?(?:temporarily |currently )?(?:unavailable|not available)\\b.*",
+    // The whole notice, or with a "try again" tail: not a text that goes on about a name ("… for this domain").
+    "service (?:is )?(?:temporarily |currently )?(?:unavailable|not available)[.!,;]?(?:\\s+(?:please )?(?:try|come back|retry)\\b.*)?",
     "excessive querying\\b.*",
     "you have exceeded (?:the maximum allowable|your (?:query limit|allotted number of)|allowed connection rate|the query limit)\\b.*",
     "maximum (?:daily connection limit|query rate|queries per (?:hour|day|minute)) reached\\b.*",
