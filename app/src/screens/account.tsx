@@ -1,6 +1,6 @@
 /** Account: profile, plan and limits, export (export-account, a JSON download), password. */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { operatorPlanChange } from "../data/errors.ts";
 import { download, ErrorNote, formatTime, Notice, useAction } from "../ui/components.tsx";

@@ -4,7 +4,7 @@
  * redeliver). A Free account sees what Pro adds.
  */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { operatorPlanChange } from "../data/errors.ts";
 import type { NotificationSettings, Webhook, WebhookDeliveryPage } from "../data/types.ts";

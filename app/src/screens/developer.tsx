@@ -3,7 +3,7 @@
  * every plan, the assistants the user approved through the consent page (Connected assistants), to revoke.
  */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { operatorPlanChange } from "../data/errors.ts";
 import type { ApiKey } from "../data/types.ts";

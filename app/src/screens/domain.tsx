@@ -1,6 +1,6 @@
 /** One name: its state history, the evidence behind `available`, the drop prediction, the alerts sent. */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import type { DomainDetail } from "../data/types.ts";
 import {

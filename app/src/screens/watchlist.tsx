@@ -1,6 +1,6 @@
 /** The watchlist: filter, search, pages of 50 (watchlist_page), bulk add, remove, CSV export. */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { namesFromText, watchlistCsv } from "../data/csv.ts";
 import { overQuotaNext } from "../data/errors.ts";
