@@ -7,6 +7,7 @@ import { navigate, onLinkClick, useLocation } from "./router.ts";
 import { ErrorNote, errorOf } from "./ui/components.tsx";
 import type { AppError } from "./data/errors.ts";
 import type { ScreenProps } from "./screen_props.ts";
+import { localPath, withoutLinkParameters } from "./data/auth_links.ts";
 import { isCurrent, navigation, routeOf, titleOf } from "./routes.tsx";
 
 function PlanBar({ overview }: { overview: AccountOverview }) {
@@ -87,14 +88,14 @@ export function App() {
   if (route?.access === "any") screen = route.render({ path, query: where.query, session });
   else if (!session || route?.access === "signed-out") {
     if (session) {
-      queueMicrotask(() => navigate(where.query.get("next") || "/", true));
+      queueMicrotask(() => navigate(localPath(where.query.get("next")), true));
       return null;
     }
     screen = route?.access === "signed-out"
       ? route.render({ path, query: where.query, session })
       : routeOf("/sign-in")!.render({
         path,
-        query: new URLSearchParams({ next: path + location.search }),
+        query: new URLSearchParams({ next: withoutLinkParameters(path, location.search) }),
         session,
       });
   } else if (route) {

@@ -5,6 +5,7 @@
 import type { Session } from "@supabase/supabase-js";
 import type { JSX } from "preact";
 import type { ScreenProps } from "./screen_props.ts";
+import { localPath } from "./data/auth_links.ts";
 import { SignIn } from "./screens/sign_in.tsx";
 import { ResetPassword } from "./screens/reset_password.tsx";
 import { Watchlist } from "./screens/watchlist.tsx";
@@ -87,7 +88,7 @@ export const routes: Route[] = [
     path: "/sign-in",
     title: "Sign in",
     access: "signed-out",
-    render: (i) => <SignIn next={i.query.get("next") ?? "/"} />,
+    render: (i) => <SignIn next={localPath(i.query.get("next"))} />,
   },
   {
     path: "/reset-password",

@@ -24,7 +24,7 @@ import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
-import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";
+import { launchBrowser, seriousViolations, startApp, watchPage } from "../support/browser.ts";
 import { fillSignIn, latestMail, password, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
 import { checkNow, domainStatus, leaveNothingDue, postToPoller } from "../support/poller_runs.ts";
 import { registerBotWebhook } from "../support/telegram_link.ts";
@@ -89,7 +89,8 @@ Deno.test(
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    // Script errors, and anything the app's content security policy blocked, on every page.
+    watchPage(page, pageErrors);
     let apiKey = "";
     /** The MCP client that completed OAuth through the consent page (its registration and tokens). */
     let assistant: BrowserProvider | undefined;
@@ -260,6 +261,7 @@ Deno.test(
         const second = await browser.newContext();
         second.setDefaultTimeout(10_000);
         const other = await second.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(inviteLink);
         await other.getByRole("heading", { name: "Accept an invitation" }).waitFor();
         await audit(other, "accept invite (signed out)");
@@ -344,6 +346,7 @@ Deno.test(
           const fresh = await browser.newContext();
           fresh.setDefaultTimeout(10_000);
           const consent = await fresh.newPage();
+          watchPage(consent, pageErrors, "consent");
           let denied = "";
           await consent.route(`${redirectUrl}**`, async (route) => {
             denied = new URL(route.request().url()).searchParams.get("error") ?? "";
@@ -360,11 +363,49 @@ Deno.test(
       );
 
       await step(
+        "the consent page in another site's frame: the host's headers refuse it, and without them the app shows no Approve",
+        async () => {
+          const framing = await browser.newContext();
+          framing.setDefaultTimeout(10_000);
+          const host = await framing.newPage();
+          // Another origin on loopback (127.0.0.1 is not the app's localhost) frames the consent page.
+          const framer = app.url.replace("localhost", "127.0.0.1") + "/framer";
+          const consentUrl = `${app.url}/oauth/consent?authorization_id=framed`;
+          await host.route(framer, (route) =>
+            route.fulfill({
+              status: 200,
+              contentType: "text/html",
+              body:
+                `<!doctype html><title>framer</title><iframe title="framed" src="${consentUrl}"></iframe>`,
+            }));
+          await host.goto(framer);
+          await host.waitForTimeout(1_500);
+          // The browser refused to render it (the same frame renders below once the headers are gone).
+          assertEquals(await host.frameLocator("iframe").getByRole("heading").count(), 0, "nothing rendered");
+          // A host that sends no headers: the app itself shows no sign-in and no Approve inside a frame.
+          await host.route(`${app.url}/oauth/consent**`, async (route) => {
+            const response = await route.fetch();
+            const headers = { ...response.headers() };
+            delete headers["x-frame-options"];
+            delete headers["content-security-policy"];
+            await route.fulfill({ response, headers });
+          });
+          await host.goto(framer);
+          const frame = host.frameLocator("iframe");
+          await frame.getByText("This page cannot be used inside another site.").waitFor();
+          await frame.getByRole("link", { name: "Open it in its own window" }).waitFor();
+          assertEquals(await frame.getByRole("button").count(), 0, "no Approve, no sign-in form");
+          await framing.close();
+        },
+      );
+
+      await step(
         "a Free account sees what Pro adds, and the server's refusal says what to do",
         async () => {
           const freeContext = await browser.newContext();
           freeContext.setDefaultTimeout(10_000);
           const free = await freeContext.newPage();
+          watchPage(free, pageErrors, "free");
           const email = uniqueEmail("app-free");
           await free.goto(app.url);
           await signUpAndConfirm(free, mailbox.url, email);
@@ -395,12 +436,17 @@ Deno.test(
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(app.url);
         await other.getByLabel("Email", { exact: true }).fill(owner);
         await other.getByRole("button", { name: "Email me a sign-in link" }).click();
         await other.getByText(`Check ${owner}: the sign-in link is on its way.`).waitFor();
-        await other.goto(verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink")));
+        const link = verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink"));
+        assert(link.includes("token=pkce_"), `a PKCE link: ${link}`);
+        await other.goto(link);
         await other.getByRole("link", { name: names[2] }).waitFor();
+        // Auth came back with ?code=, which supabase-js traded (with this browser's verifier) and removed.
+        assertEquals(other.url(), `${app.url}/`, "no code, no tokens left in the address");
         await other.getByRole("button", { name: "Sign out" }).click();
         await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
         await other.reload();
@@ -408,10 +454,27 @@ Deno.test(
         await fresh.close();
       });
 
+      await step("after sign-in, a next that leaves the app goes to the watchlist instead", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
+        for (const next of ["@127.0.0.1:1", "//127.0.0.1:1/x", "/\\127.0.0.1:1"]) {
+          await other.goto(`${app.url}/sign-in?next=${encodeURIComponent(next)}`);
+          if (next === "@127.0.0.1:1") await fillSignIn(other, owner, "Sign in");
+          await other.getByRole("button", { name: "Sign out" }).waitFor();
+          assertEquals(other.url(), `${app.url}/`, next);
+        }
+        await other.goto(`${app.url}/sign-in?next=${encodeURIComponent("/alerts")}`);
+        await other.getByRole("heading", { name: "Alerts", exact: true }).waitFor();
+        await fresh.close();
+      });
+
       await step("a forgotten password: the mail's link leads to a new password that signs in", async () => {
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(app.url);
         await other.getByLabel("Email", { exact: true }).fill(member);
         await other.getByRole("button", { name: "Forgot your password?" }).click();
@@ -433,6 +496,7 @@ Deno.test(
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         const focused = () =>
           other.evaluate(() => {
             // deno-lint-ignore no-explicit-any
