@@ -7,6 +7,7 @@ import { navigate, onLinkClick, useLocation } from "./router.ts";
 import { ErrorNote, errorOf } from "./ui/components.tsx";
 import type { AppError } from "./data/errors.ts";
 import type { ScreenProps } from "./screen_props.ts";
+import { ThemeSwitch } from "./ui/theme.tsx";
 import { localPath, withoutLinkParameters } from "./data/auth_links.ts";
 import { isCurrent, navigation, routeOf, titleOf } from "./routes.tsx";
 
@@ -142,6 +143,7 @@ export function App() {
             </nav>
           )
           : null}
+        <ThemeSwitch />
       </header>
       {session && overview ? <PlanBar overview={overview} /> : null}
       <ErrorNote error={session ? overviewError : null} />

@@ -5,8 +5,10 @@ import { loadConfig } from "./config.ts";
 import { connect } from "./data/api.ts";
 import { App } from "./app.tsx";
 import { FramedNotice, isFramed } from "./ui/framed.tsx";
+import { applyStoredTheme } from "./ui/theme.tsx";
 
 const root = document.getElementById("app")!;
+applyStoredTheme();
 try {
   if (isFramed()) render(<FramedNotice />, root);
   else {

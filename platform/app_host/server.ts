@@ -1,7 +1,8 @@
 /**
  * Serves the built app (app/dist) on APP_URL's port, as a static host would: files as they are, every
  * other path index.html (the History API routes: /domains/…, /oauth/consent, /accept-invite, …), and
- * /config.json from the running stack (Supabase URL, publishable key, functions base).
+ * /config.json from the running stack (Supabase URL, publishable key, functions base, and the operator's
+ * APP_UPGRADE_URL when set).
  */
 import { extname, join, normalize } from "node:path";
 import { appDistDir } from "./build.ts";
@@ -11,7 +12,8 @@ export interface AppServerOptions {
   /** 0 for a free port (tests); default APP_URL's port. */
   port: number;
   hostname?: string;
-  config: { supabaseUrl: string; publishableKey: string; functionsUrl?: string };
+  /** `upgradeUrl`: the operator's APP_UPGRADE_URL (the app's "Upgrade" button), when set. */
+  config: { supabaseUrl: string; publishableKey: string; functionsUrl?: string; upgradeUrl?: string };
   dir?: string;
 }
 
@@ -53,6 +55,7 @@ export function appHandler(options: AppServerOptions): (request: Request) => Pro
       supabaseUrl: options.config.supabaseUrl,
       publishableKey: options.config.publishableKey,
       functionsUrl: options.config.functionsUrl ?? `${options.config.supabaseUrl}/functions/v1`,
+      ...(options.config.upgradeUrl ? { upgradeUrl: options.config.upgradeUrl } : {}),
     });
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {

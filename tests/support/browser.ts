@@ -42,7 +42,7 @@ export function builtApp(): Promise<unknown> {
 
 export interface TestApp extends RunningAppServer {
   /** What /config.json answers; set `supabaseUrl` once the stack runs. */
-  config: { supabaseUrl: string; publishableKey: string };
+  config: { supabaseUrl: string; publishableKey: string; upgradeUrl?: string };
 }
 
 /**
@@ -52,7 +52,7 @@ export interface TestApp extends RunningAppServer {
  */
 export async function startApp(supabaseUrl = ""): Promise<TestApp> {
   await builtApp();
-  const config = { supabaseUrl, publishableKey: localPublishableKey };
+  const config: TestApp["config"] = { supabaseUrl, publishableKey: localPublishableKey };
   const server = startAppServer({ port: 0, config });
   // Test files share one process: what is set here is put back on close.
   const saved = ["APP_URL", "GOTRUE_SITE_URL", "GOTRUE_URI_ALLOW_LIST"].map((

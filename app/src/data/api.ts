@@ -149,10 +149,13 @@ export function accountOverview(): Promise<AccountOverview> {
   return run(client.rpc("account_overview"));
 }
 
-export async function profile(): Promise<
-  { email: string | null; display_name: string | null; created_at: string }
+/** The signed-in user's own profile row (the policies also show organization co-members' rows: filter by id). */
+export async function profile(userId: string): Promise<
+  { email: string | null; display_name: string | null; created_at: string } | null
 > {
-  return await run(client.from("profiles").select("email, display_name, created_at").maybeSingle());
+  return await run(
+    client.from("profiles").select("email, display_name, created_at").eq("id", userId).maybeSingle(),
+  );
 }
 
 export async function setDisplayName(userId: string, name: string): Promise<void> {

@@ -12,6 +12,7 @@ import {
   useAction,
 } from "../ui/components.tsx";
 import { Table } from "../ui/table.tsx";
+import { eventLabel } from "../ui/event_labels.ts";
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -127,7 +128,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <Table columns={["Event", "When", "Deliveries"]}>
             {detail.alerts.map((alert) => (
               <tr key={alert.event_id}>
-                <td data-label="Event">{alert.type}</td>
+                <td data-label="Event">{eventLabel(alert.type)}</td>
                 <td data-label="When">{formatTime(alert.created_at)}</td>
                 <td data-label="Deliveries">
                   {alert.deliveries.length === 0 ? "—" : (
