@@ -449,7 +449,7 @@ Deno.test(
       );
 
       await step(
-        "a Free account sees what Pro adds, and the server's refusal says what to do",
+        "a Free account sees what Pro adds, with no form it cannot use and an Upgrade link; compact rows at 375 px",
         async () => {
           const freeContext = await browser.newContext();
           freeContext.setDefaultTimeout(10_000);

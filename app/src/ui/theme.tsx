@@ -3,7 +3,7 @@
  * "Dark mode" switch, which is remembered in this browser (localStorage). The colours are in styles.css
  * (`:root[data-theme=…]`).
  */
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 
 const storageKey = "domain-watchlist-theme";
 type Theme = "light" | "dark";
@@ -29,6 +29,15 @@ export function applyStoredTheme(): void {
 
 export function ThemeSwitch() {
   const [dark, setDark] = useState(() => (stored() ?? systemTheme()) === "dark");
+  // Until the person picks one, the switch follows the system's choice as it changes.
+  useEffect(() => {
+    const query = globalThis.matchMedia?.("(prefers-color-scheme: dark)");
+    const follow = () => {
+      if (!stored()) setDark(systemTheme() === "dark");
+    };
+    query?.addEventListener("change", follow);
+    return () => query?.removeEventListener("change", follow);
+  }, []);
   return (
     <button
       type="button"

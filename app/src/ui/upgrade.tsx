@@ -15,6 +15,8 @@ export function Upgrade() {
     );
   }
   return (
-    <span>Plans are changed by the people who run this service: ask them to move your account to Pro.</span>
+    <span>
+      Plans are changed by the people who run this service: ask them if you need a bigger one.
+    </span>
   );
 }
