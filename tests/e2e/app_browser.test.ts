@@ -521,6 +521,32 @@ Deno.test(
         await fresh.close();
       });
 
+      await step(
+        "a confirmation link opened in another browser confirms the address but cannot sign in there",
+        async () => {
+          const asking = await browser.newContext();
+          asking.setDefaultTimeout(10_000);
+          const first = await asking.newPage();
+          const elsewhere = await browser.newContext();
+          elsewhere.setDefaultTimeout(10_000);
+          const second = await elsewhere.newPage();
+          watchPage(second, pageErrors, "elsewhere");
+          const email = uniqueEmail("app-elsewhere");
+          await first.goto(app.url);
+          await fillSignIn(first, email, "Sign up");
+          await first.getByText(`Check ${email}`).waitFor();
+          await second.goto(verifyLinkOf(await latestMail(mailbox.url, email, "signup")));
+          // PKCE: only the browser that asked holds the verifier, so this one says what happened instead.
+          await second.getByText("This link was opened in a different browser").waitFor();
+          await audit(second, "sign in (link from another browser)");
+          await fillSignIn(second, email, "Sign in");
+          await second.getByRole("button", { name: "Sign out" }).waitFor();
+          assertEquals(second.url(), `${app.url}/`, "the link's code is not carried on");
+          await asking.close();
+          await elsewhere.close();
+        },
+      );
+
       await step("after sign-in, a next that leaves the app goes to the watchlist instead", async () => {
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
