@@ -183,6 +183,8 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
   );
 }
 
+const kindLabels: Record<string, string> = { generic: "Webhook", slack: "Slack", discord: "Discord" };
+
 function WebhookCard(
   { webhook, eventTypes, onChange }: { webhook: Webhook; eventTypes: string[]; onChange: () => void },
 ) {
@@ -196,7 +198,8 @@ function WebhookCard(
     <li class="card">
       <h3>{title}</h3>
       <p class="muted">
-        {webhook.kind} · <code>{webhook.url_masked}</code> · {webhook.enabled ? "on" : "off"}
+        {kindLabels[webhook.kind] ?? webhook.kind} · <code>{webhook.url_masked}</code> ·{" "}
+        {webhook.enabled ? "on" : "off"}
         {webhook.kind === "generic" ? (webhook.secret_configured ? " · signed" : " · unsigned") : ""}
       </p>
       <ErrorNote error={error} />

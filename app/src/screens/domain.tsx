@@ -115,7 +115,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
               <li key={index}>
                 <time dateTime={change.changed_at}>{formatTime(change.changed_at)}</time>
                 <strong>{changeLabel(change.previous_status, change.status)}</strong>
-                <span class="muted">({change.source === "live" ? "live check" : "poller"})</span>
+                <span class="muted">({change.source === "live" ? "live check" : "scheduled check"})</span>
                 {change.evidence ? <Evidence evidence={change.evidence} /> : null}
               </li>
             ))}
