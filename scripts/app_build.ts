@@ -1,6 +1,7 @@
 /**
  * `deno task app:build`: the app as static files in app/dist, for any static host. With APP_SUPABASE_URL
- * and APP_PUBLISHABLE_KEY set (and optionally APP_FUNCTIONS_URL) it also writes app/dist/config.json;
+ * and APP_PUBLISHABLE_KEY set (and optionally APP_FUNCTIONS_URL and APP_UPGRADE_URL, the operator's payment
+ * link or mailto behind the app's "Upgrade" button) it also writes app/dist/config.json;
  * without them, give the host a config.json yourself (docs/app.md).
  */
 import { buildApp } from "../platform/app_host/build.ts";
@@ -8,8 +9,14 @@ import { buildApp } from "../platform/app_host/build.ts";
 const supabaseUrl = Deno.env.get("APP_SUPABASE_URL");
 const publishableKey = Deno.env.get("APP_PUBLISHABLE_KEY");
 const functionsUrl = Deno.env.get("APP_FUNCTIONS_URL");
+const upgradeUrl = Deno.env.get("APP_UPGRADE_URL");
 const config = supabaseUrl && publishableKey
-  ? { supabaseUrl, publishableKey, ...(functionsUrl ? { functionsUrl } : {}) }
+  ? {
+    supabaseUrl,
+    publishableKey,
+    ...(functionsUrl ? { functionsUrl } : {}),
+    ...(upgradeUrl ? { upgradeUrl } : {}),
+  }
   : undefined;
 const result = await buildApp({ config });
 const gzipped = (await new Response(

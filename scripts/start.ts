@@ -52,7 +52,7 @@ async function demoApiKey(sql: postgres.Sql): Promise<string> {
 /** Builds and serves the app on APP_URL's port; the reason instead when it cannot (the rest still runs). */
 async function serveApp(
   appUrl: string,
-  config: { supabaseUrl: string; publishableKey: string },
+  config: { supabaseUrl: string; publishableKey: string; upgradeUrl?: string },
 ): Promise<RunningAppServer | string> {
   try {
     console.log("Building the app (app/dist) …");
@@ -97,7 +97,11 @@ async function main(): Promise<void> {
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
   const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
   const [secretKey] = keysOfJson(environment.SUPABASE_SECRET_KEYS);
-  const app = await serveApp(environment.APP_URL, { supabaseUrl, publishableKey });
+  const app = await serveApp(environment.APP_URL, {
+    supabaseUrl,
+    publishableKey,
+    upgradeUrl: Deno.env.get("APP_UPGRADE_URL") || undefined,
+  });
 
   const sql = postgres.connect(cluster.url, { max: 2, onnotice: () => {} });
   const apiKey = await demoApiKey(sql);

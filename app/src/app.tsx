@@ -1,4 +1,4 @@
-/** The shell: session, the plan/quota bar on every signed-in screen, navigation and the routes. */
+/** The shell: session, the plan/quota bar on every signed-in screen, navigation; the routes are in routes.tsx. */
 import type { Session } from "@supabase/supabase-js";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import * as api from "./data/api.ts";
@@ -6,33 +6,10 @@ import type { AccountOverview } from "./data/types.ts";
 import { navigate, onLinkClick, useLocation } from "./router.ts";
 import { ErrorNote, errorOf } from "./ui/components.tsx";
 import type { AppError } from "./data/errors.ts";
-import { SignIn } from "./screens/sign_in.tsx";
-import { ResetPassword } from "./screens/reset_password.tsx";
-import { Watchlist } from "./screens/watchlist.tsx";
-import { DomainPage } from "./screens/domain.tsx";
-import { Alerts } from "./screens/alerts.tsx";
-import { Developer } from "./screens/developer.tsx";
-import { Organizations } from "./screens/organizations.tsx";
-import { Account } from "./screens/account.tsx";
-import { Consent } from "./screens/consent.tsx";
-import { AcceptInvite } from "./screens/accept_invite.tsx";
-
-export interface ScreenProps {
-  session: Session;
-  overview: AccountOverview | null;
-  refreshOverview: () => void;
-}
-
-const nav = [
-  ["/", "Watchlist"],
-  ["/alerts", "Alerts"],
-  ["/developer", "Developer API"],
-  ["/organizations", "Organizations"],
-  ["/account", "Account"],
-] as const;
-
-/** Screens that work without a session. */
-const publicPaths = new Set(["/sign-in", "/reset-password"]);
+import type { ScreenProps } from "./screen_props.ts";
+import { ThemeSwitch } from "./ui/theme.tsx";
+import { localPath, withoutLinkParameters } from "./data/auth_links.ts";
+import { isCurrent, navigation, routeOf, titleOf } from "./routes.tsx";
 
 function PlanBar({ overview }: { overview: AccountOverview }) {
   const limit = overview.daily_request_limit;
@@ -107,37 +84,33 @@ export function App() {
   }
 
   const path = where.path;
+  const route = routeOf(path);
   let screen;
-  if (path === "/oauth/consent") screen = <Consent session={session} query={where.query} />;
-  else if (path === "/accept-invite") screen = <AcceptInvite session={session} query={where.query} />;
-  else if (path === "/reset-password") screen = <ResetPassword session={session} />;
-  else if (!session || path === "/sign-in") {
-    if (session && path === "/sign-in") {
-      queueMicrotask(() => navigate(where.query.get("next") || "/", true));
+  if (route?.access === "any") screen = route.render({ path, query: where.query, session });
+  else if (!session || route?.access === "signed-out") {
+    if (session) {
+      queueMicrotask(() => navigate(localPath(where.query.get("next")), true));
       return null;
     }
-    screen = (
-      <SignIn next={publicPaths.has(path) ? where.query.get("next") ?? "/" : path + location.search} />
-    );
-  } else {
+    screen = route?.access === "signed-out"
+      ? route.render({ path, query: where.query, session })
+      : routeOf("/sign-in")!.render({
+        path,
+        query: new URLSearchParams({ next: withoutLinkParameters(path, location.search) }),
+        session,
+      });
+  } else if (route) {
     const props: ScreenProps = { session, overview, refreshOverview };
-    if (path === "/") screen = <Watchlist {...props} />;
-    else if (path.startsWith("/domains/")) {
-      screen = <DomainPage {...props} name={decodeURIComponent(path.slice("/domains/".length))} />;
-    } else if (path === "/alerts") screen = <Alerts {...props} />;
-    else if (path === "/developer") screen = <Developer {...props} />;
-    else if (path === "/organizations") screen = <Organizations {...props} />;
-    else if (path === "/account") screen = <Account {...props} />;
-    else {
-      screen = (
-        <section>
-          <h1>Page not found</h1>
-          <p>
-            <a href="/">Back to your watchlist</a>
-          </p>
-        </section>
-      );
-    }
+    screen = route.render({ path, query: where.query, session, screen: props });
+  } else {
+    screen = (
+      <section>
+        <h1>Page not found</h1>
+        <p>
+          <a href="/">Back to your watchlist</a>
+        </p>
+      </section>
+    );
   }
 
   return (
@@ -149,7 +122,7 @@ export function App() {
           ? (
             <nav aria-label="Main">
               <ul>
-                {nav.map(([href, label]) => (
+                {navigation.map(([href, label]) => (
                   <li key={href}>
                     <a href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>{label}</a>
                   </li>
@@ -170,26 +143,11 @@ export function App() {
             </nav>
           )
           : null}
+        <ThemeSwitch />
       </header>
       {session && overview ? <PlanBar overview={overview} /> : null}
       <ErrorNote error={session ? overviewError : null} />
       <main id="main" tabIndex={-1}>{screen}</main>
     </div>
   );
-}
-
-function isCurrent(path: string, href: string): boolean {
-  return href === "/" ? path === "/" || path.startsWith("/domains/") : path.startsWith(href);
-}
-
-function titleOf(path: string): string {
-  if (path.startsWith("/domains/")) return decodeURIComponent(path.slice(9));
-  const found = nav.find(([href]) => href === path);
-  if (found) return found[1];
-  return ({
-    "/sign-in": "Sign in",
-    "/oauth/consent": "Connect an assistant",
-    "/accept-invite": "Accept an invitation",
-    "/reset-password": "Choose a new password",
-  } as Record<string, string>)[path] ?? "Domain Watchlist";
 }

@@ -4,11 +4,17 @@ import { render } from "preact";
 import { loadConfig } from "./config.ts";
 import { connect } from "./data/api.ts";
 import { App } from "./app.tsx";
+import { FramedNotice, isFramed } from "./ui/framed.tsx";
+import { applyStoredTheme } from "./ui/theme.tsx";
 
 const root = document.getElementById("app")!;
+applyStoredTheme();
 try {
-  connect(await loadConfig());
-  render(<App />, root);
+  if (isFramed()) render(<FramedNotice />, root);
+  else {
+    connect(await loadConfig());
+    render(<App />, root);
+  }
 } catch (error) {
   root.innerHTML = "";
   const note = document.createElement("p");

@@ -2,10 +2,13 @@
  * Builds the app (app/) into static files in app/dist: `deno bundle` (esbuild, minified, for browsers) of
  * app/src/main.tsx into app.js, plus index.html and styles.css. `deno bundle` is in Deno 2.4 and later; on
  * an older Deno (the tests' 2.1.4) the tools' Deno is run through npx. A config.json is written only when
- * given (static hosts; the local server serves its own).
+ * given (static hosts; the local server serves its own). The static hosts' own files (`_headers`,
+ * `_redirects`, `vercel.json`: the security headers and the SPA fallback, ./headers.ts) are always written,
+ * their content security policy naming the project's URL when the config does.
  */
 import { join } from "node:path";
 import { repoRoot } from "../paths.ts";
+import { type HostConfig, hostFiles } from "./headers.ts";
 
 export const appDir = join(repoRoot, "app");
 export const appDistDir = join(appDir, "dist");
@@ -26,7 +29,7 @@ export interface BuildResult {
 }
 
 export async function buildApp(
-  options: { config?: Record<string, string>; quiet?: boolean } = {},
+  options: { config?: Record<string, string> & HostConfig; quiet?: boolean } = {},
 ): Promise<BuildResult> {
   await Deno.mkdir(appDistDir, { recursive: true });
   const { command, prefix } = denoWithBundle();
@@ -54,6 +57,9 @@ export async function buildApp(
   }
   if (options.config) {
     await Deno.writeTextFile(join(appDistDir, "config.json"), JSON.stringify(options.config, null, 2) + "\n");
+  }
+  for (const [name, text] of Object.entries(hostFiles(options.config ?? {}))) {
+    await Deno.writeTextFile(join(appDistDir, name), text);
   }
   const jsBytes = (await Deno.stat(join(appDistDir, "app.js"))).size;
   return { dir: appDistDir, jsBytes };

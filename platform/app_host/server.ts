@@ -1,16 +1,19 @@
 /**
  * Serves the built app (app/dist) on APP_URL's port, as a static host would: files as they are, every
  * other path index.html (the History API routes: /domains/…, /oauth/consent, /accept-invite, …), and
- * /config.json from the running stack (Supabase URL, publishable key, functions base).
+ * /config.json from the running stack (Supabase URL, publishable key, functions base, and the operator's
+ * APP_UPGRADE_URL when set).
  */
 import { extname, join, normalize } from "node:path";
 import { appDistDir } from "./build.ts";
+import { securityHeaders } from "./headers.ts";
 
 export interface AppServerOptions {
   /** 0 for a free port (tests); default APP_URL's port. */
   port: number;
   hostname?: string;
-  config: { supabaseUrl: string; publishableKey: string; functionsUrl?: string };
+  /** `upgradeUrl`: the operator's APP_UPGRADE_URL (the app's "Upgrade" button), when set. */
+  config: { supabaseUrl: string; publishableKey: string; functionsUrl?: string; upgradeUrl?: string };
   dir?: string;
 }
 
@@ -29,22 +32,14 @@ const types: Record<string, string> = {
   ".ico": "image/x-icon",
 };
 
-const securityHeaders = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  // The consent page must not be framed (clickjacking on Approve).
-  "x-frame-options": "DENY",
-  "content-security-policy": "frame-ancestors 'none'",
-};
-
-async function file(path: string): Promise<Response | undefined> {
+async function file(path: string, headers: Record<string, string>): Promise<Response | undefined> {
   try {
     const body = await Deno.readFile(path);
     return new Response(body, {
       headers: {
         "content-type": types[extname(path)] ?? "application/octet-stream",
         "cache-control": "no-cache",
-        ...securityHeaders,
+        ...headers,
       },
     });
   } catch {
@@ -60,25 +55,31 @@ export function appHandler(options: AppServerOptions): (request: Request) => Pro
       supabaseUrl: options.config.supabaseUrl,
       publishableKey: options.config.publishableKey,
       functionsUrl: options.config.functionsUrl ?? `${options.config.supabaseUrl}/functions/v1`,
+      ...(options.config.upgradeUrl ? { upgradeUrl: options.config.upgradeUrl } : {}),
     });
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
     }
     const path = decodeURIComponent(new URL(request.url).pathname);
+    // The same headers as the build's host files (./headers.ts), for the stack's URL as it is now.
+    const headers = securityHeaders({
+      supabaseUrl: options.config.supabaseUrl || undefined,
+      functionsUrl: options.config.functionsUrl,
+    });
     if (path === "/config.json") {
       return new Response(config(), {
-        headers: { "content-type": "application/json", "cache-control": "no-store", ...securityHeaders },
+        headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
       });
     }
     const safe = normalize(path);
     if (!safe.includes("..") && safe !== "/") {
-      const found = await file(join(dir, safe));
+      const found = await file(join(dir, safe), headers);
       if (found) return found;
       // A missing asset is a 404; any other path is a route (`/domains/example.dev` too): index.html.
       if (types[extname(safe)]) return new Response("Not found", { status: 404 });
     }
-    return (await file(join(dir, "index.html"))) ??
+    return (await file(join(dir, "index.html"), headers)) ??
       new Response("The app is not built: run deno task app:build", { status: 503 });
   };
 }

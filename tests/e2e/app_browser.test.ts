@@ -6,8 +6,11 @@
  * Telegram, add a webhook and see its secret once, test send, read the delivery log, create an API key and
  * call REST with it, export, invite, and the invitation accepted by a second user), an MCP SDK client
  * completing OAuth through the app's consent page, the assistant shown under Connected assistants and revoked
- * there, then a Free account's view. axe-core runs on every
- * screen; no serious or critical violation is allowed.
+ * there, then a Free account's view (what Pro adds, no form it cannot use, Upgrade, compact rows at 375 px);
+ * Remove with Undo; Account as an organization's owner and member; the consent page framed by another
+ * origin; `next` that would leave the app; PKCE mail links; the dark theme and its switch. axe-core runs on
+ * every screen in the light and the dark theme; no serious or critical violation is allowed, and nothing may
+ * be blocked by the app's content security policy.
  *
  * Names live under the made-up TLD `apptest`, served only by this file's fake registry.
  */
@@ -24,7 +27,7 @@ import { setRdapHostLimit } from "../../scripts/lib/rate_limits.ts";
 import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { MemoryOAuthProvider } from "../support/oauth_provider.ts";
-import { launchBrowser, seriousViolations, startApp } from "../support/browser.ts";
+import { launchBrowser, seriousViolations, startApp, watchPage } from "../support/browser.ts";
 import { fillSignIn, latestMail, password, signUpAndConfirm, verifyLinkOf } from "../support/app_journey.ts";
 import { checkNow, domainStatus, leaveNothingDue, postToPoller } from "../support/poller_runs.ts";
 import { registerBotWebhook } from "../support/telegram_link.ts";
@@ -78,8 +81,23 @@ Deno.test(
 
     const browser: Browser = await launchBrowser();
     const violations: string[] = [];
+    /** axe-core on the page as it is, in the light and in the dark theme (the system's choice). */
     const audit = async (page: Page, screen: string) => {
-      for (const violation of await seriousViolations(page)) violations.push(`${screen}: ${violation}`);
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        for (const violation of await seriousViolations(page)) {
+          violations.push(`${screen} (${scheme}): ${violation}`);
+        }
+      }
+      await page.emulateMedia({ colorScheme: null });
+    };
+    /** Account as it must look for anyone, organization members too: their own profile, no error. */
+    const accountShowsOwnProfile = async (page: Page, email: string) => {
+      await page.getByRole("link", { name: "Account" }).click();
+      await page.getByRole("heading", { name: "Plan and limits" }).waitFor();
+      await page.getByText(email, { exact: true }).waitFor();
+      await page.getByText(/member since/).waitFor();
+      assertEquals(await page.getByRole("alert").count(), 0, await page.locator("main").innerText());
     };
     const owner = uniqueEmail("app-owner");
     const member = uniqueEmail("app-member");
@@ -89,7 +107,8 @@ Deno.test(
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const pageErrors: string[] = [];
-    page.on("pageerror", (error) => pageErrors.push(error.message));
+    // Script errors, and anything the app's content security policy blocked, on every page.
+    watchPage(page, pageErrors);
     let apiKey = "";
     /** The MCP client that completed OAuth through the consent page (its registration and tokens). */
     let assistant: BrowserProvider | undefined;
@@ -169,6 +188,22 @@ Deno.test(
         },
       );
 
+      await step("remove a name, then take it back with Undo", async () => {
+        await page.getByRole("link", { name: "Watchlist", exact: true }).click();
+        await page.getByLabel("Status").selectOption("");
+        await page.getByRole("link", { name: names[0] }).waitFor();
+        await page.getByRole("button", { name: `Remove ${names[0]}` }).click();
+        await page.getByRole("status").filter({ hasText: `Removed ${names[0]}` }).waitFor();
+        await page.getByRole("link", { name: names[0] }).waitFor({ state: "detached" });
+        await audit(page, "watchlist (undo)");
+        await page.getByRole("button", { name: `Undo removing ${names[0]}` }).click();
+        await page.getByRole("link", { name: names[0] }).waitFor();
+        const [entry] = await sql<{ deleted_at: Date | null }[]>`
+          select deleted_at from public.watchlist_entries where domain_name = ${names[0]}
+           order by added_at desc limit 1`;
+        assertEquals(entry.deleted_at, null, "watched again");
+      });
+
       await step("link Telegram through the (fake) bot's deep link", async () => {
         await page.getByRole("link", { name: "Alerts" }).click();
         await page.getByRole("button", { name: "Link Telegram" }).click();
@@ -189,6 +224,9 @@ Deno.test(
           const hookUrl = receiver.endpoint("app-journey");
           await page.getByLabel("URL", { exact: true }).fill(hookUrl);
           await page.getByLabel("Description", { exact: true }).fill("My receiver");
+          // Event types read as plain words, never ids.
+          await page.getByRole("checkbox", { name: "Became available" }).first().waitFor();
+          assert(!(await page.locator("main").innerText()).includes("domain."), "no raw event ids");
           await page.getByRole("button", { name: "Add webhook" }).click();
           const secret = await page.getByLabel("Signing secret").first().textContent();
           assert(secret && secret.length >= 16, `a secret: ${secret}`);
@@ -201,6 +239,7 @@ Deno.test(
           await postToPoller(stack, "/rdap-poller/deliveries");
           await page.getByRole("button", { name: "Refresh the log" }).click();
           await page.getByRole("cell", { name: "delivered", exact: true }).waitFor();
+          await page.getByRole("cell", { name: "Test alert", exact: true }).first().waitFor();
           const [hook] = receiver.accepted("app-journey");
           assert(hook, "the receiver got the test");
           assertEquals(hook.signatureValid, true, "signed with the secret the page showed");
@@ -235,7 +274,9 @@ Deno.test(
         assert(exported.format_version, "an export");
         assert(JSON.stringify(exported).includes(names[0]));
         assert(!JSON.stringify(exported).includes(apiKey), "never a key");
-        await page.getByText(/deno task admin set-plan/).waitFor();
+        // No command line for an end user: without APP_UPGRADE_URL, a plain sentence says who to ask.
+        await page.getByText("Plans are changed by the people who run this service").waitFor();
+        assert(!(await page.locator("body").innerText()).includes("deno task"), "no command line");
         await audit(page, "account");
       });
 
@@ -260,6 +301,7 @@ Deno.test(
         const second = await browser.newContext();
         second.setDefaultTimeout(10_000);
         const other = await second.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(inviteLink);
         await other.getByRole("heading", { name: "Accept an invitation" }).waitFor();
         await audit(other, "accept invite (signed out)");
@@ -273,6 +315,11 @@ Deno.test(
         await second.close();
         await page.reload();
         await page.getByText(member).first().waitFor();
+      });
+
+      await step("Account for an organization's owner: their own profile, no error", async () => {
+        await accountShowsOwnProfile(page, owner);
+        await audit(page, "account (organization member)");
       });
 
       await step("an MCP client completes OAuth through the consent page, then calls a tool", async () => {
@@ -296,6 +343,10 @@ Deno.test(
         await page.getByRole("heading", { name: "Connect an assistant" }).waitFor();
         await page.getByText("Browser test assistant").first().waitFor();
         await page.getByText(redirectUrl).waitFor();
+        const can = page.getByRole("region", { name: "If you approve, Browser test assistant can" });
+        await can.getByText("check whether a domain name is available").waitFor();
+        await can.getByText("remove names from your watchlist").waitFor();
+        await can.getByText("see or create API keys").waitFor();
         await audit(page, "consent");
         await page.getByRole("button", { name: "Approve", exact: true }).click();
         await page.waitForURL(`${redirectUrl}**`);
@@ -344,6 +395,7 @@ Deno.test(
           const fresh = await browser.newContext();
           fresh.setDefaultTimeout(10_000);
           const consent = await fresh.newPage();
+          watchPage(consent, pageErrors, "consent");
           let denied = "";
           await consent.route(`${redirectUrl}**`, async (route) => {
             denied = new URL(route.request().url()).searchParams.get("error") ?? "";
@@ -360,33 +412,89 @@ Deno.test(
       );
 
       await step(
-        "a Free account sees what Pro adds, and the server's refusal says what to do",
+        "the consent page in another site's frame: the host's headers refuse it, and without them the app shows no Approve",
+        async () => {
+          const framing = await browser.newContext();
+          framing.setDefaultTimeout(10_000);
+          const host = await framing.newPage();
+          // Another origin on loopback (127.0.0.1 is not the app's localhost) frames the consent page.
+          const framer = app.url.replace("localhost", "127.0.0.1") + "/framer";
+          const consentUrl = `${app.url}/oauth/consent?authorization_id=framed`;
+          await host.route(framer, (route) =>
+            route.fulfill({
+              status: 200,
+              contentType: "text/html",
+              body:
+                `<!doctype html><title>framer</title><iframe title="framed" src="${consentUrl}"></iframe>`,
+            }));
+          await host.goto(framer);
+          await host.waitForTimeout(1_500);
+          // The browser refused to render it (the same frame renders below once the headers are gone).
+          assertEquals(await host.frameLocator("iframe").getByRole("heading").count(), 0, "nothing rendered");
+          // A host that sends no headers: the app itself shows no sign-in and no Approve inside a frame.
+          await host.route(`${app.url}/oauth/consent**`, async (route) => {
+            const response = await route.fetch();
+            const headers = { ...response.headers() };
+            delete headers["x-frame-options"];
+            delete headers["content-security-policy"];
+            await route.fulfill({ response, headers });
+          });
+          await host.goto(framer);
+          const frame = host.frameLocator("iframe");
+          await frame.getByText("This page cannot be used inside another site.").waitFor();
+          await frame.getByRole("link", { name: "Open it in its own window" }).waitFor();
+          assertEquals(await frame.getByRole("button").count(), 0, "no Approve, no sign-in form");
+          await framing.close();
+        },
+      );
+
+      await step(
+        "a Free account sees what Pro adds, with no form it cannot use and an Upgrade link; compact rows at 375 px",
         async () => {
           const freeContext = await browser.newContext();
           freeContext.setDefaultTimeout(10_000);
           const free = await freeContext.newPage();
+          watchPage(free, pageErrors, "free");
           const email = uniqueEmail("app-free");
+          app.config.upgradeUrl = "mailto:plans@example.com";
           await free.goto(app.url);
           await signUpAndConfirm(free, mailbox.url, email);
           await free.getByRole("link", { name: "Developer API" }).click();
           await free.getByText("API keys come with Pro.").waitFor();
-          await free.getByLabel("Key name").fill("wish");
-          await free.getByRole("button", { name: "Create key", exact: true }).click();
-          await free.getByRole("alert").waitFor();
-          assertEquals(await free.getByLabel("Key name").inputValue(), "wish", "nothing typed is lost");
+          // What Pro adds, and no form a Free account cannot use; APP_UPGRADE_URL behind Upgrade.
+          assertEquals(await free.getByRole("button", { name: "Create key" }).count(), 0);
+          assertEquals(await free.getByLabel("Key name").count(), 0);
+          assertEquals(
+            await free.getByRole("link", { name: "Upgrade" }).getAttribute("href"),
+            "mailto:plans@example.com",
+          );
+          await free.getByRole("region", { name: "Connected assistants" }).waitFor();
           await audit(free, "developer (free)");
           await free.getByRole("link", { name: "Alerts" }).click();
           await free.getByText("Webhooks, Slack and Discord come with Pro.").waitFor();
           await free.getByRole("button", { name: "Link Telegram" }).waitFor();
           await audit(free, "alerts (free)");
+          await accountShowsOwnProfile(free, email);
+          await free.getByRole("link", { name: "Upgrade" }).waitFor();
           await free.setViewportSize({ width: 375, height: 800 });
           await free.getByRole("link", { name: "Watchlist", exact: true }).click();
+          const small = uniqueName("small");
+          await free.getByLabel(/Domain names/).fill(small);
+          await free.getByRole("button", { name: "Add", exact: true }).click();
+          await free.getByRole("link", { name: small }).waitFor();
+          const rowHeight = await free.evaluate(() =>
+            // deno-lint-ignore no-explicit-any
+            (globalThis as any).document.querySelector("tbody tr").getBoundingClientRect().height
+          );
+          assert(rowHeight < 90, `a compact row at 375 px, not a card of dashes: ${rowHeight}px`);
+          await audit(free, "watchlist (375 px)");
           const overflow = await free.evaluate(() => {
             // deno-lint-ignore no-explicit-any
             const root = (globalThis as any).document.documentElement;
             return root.scrollWidth - root.clientWidth;
           });
           assertEquals(overflow, 0, "no sideways scrolling at 375 px");
+          delete app.config.upgradeUrl;
           await freeContext.close();
         },
       );
@@ -395,12 +503,17 @@ Deno.test(
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(app.url);
         await other.getByLabel("Email", { exact: true }).fill(owner);
         await other.getByRole("button", { name: "Email me a sign-in link" }).click();
         await other.getByText(`Check ${owner}: the sign-in link is on its way.`).waitFor();
-        await other.goto(verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink")));
+        const link = verifyLinkOf(await latestMail(mailbox.url, owner, "magiclink"));
+        assert(link.includes("token=pkce_"), `a PKCE link: ${link}`);
+        await other.goto(link);
         await other.getByRole("link", { name: names[2] }).waitFor();
+        // Auth came back with ?code=, which supabase-js traded (with this browser's verifier) and removed.
+        assertEquals(other.url(), `${app.url}/`, "no code, no tokens left in the address");
         await other.getByRole("button", { name: "Sign out" }).click();
         await other.getByRole("heading", { name: "Sign in to Domain Watchlist" }).waitFor();
         await other.reload();
@@ -408,10 +521,53 @@ Deno.test(
         await fresh.close();
       });
 
+      await step(
+        "a confirmation link opened in another browser confirms the address but cannot sign in there",
+        async () => {
+          const asking = await browser.newContext();
+          asking.setDefaultTimeout(10_000);
+          const first = await asking.newPage();
+          const elsewhere = await browser.newContext();
+          elsewhere.setDefaultTimeout(10_000);
+          const second = await elsewhere.newPage();
+          watchPage(second, pageErrors, "elsewhere");
+          const email = uniqueEmail("app-elsewhere");
+          await first.goto(app.url);
+          await fillSignIn(first, email, "Sign up");
+          await first.getByText(`Check ${email}`).waitFor();
+          await second.goto(verifyLinkOf(await latestMail(mailbox.url, email, "signup")));
+          // PKCE: only the browser that asked holds the verifier, so this one says what happened instead.
+          await second.getByText("This link was opened in a different browser").waitFor();
+          await audit(second, "sign in (link from another browser)");
+          await fillSignIn(second, email, "Sign in");
+          await second.getByRole("button", { name: "Sign out" }).waitFor();
+          assertEquals(second.url(), `${app.url}/`, "the link's code is not carried on");
+          await asking.close();
+          await elsewhere.close();
+        },
+      );
+
+      await step("after sign-in, a next that leaves the app goes to the watchlist instead", async () => {
+        const fresh = await browser.newContext();
+        fresh.setDefaultTimeout(10_000);
+        const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
+        for (const next of ["@127.0.0.1:1", "//127.0.0.1:1/x", "/\\127.0.0.1:1"]) {
+          await other.goto(`${app.url}/sign-in?next=${encodeURIComponent(next)}`);
+          if (next === "@127.0.0.1:1") await fillSignIn(other, owner, "Sign in");
+          await other.getByRole("button", { name: "Sign out" }).waitFor();
+          assertEquals(other.url(), `${app.url}/`, next);
+        }
+        await other.goto(`${app.url}/sign-in?next=${encodeURIComponent("/alerts")}`);
+        await other.getByRole("heading", { name: "Alerts", exact: true }).waitFor();
+        await fresh.close();
+      });
+
       await step("a forgotten password: the mail's link leads to a new password that signs in", async () => {
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         await other.goto(app.url);
         await other.getByLabel("Email", { exact: true }).fill(member);
         await other.getByRole("button", { name: "Forgot your password?" }).click();
@@ -421,6 +577,8 @@ Deno.test(
         await other.getByRole("button", { name: "Save password" }).click();
         await other.getByText("Your password is changed.").waitFor();
         await audit(other, "reset password");
+        // The invited member: Account shows their own profile, not "multiple (or no) rows returned".
+        await accountShowsOwnProfile(other, member);
         await other.getByRole("button", { name: "Sign out" }).click();
         await other.getByLabel("Email", { exact: true }).fill(member);
         await other.getByLabel("Password", { exact: true }).fill("a brand new passphrase");
@@ -433,6 +591,7 @@ Deno.test(
         const fresh = await browser.newContext();
         fresh.setDefaultTimeout(10_000);
         const other = await fresh.newPage();
+        watchPage(other, pageErrors, "other");
         const focused = () =>
           other.evaluate(() => {
             // deno-lint-ignore no-explicit-any
@@ -467,6 +626,39 @@ Deno.test(
         await other.keyboard.press("Enter");
         await other.getByRole("link", { name }).waitFor();
         await fresh.close();
+      });
+
+      await step("dark mode: the system's choice, a switch that is remembered", async () => {
+        const dark = await browser.newContext({ colorScheme: "dark" });
+        dark.setDefaultTimeout(10_000);
+        const other = await dark.newPage();
+        watchPage(other, pageErrors, "dark");
+        const background = () =>
+          other.evaluate(() =>
+            // deno-lint-ignore no-explicit-any
+            (globalThis as any).getComputedStyle((globalThis as any).document.documentElement).backgroundColor
+          );
+        await other.goto(app.url);
+        const toggle = other.getByRole("button", { name: "Dark mode" });
+        assertEquals(await toggle.getAttribute("aria-pressed"), "true", "the system asks for dark");
+        assertEquals(await background(), "rgb(15, 20, 25)");
+        await fillSignIn(other, owner, "Sign in");
+        await other.getByRole("link", { name: names[2] }).waitFor();
+        for (const violation of await seriousViolations(other)) {
+          violations.push(`dark watchlist: ${violation}`);
+        }
+        await toggle.click();
+        assertEquals(await toggle.getAttribute("aria-pressed"), "false");
+        assertEquals(await background(), "rgb(246, 248, 250)");
+        await other.reload();
+        await other.getByRole("link", { name: names[2] }).waitFor();
+        assertEquals(await toggle.getAttribute("aria-pressed"), "false", "remembered");
+        assertEquals(await background(), "rgb(246, 248, 250)");
+        await toggle.click();
+        await other.reload();
+        assertEquals(await toggle.getAttribute("aria-pressed"), "true");
+        assertEquals(await background(), "rgb(15, 20, 25)");
+        await dark.close();
       });
 
       await step("no serious or critical axe-core violation on any screen; no script error", () => {

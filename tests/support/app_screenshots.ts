@@ -1,6 +1,6 @@
 /**
  * The scenes of `deno task screenshots`: a local stack with sample data, each screen opened in chromium as
- * a signed-in person would, saved at 1280 px and 375 px wide. Called by scripts/screenshots.ts with a
+ * a signed-in person would, saved at 1280 px and 375 px wide (the watchlist also in the dark theme). Called by scripts/screenshots.ts with a
  * throwaway database in the environment.
  */
 import type { Page } from "./playwright_types.d.ts";
@@ -172,6 +172,10 @@ export async function takeScreenshots(outDir: string): Promise<string[]> {
     const page = await signedIn(owner);
     await page.getByRole("link", { name: "harborlight.com" }).waitFor();
     await shoot(page, "watchlist");
+    // The dark theme (the system's choice), desktop and 375 px.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shoot(page, "watchlist-dark");
+    await page.emulateMedia({ colorScheme: null });
     await page.goto(`${app.url}/domains/cloudnine.dev`);
     await page.getByText("First seen: Registered").waitFor();
     await shoot(page, "domain");

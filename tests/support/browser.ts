@@ -42,7 +42,7 @@ export function builtApp(): Promise<unknown> {
 
 export interface TestApp extends RunningAppServer {
   /** What /config.json answers; set `supabaseUrl` once the stack runs. */
-  config: { supabaseUrl: string; publishableKey: string };
+  config: { supabaseUrl: string; publishableKey: string; upgradeUrl?: string };
 }
 
 /**
@@ -52,7 +52,7 @@ export interface TestApp extends RunningAppServer {
  */
 export async function startApp(supabaseUrl = ""): Promise<TestApp> {
   await builtApp();
-  const config = { supabaseUrl, publishableKey: localPublishableKey };
+  const config: TestApp["config"] = { supabaseUrl, publishableKey: localPublishableKey };
   const server = startAppServer({ port: 0, config });
   // Test files share one process: what is set here is put back on close.
   const saved = ["APP_URL", "GOTRUE_SITE_URL", "GOTRUE_URI_ALLOW_LIST"].map((
@@ -76,7 +76,8 @@ export async function startApp(supabaseUrl = ""): Promise<TestApp> {
 
 /** Violations of impact serious or critical that axe-core finds on the page as it is now. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: axe.source });
+  // Evaluated through the devtools protocol: the app's content security policy refuses inline scripts.
+  await page.evaluate(axe.source);
   const result = await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
     const found = await (globalThis as any).axe.run((globalThis as any).document, {
@@ -96,4 +97,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v: { id: string; impact: string; help: string; targets: string[] }) =>
       `${v.impact} ${v.id}: ${v.help} (${v.targets.join(" | ")})`
     );
+}
+
+/**
+ * Collects what the browser refused on a page: script errors, and every request or script the app's content
+ * security policy blocked (chromium reports those on the console).
+ */
+export function watchPage(page: Page, problems: string[], label = "page"): void {
+  page.on("pageerror", (error) => problems.push(`${label}: ${error.message}`));
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) problems.push(`${label}: ${message.text()}`);
+  });
 }

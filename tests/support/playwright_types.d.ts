@@ -16,15 +16,34 @@ export interface Locator {
     options?: { state?: "attached" | "detached" | "visible" | "hidden"; timeout?: number },
   ): Promise<void>;
   first(): Locator;
+  count(): Promise<number>;
+  isVisible(): Promise<boolean>;
   filter(options: { hasText?: string | RegExp }): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator;
   getByLabel(text: string | RegExp, options?: { exact?: boolean }): Locator;
 }
 
+export interface APIResponse {
+  headers(): Record<string, string>;
+}
+
 export interface Route {
   request(): { url(): string };
-  fulfill(response: { status?: number; contentType?: string; body?: string }): Promise<void>;
+  fetch(): Promise<APIResponse>;
+  fulfill(
+    response: {
+      status?: number;
+      contentType?: string;
+      body?: string;
+      response?: APIResponse;
+      headers?: Record<string, string>;
+    },
+  ): Promise<void>;
+}
+
+export interface FrameLocator extends Pick<Locator, "getByRole" | "getByText" | "getByLabel"> {
+  locator(selector: string): Locator;
 }
 
 export interface Download {
@@ -39,6 +58,9 @@ export interface Page extends Pick<Locator, "getByRole" | "getByText" | "getByLa
   url(): string;
   content(): Promise<string>;
   locator(selector: string): Locator;
+  frameLocator(selector: string): FrameLocator;
+  emulateMedia(options: { colorScheme?: "light" | "dark" | null }): Promise<void>;
+  waitForTimeout(ms: number): Promise<void>;
   route(url: string, handler: (route: Route) => Promise<void> | void): Promise<void>;
   waitForURL(url: string): Promise<void>;
   waitForEvent(event: "download"): Promise<Download>;
@@ -46,7 +68,7 @@ export interface Page extends Pick<Locator, "getByRole" | "getByText" | "getByLa
   screenshot(options?: { path?: string; fullPage?: boolean }): Promise<unknown>;
   setViewportSize(size: { width: number; height: number }): Promise<void>;
   setDefaultTimeout(ms: number): void;
-  evaluate<T>(work: () => T | Promise<T>): Promise<T>;
+  evaluate<T>(work: (() => T | Promise<T>) | string): Promise<T>;
   addScriptTag(options: { content: string }): Promise<unknown>;
   on(event: "console", listener: (message: { type(): string; text(): string }) => void): void;
   on(event: "pageerror", listener: (error: Error) => void): void;

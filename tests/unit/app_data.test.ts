@@ -20,7 +20,7 @@ Deno.test("failures say what to do next", () => {
     ],
     [
       { status: 400, code: "DWUPG", message: "DWUPG: Webhooks need Pro." },
-      /set-plan --email/,
+      /^This needs Pro or higher\. See Account → Plan and limits/,
       "Webhooks need Pro.",
     ],
     [{ status: 401, code: "PGRST301", message: "JWT expired" }, /sign in again/, "JWT expired"],
@@ -39,6 +39,10 @@ Deno.test("failures say what to do next", () => {
   }
   assertEquals(overQuotaNext(0), undefined);
   assertMatch(overQuotaNext(3)!, /^3 name\(s\) did not fit .* still in the box/);
+  for (const [input] of cases) {
+    assert(!/deno task|--plan/.test(describeFailure(input).next ?? ""), "no command line for an end user");
+  }
+  assert(!/deno task/.test(overQuotaNext(3)!));
 });
 
 Deno.test("pasted text and CSV files become a list of names; the server judges them", () => {
@@ -89,7 +93,17 @@ Deno.test("config.json needs the project URL and the publishable key", () => {
     refused = true;
   }
   assert(refused);
+  assertEquals(config.upgradeUrl, undefined, "no APP_UPGRADE_URL: no Upgrade button");
+  const upgrade = (value: unknown) => readConfig({ ...baseConfig, upgradeUrl: value }).upgradeUrl;
+  assertEquals(upgrade("https://buy.stripe.com/abc"), "https://buy.stripe.com/abc");
+  assertEquals(upgrade("mailto:billing@example.com"), "mailto:billing@example.com");
+  assertEquals(upgrade("javascript:alert(1)"), undefined);
+  assertEquals(upgrade("data:text/html,x"), undefined);
+  assertEquals(upgrade("not a url"), undefined);
+  assertEquals(upgrade(42), undefined);
 });
+
+const baseConfig = { supabaseUrl: "https://ref.supabase.co", publishableKey: "sb_publishable_x" };
 
 Deno.test("typed names go to the database in its stored form; anything else goes as typed, for it to refuse", () => {
   const cases: [string, string][] = [

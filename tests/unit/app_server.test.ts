@@ -1,5 +1,6 @@
 /** The app's static server: files, the SPA fallback for every route (names with dots too), config.json. */
 import { appHandler } from "../../platform/app_host/server.ts";
+import { contentSecurityPolicy } from "../../platform/app_host/headers.ts";
 import { assertEquals, assertMatch } from "../support/assert.ts";
 
 Deno.test("the app server answers files, routes and its config", async () => {
@@ -28,6 +29,14 @@ Deno.test("the app server answers files, routes and its config", async () => {
     assertEquals(page.status, 200, route);
     assertMatch(await page.text(), /<title>app<\/title>/);
     assertEquals(page.headers.get("x-frame-options"), "DENY", "the consent page cannot be framed");
+    assertEquals(
+      page.headers.get("content-security-policy"),
+      contentSecurityPolicy({ supabaseUrl: "http://127.0.0.1:54321" }),
+    );
+    assertMatch(
+      page.headers.get("content-security-policy")!,
+      /connect-src 'self' http:\/\/127\.0\.0\.1:54321;/,
+    );
   }
   assertEquals((await get("/missing.js")).status, 404);
   assertEquals((await get("/../etc/passwd")).status, 200, "no way out of the folder: the route answer");

@@ -8,6 +8,7 @@ import { createClient, type Session, type SupabaseClient } from "@supabase/supab
 import type { AppConfig } from "../config.ts";
 import { type AppError, describeFailure } from "./errors.ts";
 import { domainInput } from "./domain_input.ts";
+import { localPath } from "./auth_links.ts";
 import type {
   AccountOverview,
   AddResult,
@@ -27,8 +28,10 @@ let config: AppConfig;
 
 export function connect(appConfig: AppConfig): void {
   config = appConfig;
+  // PKCE: a mail's link comes back with `?code=`, which only the browser that asked for the mail (it holds
+  // the code verifier) can trade for a session; a crafted link cannot sign anyone into another account.
   client = createClient(appConfig.supabaseUrl, appConfig.publishableKey, {
-    auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: "implicit" },
+    auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true, flowType: "pkce" },
   });
 }
 
@@ -88,7 +91,11 @@ export function onSessionChange(listener: (session: Session | null, event: strin
 /** Signs up; `confirm` is true when Auth sent a confirmation mail instead of a session. */
 export async function signUp(email: string, password: string, next = "/"): Promise<{ confirm: boolean }> {
   const data = await run<{ session: Session | null }>(
-    client.auth.signUp({ email, password, options: { emailRedirectTo: `${location.origin}${next}` } }),
+    client.auth.signUp({
+      email,
+      password,
+      options: { emailRedirectTo: `${location.origin}${localPath(next)}` },
+    }),
   );
   return { confirm: !data.session };
 }
@@ -98,11 +105,34 @@ export async function signIn(email: string, password: string): Promise<void> {
 }
 
 export async function sendMagicLink(email: string, next = "/"): Promise<void> {
-  await run(client.auth.signInWithOtp({ email, options: { emailRedirectTo: `${location.origin}${next}` } }));
+  await run(
+    client.auth.signInWithOtp({
+      email,
+      options: { emailRedirectTo: `${location.origin}${localPath(next)}` },
+    }),
+  );
 }
 
 export async function sendPasswordReset(email: string): Promise<void> {
   await run(client.auth.resetPasswordForEmail(email, { redirectTo: `${location.origin}/reset-password` }));
+}
+
+/**
+ * An invitation's link: Auth sends it from the server (the inviter's request), so no browser holds a PKCE
+ * verifier for it and GoTrue answers it the implicit way, with the session in the fragment
+ * (`#access_token=…&type=invite`), which supabase-js in PKCE mode leaves alone. Only the accept page takes
+ * it, only `type=invite`, only while signed out, and the page then says whose account it is before anything
+ * is accepted. The fragment is removed first. True when it signed in.
+ */
+export async function sessionFromInvitationLink(): Promise<boolean> {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const access_token = fragment.get("access_token");
+  const refresh_token = fragment.get("refresh_token");
+  if (fragment.get("type") !== "invite" || !access_token || !refresh_token) return false;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  if (await currentSession()) return false;
+  await run(client.auth.setSession({ access_token, refresh_token }));
+  return true;
 }
 
 export async function setPassword(password: string): Promise<void> {
@@ -119,10 +149,13 @@ export function accountOverview(): Promise<AccountOverview> {
   return run(client.rpc("account_overview"));
 }
 
-export async function profile(): Promise<
-  { email: string | null; display_name: string | null; created_at: string }
+/** The signed-in user's own profile row (the policies also show organization co-members' rows: filter by id). */
+export async function profile(userId: string): Promise<
+  { email: string | null; display_name: string | null; created_at: string } | null
 > {
-  return await run(client.from("profiles").select("email, display_name, created_at").maybeSingle());
+  return await run(
+    client.from("profiles").select("email, display_name, created_at").eq("id", userId).maybeSingle(),
+  );
 }
 
 export async function setDisplayName(userId: string, name: string): Promise<void> {

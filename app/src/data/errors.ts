@@ -14,8 +14,8 @@ export interface AppError {
   details?: string;
 }
 
-export const operatorPlanChange =
-  "Plans change only through the operator: deno task admin set-plan --email <your email> --plan pro.";
+/** Where a person learns how to get a bigger plan (the Account screen's Upgrade, or who to ask). */
+export const operatorPlanChange = "See Account → Plan and limits for how to upgrade.";
 
 export interface FailureInput {
   status?: number;
@@ -69,7 +69,7 @@ export function describeFailure(input: FailureInput): AppError {
 /** A quota answer from add_watchlist_domains, told. */
 export function overQuotaNext(rejected: number): string | undefined {
   if (rejected <= 0) return undefined;
-  return `${rejected} name(s) did not fit your plan's quota and are still in the box. Remove names you no longer need, or ${
+  return `${rejected} name(s) did not fit your plan's quota and are still in the box. Remove names you no longer need, or move to a bigger plan: ${
     operatorPlanChange.charAt(0).toLowerCase() + operatorPlanChange.slice(1)
   }`;
 }

@@ -1,6 +1,6 @@
 /** /accept-invite?token=…: sign in (or up) as the invited address, then accept. */
 import type { Session } from "@supabase/supabase-js";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import * as api from "../data/api.ts";
 import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
@@ -10,6 +10,10 @@ export function AcceptInvite({ session, query }: { session: Session | null; quer
   const token = query.get("token") ?? "";
   const [accepted, setAccepted] = useState(false);
   const { busy, error, act } = useAction();
+  // The invitation mail's link signs the invited address in (see api.sessionFromInvitationLink).
+  useEffect(() => {
+    if (!session) act(() => api.sessionFromInvitationLink());
+  }, []);
   if (!token) {
     return (
       <section class="narrow">

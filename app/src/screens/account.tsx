@@ -1,9 +1,9 @@
 /** Account: profile, plan and limits, export (export-account, a JSON download), password. */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
-import { operatorPlanChange } from "../data/errors.ts";
 import { download, ErrorNote, formatTime, Notice, useAction } from "../ui/components.tsx";
+import { Upgrade } from "../ui/upgrade.tsx";
 
 export function Account({ session, overview, refreshOverview }: ScreenProps) {
   const [name, setName] = useState("");
@@ -13,7 +13,7 @@ export function Account({ session, overview, refreshOverview }: ScreenProps) {
   const exporting = useAction();
   useEffect(() => {
     profile.act(async () => {
-      const row = await api.profile();
+      const row = await api.profile(session.user.id);
       setName(row?.display_name ?? "");
       setSince(row?.created_at ?? null);
     });
@@ -78,7 +78,9 @@ export function Account({ session, overview, refreshOverview }: ScreenProps) {
             </dl>
           )
           : null}
-        <p class="muted">There is no billing. {operatorPlanChange}</p>
+        <p class="row">
+          <Upgrade />
+        </p>
       </div>
       <div class="card">
         <h2>Your data</h2>

@@ -4,9 +4,8 @@
  * redeliver). A Free account sees what Pro adds.
  */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
-import { operatorPlanChange } from "../data/errors.ts";
 import type { NotificationSettings, Webhook, WebhookDeliveryPage } from "../data/types.ts";
 import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, EventTypePicker, formatTime, Notice, useAction } from "../ui/components.tsx";
@@ -14,6 +13,8 @@ import { Field, Form } from "../ui/form.tsx";
 import { ReminderDaysForm } from "../ui/reminder_days.tsx";
 import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
+import { Upgrade } from "../ui/upgrade.tsx";
+import { eventLabel } from "../ui/event_labels.ts";
 
 function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[] }) {
   const [settings, setSettings] = useState<NotificationSettings | null>(null);
@@ -148,7 +149,7 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
               const last = d.attempts?.[0];
               return (
                 <tr key={d.id}>
-                  <td>{d.event_type}</td>
+                  <td>{eventLabel(d.event_type)}</td>
                   <td>{String(d.domain_name ?? "—")}</td>
                   <td>{d.status}</td>
                   <td>
@@ -162,7 +163,7 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
                     <ActButton
                       act={act}
                       variant="link"
-                      label={`Redeliver ${d.event_type} of ${formatTime(d.created_at)}`}
+                      label={`Redeliver ${eventLabel(d.event_type)} of ${formatTime(d.created_at)}`}
                       run={async () => {
                         await api.redeliver(d.id);
                         await load();
@@ -182,6 +183,8 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
   );
 }
 
+const kindLabels: Record<string, string> = { generic: "Webhook", slack: "Slack", discord: "Discord" };
+
 function WebhookCard(
   { webhook, eventTypes, onChange }: { webhook: Webhook; eventTypes: string[]; onChange: () => void },
 ) {
@@ -195,7 +198,8 @@ function WebhookCard(
     <li class="card">
       <h3>{title}</h3>
       <p class="muted">
-        {webhook.kind} · <code>{webhook.url_masked}</code> · {webhook.enabled ? "on" : "off"}
+        {kindLabels[webhook.kind] ?? webhook.kind} · <code>{webhook.url_masked}</code> ·{" "}
+        {webhook.enabled ? "on" : "off"}
         {webhook.kind === "generic" ? (webhook.secret_configured ? " · signed" : " · unsigned") : ""}
       </p>
       <ErrorNote error={error} />
@@ -358,7 +362,10 @@ export function Alerts({ session, overview }: ScreenProps) {
             <strong>Webhooks, Slack and Discord come with Pro.</strong>
             <span>
               Pro sends signed webhooks to your own services and messages to Slack and Discord channels, with
-              a delivery log and redelivery, and adds the REST API and MCP. {operatorPlanChange}
+              a delivery log and redelivery, and adds the REST API and MCP.
+            </span>
+            <span>
+              <Upgrade />
             </span>
           </div>
         )

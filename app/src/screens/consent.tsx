@@ -7,9 +7,11 @@ import { useEffect, useState } from "preact/hooks";
 import * as api from "../data/api.ts";
 import { ErrorNote, useAction } from "../ui/components.tsx";
 import { SignIn } from "./sign_in.tsx";
+import { AssistantAbilities } from "./consent_abilities.tsx";
 
 const scopeText: Record<string, string> = {
   openid: "confirm who you are",
+  offline_access: "keep access while you are away",
   email: "see your email address",
   profile: "see your profile",
   phone: "see your phone number",
@@ -65,10 +67,9 @@ export function Consent({ session, query }: { session: Session | null; query: UR
         ? (
           <div class="card">
             <p>
-              <strong>{name}</strong>{" "}
-              asks to use your Domain Watchlist account ({session.user.email}): to read and change your
-              watchlist and check names, through the MCP tools.
+              <strong>{name}</strong> asks to use your Domain Watchlist account ({session.user.email}).
             </p>
+            <AssistantAbilities name={name} />
             <dl class="facts">
               <div>
                 <dt>Application</dt>

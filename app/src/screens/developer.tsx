@@ -3,15 +3,15 @@
  * every plan, the assistants the user approved through the consent page (Connected assistants), to revoke.
  */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
-import { operatorPlanChange } from "../data/errors.ts";
 import type { ApiKey } from "../data/types.ts";
 import { ActButton } from "../ui/act_button.tsx";
 import { CopyButton, ErrorNote, formatTime, useAction } from "../ui/components.tsx";
 import { Field, Form } from "../ui/form.tsx";
 import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
+import { Upgrade } from "../ui/upgrade.tsx";
 
 /** How an approved assistant is named: its registered name, else its address, else its client ID. */
 function assistantName(grant: api.AssistantGrant): string {
@@ -87,17 +87,25 @@ export function Developer({ overview, refreshOverview }: ScreenProps) {
   const reload = () => list.act(async () => setKeys(await api.apiKeys()));
   useEffect(() => void reload(), []);
 
-  const allowed = overview?.api_access ?? true;
+  // Free sees what Pro adds and no form it cannot use; keys it made on Pro stay listed, to revoke.
+  const allowed = overview?.api_access === true;
   return (
     <section>
       <h1>Developer API</h1>
-      {!allowed
+      {overview && !allowed
         ? (
           <div class="note upsell">
             <strong>API keys come with Pro.</strong>
+            <span>Pro adds:</span>
+            <ul>
+              <li>API keys for the REST API, to read and change your watchlist from your own scripts;</li>
+              <li>
+                the MCP server, so Claude, ChatGPT and other assistants can check and watch names for you;
+              </li>
+              <li>webhooks, Slack and Discord alerts, and a bigger watchlist.</li>
+            </ul>
             <span>
-              Pro adds the REST API, the MCP server for AI assistants, webhooks, Slack and Discord.{" "}
-              {operatorPlanChange}
+              <Upgrade />
             </span>
           </div>
         )
@@ -114,80 +122,97 @@ export function Developer({ overview, refreshOverview }: ScreenProps) {
           </p>
         )
         : null}
-      <Form
-        class="card"
-        onSubmit={() =>
-          create.act(async () => {
-            setCreated(null);
-            const key = await api.createApiKey(name);
-            setCreated(key.api_key);
-            setName("");
-            reload();
-          })}
-      >
-        <h2>New key</h2>
-        <Field label="Key name" value={name} onValue={setName} placeholder="laptop" />
-        <button type="submit" disabled={create.busy}>Create key</button>
-        <ErrorNote error={create.error} />
-        {created ? <ShownOnce label="Your new API key" value={created} /> : null}
-      </Form>
-      <h2>Keys</h2>
-      <ErrorNote error={list.error} />
-      {keys.length === 0
-        ? <p class="empty">No keys yet.</p>
-        : (
-          <Table columns={["Name", "Prefix", "Created", "Last used"]} actions>
-            {keys.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{formatTime(key.created_at)}</td>
-                <td>{formatTime(key.last_used_at)}</td>
-                <td>
-                  <ActButton
-                    act={list.act}
-                    variant="link danger"
-                    label={`Revoke ${key.name}`}
-                    run={async () => {
-                      await api.revokeApiKey(key.id);
-                      reload();
-                    }}
-                  >
-                    Revoke
-                  </ActButton>
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-      <h2>REST and MCP</h2>
-      <p>
-        REST base URL: <code>{apiBase}</code> (send the key as <code>x-api-key</code>).
-      </p>
-      <p>
-        MCP server URL: <code>{mcpUrl}</code> <CopyButton text={mcpUrl} label="Copy MCP URL" />
-      </p>
-      <h3>Claude Desktop, Cursor and other clients with a configuration file</h3>
-      <p>Paste this into the client's MCP configuration, with one of your keys:</p>
-      <pre class="code">{mcpJson}</pre>
-      <CopyButton text={mcpJson} label="Copy configuration" />
-      <h3>Claude.ai and ChatGPT (connect by URL)</h3>
-      <ol>
-        <li>
-          Claude: Settings → Connectors → Add custom connector; ChatGPT: Settings → Connectors → Create
-          (developer mode).
-        </li>
-        <li>
-          Give the MCP server URL above and nothing else: no key is needed.
-        </li>
-        <li>
-          The assistant sends you to this app's consent page: sign in, check the assistant's name and address,
-          and choose Approve. It can then use the watchlist tools of your account, and nothing else.
-        </li>
-        <li>To disconnect it, choose Revoke under Connected assistants below.</li>
-      </ol>
+      {allowed
+        ? (
+          <Form
+            class="card"
+            onSubmit={() =>
+              create.act(async () => {
+                setCreated(null);
+                const key = await api.createApiKey(name);
+                setCreated(key.api_key);
+                setName("");
+                reload();
+              })}
+          >
+            <h2>New key</h2>
+            <Field label="Key name" value={name} onValue={setName} placeholder="laptop" />
+            <button type="submit" disabled={create.busy}>Create key</button>
+            <ErrorNote error={create.error} />
+            {created ? <ShownOnce label="Your new API key" value={created} /> : null}
+          </Form>
+        )
+        : null}
+      {allowed || keys.length > 0
+        ? (
+          <>
+            <h2>Keys</h2>
+            <ErrorNote error={list.error} />
+            {keys.length === 0
+              ? <p class="empty">No keys yet.</p>
+              : (
+                <Table columns={["Name", "Prefix", "Created", "Last used"]} actions>
+                  {keys.map((key) => (
+                    <tr key={key.id}>
+                      <td>{key.name}</td>
+                      <td>
+                        <code>{key.prefix}…</code>
+                      </td>
+                      <td>{formatTime(key.created_at)}</td>
+                      <td>{formatTime(key.last_used_at)}</td>
+                      <td>
+                        <ActButton
+                          act={list.act}
+                          variant="link danger"
+                          label={`Revoke ${key.name}`}
+                          run={async () => {
+                            await api.revokeApiKey(key.id);
+                            reload();
+                          }}
+                        >
+                          Revoke
+                        </ActButton>
+                      </td>
+                    </tr>
+                  ))}
+                </Table>
+              )}
+          </>
+        )
+        : null}
+      {allowed
+        ? (
+          <>
+            <h2>REST and MCP</h2>
+            <p>
+              REST base URL: <code>{apiBase}</code> (send the key as <code>x-api-key</code>).
+            </p>
+            <p>
+              MCP server URL: <code>{mcpUrl}</code> <CopyButton text={mcpUrl} label="Copy MCP URL" />
+            </p>
+            <h3>Claude Desktop, Cursor and other clients with a configuration file</h3>
+            <p>Paste this into the client's MCP configuration, with one of your keys:</p>
+            <pre class="code">{mcpJson}</pre>
+            <CopyButton text={mcpJson} label="Copy configuration" />
+            <h3>Claude.ai and ChatGPT (connect by URL)</h3>
+            <ol>
+              <li>
+                Claude: Settings → Connectors → Add custom connector; ChatGPT: Settings → Connectors → Create
+                (developer mode).
+              </li>
+              <li>
+                Give the MCP server URL above and nothing else: no key is needed.
+              </li>
+              <li>
+                The assistant sends you to this app's consent page: sign in, check the assistant's name and
+                address, and choose Approve. It can then use the watchlist tools of your account, and nothing
+                else.
+              </li>
+              <li>To disconnect it, choose Revoke under Connected assistants below.</li>
+            </ol>
+          </>
+        )
+        : null}
       <ConnectedAssistants />
     </section>
   );

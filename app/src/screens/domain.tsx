@@ -1,6 +1,6 @@
 /** One name: its state history, the evidence behind `available`, the drop prediction, the alerts sent. */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import type { DomainDetail } from "../data/types.ts";
 import {
@@ -12,6 +12,7 @@ import {
   useAction,
 } from "../ui/components.tsx";
 import { Table } from "../ui/table.tsx";
+import { eventLabel } from "../ui/event_labels.ts";
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -128,7 +129,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
               <li key={index}>
                 <time dateTime={change.changed_at}>{formatTime(change.changed_at)}</time>
                 <strong>{changeLabel(change.previous_status, change.status)}</strong>
-                <span class="muted">({change.source === "live" ? "live check" : "poller"})</span>
+                <span class="muted">({change.source === "live" ? "live check" : "scheduled check"})</span>
                 {change.evidence ? <Evidence evidence={change.evidence} /> : null}
               </li>
             ))}
@@ -141,7 +142,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <Table columns={["Event", "When", "Deliveries"]}>
             {detail.alerts.map((alert) => (
               <tr key={alert.event_id}>
-                <td data-label="Event">{alert.type}</td>
+                <td data-label="Event">{eventLabel(alert.type)}</td>
                 <td data-label="When">{formatTime(alert.created_at)}</td>
                 <td data-label="Deliveries">
                   {alert.deliveries.length === 0 ? "—" : (

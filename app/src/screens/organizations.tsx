@@ -1,6 +1,6 @@
 /** Organizations: create, members and roles, invitations by email (send-org-invite) or by copied link. */
 import { useEffect, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import type { Invitation, Member, Organization } from "../data/types.ts";
 import { ActButton } from "../ui/act_button.tsx";

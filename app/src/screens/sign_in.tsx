@@ -1,6 +1,7 @@
 /** Sign in / sign up (email and password), a magic link, and a forgotten password, on one form. */
 import { useState } from "preact/hooks";
 import * as api from "../data/api.ts";
+import { linkNotice, localPath } from "../data/auth_links.ts";
 import { navigate } from "../router.ts";
 import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, Notice, useAction } from "../ui/components.tsx";
@@ -13,7 +14,9 @@ export function SignIn({ next, embedded = false }: { next: string; embedded?: bo
   const [sent, setSent] = useState<string | null>(null);
   const { busy, error, act } = useAction();
 
-  const done = () => navigate(next || "/", true);
+  const done = () => navigate(localPath(next), true);
+  // A mail's link that came back here without a session says why (expired, or opened in another browser).
+  const [fromLink] = useState(() => linkNotice(location.search, location.hash, false));
 
   return (
     <section class="narrow">
@@ -23,6 +26,7 @@ export function SignIn({ next, embedded = false }: { next: string; embedded?: bo
           <p class="lead">Watch domain names and hear the moment one becomes available.</p>
         </>
       )}
+      {fromLink ? <p class="note">{fromLink}</p> : null}
       <Form
         onSubmit={() =>
           act(async () => {

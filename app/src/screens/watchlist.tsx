@@ -1,6 +1,6 @@
 /** The watchlist: filter, search, pages of 50 (watchlist_page), bulk add, remove, CSV export. */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ScreenProps } from "../app.tsx";
+import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { namesFromText, watchlistCsv } from "../data/csv.ts";
 import { overQuotaNext } from "../data/errors.ts";
@@ -18,6 +18,7 @@ import {
 } from "../ui/components.tsx";
 import { Form } from "../ui/form.tsx";
 import { Table } from "../ui/table.tsx";
+import { UndoNote, useUndo } from "../ui/undo.tsx";
 
 const pageSize = 50;
 
@@ -89,6 +90,7 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
   const [version, setVersion] = useState(0);
   const load = useAction();
   const row = useAction();
+  const { offer, offerUndo, dismiss } = useUndo();
   const timer = useRef<ReturnType<typeof setTimeout>>();
 
   useEffect(() => {
@@ -157,6 +159,7 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
       <ErrorNote error={load.error ?? row.error} />
       <Table
         caption="Watched domain names"
+        compact
         columns={["Name", "Status", "Expires", "Registrar", "Last checked", "Predicted drop"]}
         actions
       >
@@ -170,13 +173,18 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
             <td data-label="Status">
               <StatusBadge status={domain.status} />
             </td>
-            <td data-label="Expires">{formatDate(domain.expires_at)}</td>
-            <td data-label="Registrar">{domain.registrar ?? "—"}</td>
-            <td data-label="Last checked">{formatTime(domain.last_checked_at)}</td>
-            <td data-label="Predicted drop">
+            <td data-label="Expires" class={domain.expires_at ? undefined : "none"}>
+              {formatDate(domain.expires_at)}
+            </td>
+            <td data-label="Registrar" class="wide-only">{domain.registrar ?? "—"}</td>
+            <td data-label="Last checked" class="wide-only">{formatTime(domain.last_checked_at)}</td>
+            <td
+              data-label="Predicted drop"
+              class={domain.status === "pending_delete" && domain.predicted_drop_at ? undefined : "none"}
+            >
               {domain.status === "pending_delete" ? formatTime(domain.predicted_drop_at) : "—"}
             </td>
-            <td>
+            <td class="actions">
               <ActButton
                 act={row.act}
                 variant="link danger"
@@ -184,6 +192,15 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
                 run={async () => {
                   await api.removeDomain(domain.domain_name);
                   reload();
+                  // Undo adds the name back through the server (its quota and rules apply as to any add).
+                  offerUndo({
+                    message: `Removed ${domain.unicode_name ?? domain.domain_name}`,
+                    label: `Undo removing ${domain.domain_name}`,
+                    undo: async () => {
+                      await api.addDomains([domain.domain_name]);
+                      reload();
+                    },
+                  });
                 }}
               >
                 Remove
@@ -192,6 +209,14 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
           </tr>
         ))}
       </Table>
+      <UndoNote
+        offer={offer}
+        busy={row.busy}
+        onUndo={(taken) => {
+          dismiss();
+          row.act(taken.undo);
+        }}
+      />
       {page && page.domains.length === 0
         ? <p class="empty">{query || status ? "No names match." : "No names yet: add some above."}</p>
         : null}

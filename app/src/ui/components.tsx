@@ -3,6 +3,7 @@ import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { AppError } from "../data/errors.ts";
 import { RequestFailed } from "../data/api.ts";
+import { eventLabel } from "./event_labels.ts";
 
 export function errorOf(error: unknown): AppError {
   if (error instanceof RequestFailed) return error.failure;
@@ -115,7 +116,7 @@ export function EventTypePicker(
                   : chosen.filter((t) => t !== type),
               )}
           />
-          {type}
+          {eventLabel(type)}
         </label>
       ))}
     </fieldset>

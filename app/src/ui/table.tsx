@@ -2,18 +2,23 @@
 import type { ComponentChildren } from "preact";
 
 export function Table(
-  { columns, actions = false, caption, children }: {
+  { columns, actions = false, caption, compact = false, children }: {
     columns: string[];
     /** A last column of buttons, its header named "Actions" for screen readers only. */
     actions?: boolean;
     /** A caption for screen readers only. */
     caption?: string;
+    /**
+     * Below 640 px each row is a few short lines (cells marked `none`, empty, and `wide-only` are left out)
+     * rather than one line per cell.
+     */
+    compact?: boolean;
     children: ComponentChildren;
   },
 ) {
   return (
     <div class="table-wrap">
-      <table>
+      <table class={compact ? "compact" : undefined}>
         {caption ? <caption class="visually-hidden">{caption}</caption> : null}
         <thead>
           <tr>
