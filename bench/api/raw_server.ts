@@ -1,7 +1,10 @@
 /**
  * The raw ceiling of `deno task bench`: bare Hono + the node-postgres layer (_shared/db/sql.ts) running the same keyset page query on the
  * same tables as `list_watchlist`, for one fixed account, with no API key, no limits and no row-level
- * security. Env: BENCH_DB_URL, BENCH_USER_ID, BENCH_PORT. Prints `listening <port>` when ready.
+ * security; and `POST /bare-insert`, the bare statement a batch add should cost close to: one
+ * `insert … on conflict` of the names into `domains` and into an account's entries (BENCH_INSERT_USER_ID),
+ * no validation, no quota. Env: BENCH_DB_URL, BENCH_USER_ID, BENCH_INSERT_USER_ID, BENCH_PORT. Prints
+ * `listening <port>` when ready.
  */
 import { Hono } from "hono";
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
@@ -61,6 +64,24 @@ app.get("/domains", async (c) => {
      order by e.domain_name collate "C"
      limit ${limit + 1}`;
   return c.json(page(rows, limit));
+});
+
+const insertUserId = Deno.env.get("BENCH_INSERT_USER_ID") ?? userId;
+app.post("/bare-insert", async (c) => {
+  const { domains } = await c.req.json() as { domains: string[] };
+  const [row] = await sql<{ added: number }[]>`
+    with new_domains as (
+      insert into public.domains (name)
+      select d.name from unnest(${domains}::text[]) as d (name) order by d.name
+      on conflict (name) do nothing
+    ), added as (
+      insert into public.watchlist_entries (user_id, domain_name)
+      select ${insertUserId}, d.name from unnest(${domains}::text[]) as d (name)
+      on conflict (user_id, domain_name) do nothing
+      returning 1
+    )
+    select count(*)::int as added from added`;
+  return c.json(row);
 });
 
 Deno.serve({

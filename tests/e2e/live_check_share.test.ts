@@ -63,7 +63,7 @@ Deno.test(
           headers: { "x-api-key": checker.api_key! },
         });
         assertEquals(response.status, 200);
-        return (await response.json()) as { status: string; reason: string };
+        return (await response.json()) as { status: string; reason: string; retry_after_seconds?: number };
       };
       const bursting = (async () => {
         const answers = [];
@@ -110,6 +110,11 @@ Deno.test(
         `live starts 2 s apart: ${JSON.stringify(liveGaps)}`,
       );
       assert(answers.every((a) => a.status === "unknown"), JSON.stringify(answers));
+      assert(
+        answers.filter((a) => a.reason === "rdap_host_busy")
+          .every((a) => Number.isInteger(a.retry_after_seconds) && a.retry_after_seconds! >= 1),
+        `a busy host's answer says when to ask again: ${JSON.stringify(answers)}`,
+      );
       const [key] = await sql<{ consecutive_failures: number; paused_until: Date | null }[]>`
       select consecutive_failures, paused_until from public.rate_limit_keys where class = 'rdap_host' and key = ${host}`;
       assertEquals(

@@ -143,7 +143,12 @@ Deno.test("a refused turn is not a check: answered, but neither recorded nor cac
     store,
     cacheSeconds: () => 30,
   });
-  assertEquals((await live("busy.com", null, "acct-1")).reason, "rdap_host_busy");
+  const first = await live("busy.com", null, "acct-1");
+  assertEquals(
+    [first.reason, first.retry_after_seconds],
+    ["rdap_host_busy", 10],
+    "unknown, and when to ask again",
+  );
   assertEquals((await live("busy.com", null, "acct-2")).reason, "rdap_host_busy");
   assertEquals(saved, [], "nothing recorded or cached");
   assertEquals(accounts, ["acct-1", "acct-2"], "each call asked again, for its own account");
@@ -158,4 +163,25 @@ Deno.test("only a result the registry decided may change a watched name (not dns
     isDecidedByRegistry({ ...decided, status: "registered", reason: "rdap_404_but_delegated" }),
     true,
   );
+});
+
+Deno.test("a refusal that DNS decided (registered) carries no retry time", async () => {
+  const { store } = memoryStore();
+  const delegated: CheckResult = {
+    ...result("taken.com"),
+    available: false,
+    status: "registered",
+    reason: "dns_delegated",
+  };
+  const live = createLiveCheck({
+    check: () =>
+      Promise.resolve({
+        result: delegated,
+        evidence: null,
+        refusal: { reason: "rdap_host_busy", until: null },
+      }),
+    store,
+    cacheSeconds: () => 30,
+  });
+  assertEquals((await live("taken.com", null, "acct")).retry_after_seconds, undefined);
 });

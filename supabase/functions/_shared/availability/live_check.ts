@@ -15,6 +15,7 @@ import { type CorrectedPrediction, dropPrediction, predictDrop } from "./drop_pr
 import { sharedDropCorrections } from "./drop_corrections.ts";
 import type { AvailabilityEvidence } from "./evidence.ts";
 import { errorForLog } from "../log_text.ts";
+import { retryAfterSeconds } from "./retry_after.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
@@ -71,8 +72,12 @@ export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
   ): Promise<CheckResult> {
     const { result, evidence, dropPrediction, refusal } = await deps.check(domainName, unicodeName, account);
     // A refused turn is not a check: nothing was asked, so nothing is recorded or cached (the next caller
-    // may find the host free).
-    if (refusal) return result;
+    // may find the host free). An undecided answer says when to ask again.
+    if (refusal) {
+      return result.status === "unknown"
+        ? { ...result, retry_after_seconds: retryAfterSeconds(refusal, Date.now()) }
+        : result;
+    }
     try {
       await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction, account });
     } catch (error) {

@@ -206,6 +206,10 @@ export const checkResult = z.object({
     ),
   }),
   reason: checkReason,
+  retry_after_seconds: z.number().int().positive().optional().describe(
+    "Present on an unknown answer when this service did not ask the registry yet (its host busy, paused or " +
+      "backing off): ask again after this many seconds.",
+  ),
 });
 
 export type CheckResult = z.infer<typeof checkResult>;

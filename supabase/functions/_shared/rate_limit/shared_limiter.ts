@@ -17,6 +17,7 @@ export type LimiterTurn =
     granted: false;
     refusal: "paused" | "busy";
     pauseReason: "rate_limited" | "backoff" | null;
+    /** `paused`: when the pause ends; `busy`: when a turn may come, where the database said (epoch ms). */
     until: number | null;
   };
 
@@ -107,6 +108,13 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
     }
     : null;
   const busy: LimiterTurn = { granted: false, refusal: "busy", pauseReason: null, until: null };
+  /** Busy, with when a turn may come (epoch ms), where the database said. */
+  const busyUntil = (until: number): LimiterTurn => ({
+    granted: false,
+    refusal: "busy",
+    pauseReason: null,
+    until,
+  });
 
   /** The database refused because `key` is paused: this process remembers it, and the caller is told. */
   function pausedTurn(
@@ -238,7 +246,8 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
             if (liveAccount !== null && !await lineUpAgain()) return busy;
             continue;
           }
-          return busy;
+          // The database said when a turn may come: past this caller's wait, but the caller can tell its own.
+          return answer.retryMs === null ? busy : busyUntil(now() + answer.retryMs);
         }
         learnClock(answer.dbNow, sentAt, now());
         // The next caller of this process may reserve the following start while this one waits for its own.
@@ -277,7 +286,7 @@ export function createSharedLimiter(options: SharedLimiterOptions): SharedLimite
           giveBack();
           // Void (a pause voided it): ask again, the answer says how long. Out of budget: busy.
           if (startAt === null && settleAt <= deadline && await lineUpAgain()) continue;
-          return busy;
+          return startAt === null ? busy : busyUntil(startAt);
         }
         if (startAt > now()) await sleep(startAt - now());
         // A start sent much later than its time could be overtaken by the next one (the database stops

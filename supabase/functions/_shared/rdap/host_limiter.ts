@@ -177,7 +177,7 @@ export function createHostLimiter(options: HostLimiterOptions): HostLimiter {
         const startAt = Math.max(now(), state.nextStartAt);
         if (startAt > deadline) {
           releaseSlot(state);
-          return { granted: false, reason: "rdap_host_busy", until: null };
+          return { granted: false, reason: "rdap_host_busy", until: startAt };
         }
         state.nextStartAt = startAt + intervalMs;
         if (startAt > now()) await sleep(startAt - now());
@@ -240,7 +240,7 @@ export function createDatabaseHostLimiter(
     async acquire(host, acquireOptions = {}) {
       const turn = await shared.acquire(host, acquireOptions);
       if (turn.granted) return turn;
-      if (turn.refusal === "busy") return { granted: false, reason: "rdap_host_busy", until: null };
+      if (turn.refusal === "busy") return { granted: false, reason: "rdap_host_busy", until: turn.until };
       return {
         granted: false,
         reason: turn.pauseReason === "backoff" ? "rdap_host_backoff" : "rdap_rate_limited",
