@@ -16,6 +16,8 @@ export interface TableInfo {
   name: string;
   columns: string[];
   primaryKey: string[];
+  /** Each column's default expression, as PostgREST's schema cache reads it (catalog text). */
+  defaults: Record<string, string>;
 }
 
 /** The table or view `name` of `schema`, or undefined. */
@@ -24,10 +26,22 @@ export async function findTable(
   schema: string,
   name: string,
 ): Promise<TableInfo | undefined> {
-  const [row] = await tx<{ columns: string[]; primary_key: string[] }[]>`
+  const [row] = await tx<{ columns: string[]; primary_key: string[]; defaults: Record<string, string> }[]>`
     select coalesce(array(select a.attname::text from pg_catalog.pg_attribute a
                            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
                            order by a.attnum), '{}') as columns,
+           coalesce((select json_object_agg(a.attname, case
+                        when t.typbasetype <> 0 and ad.adbin is null then pg_catalog.pg_get_expr(t.typdefaultbin, 0)
+                        when a.attidentity = 'd' then format('nextval(%L)', seq.objid::regclass)
+                        else pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) end)
+                       from pg_catalog.pg_attribute a
+                       join pg_catalog.pg_type t on t.oid = a.atttypid
+                       left join pg_catalog.pg_attrdef ad on ad.adrelid = a.attrelid and ad.adnum = a.attnum
+                       left join pg_catalog.pg_depend seq
+                         on seq.refobjid = a.attrelid and seq.refobjsubid = a.attnum and seq.deptype = 'i'
+                      where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+                        and (ad.adbin is not null or a.attidentity = 'd'
+                             or (t.typbasetype <> 0 and t.typdefaultbin is not null))), '{}') as defaults,
            coalesce(array(select a.attname::text
                             from pg_catalog.pg_index i
                             join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
@@ -36,7 +50,9 @@ export async function findTable(
       from pg_catalog.pg_class c
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
      where n.nspname = ${schema} and c.relname = ${name} and c.relkind in ('r', 'v', 'm', 'f', 'p')`;
-  return row ? { schema, name, columns: row.columns, primaryKey: row.primary_key } : undefined;
+  return row
+    ? { schema, name, columns: row.columns, primaryKey: row.primary_key, defaults: row.defaults }
+    : undefined;
 }
 
 interface ColumnsRow {

@@ -308,7 +308,7 @@ async function answerTable(
       onConflict: preferences.resolution
         ? { resolution: preferences.resolution, columns: conflictColumns }
         : undefined,
-      missingDefault: preferences.missing === "default",
+      defaults: preferences.missing === "default" ? table.defaults : undefined,
     }, catalog);
     const row = await run(tx, statement, shape);
     const headers: Record<string, string> = {

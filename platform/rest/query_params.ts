@@ -288,7 +288,7 @@ function logicTree(cursor: Cursor): LogicTree {
   const path = jsonPathOf(cursor);
   cursor.expect(".", "delimiter (.)");
   const expression = operationExpression(cursor, logicValue);
-  return { kind: "filter", filter: { column, path, ...expression } };
+  return { kind: "filter", filter: { column, ...(path.length > 0 ? { path } : {}), ...expression } };
 }
 
 function parseOrder(text: string): OrderTerm[] {
@@ -302,7 +302,8 @@ function parseOrder(text: string): OrderTerm[] {
         "Ordering by an embedded resource is not served by the local Data API stand-in",
       );
     }
-    const term: OrderTerm = { column, path: jsonPathOf(cursor) };
+    const path = jsonPathOf(cursor);
+    const term: OrderTerm = path.length > 0 ? { column, path } : { column };
     if (cursor.take(".asc")) term.direction = "asc";
     else if (cursor.take(".desc")) term.direction = "desc";
     if (cursor.take(".nullsfirst")) term.nulls = "first";
@@ -346,7 +347,7 @@ function filterOf(field: { column: string; path: JsonStep[] }, value: string): F
     const cursor = new Cursor(text);
     const expression = operationExpression(cursor, (each) => each.rest());
     if (!cursor.done) cursor.fail("expecting end of input");
-    return { column: field.column, path: field.path, ...expression };
+    return { column: field.column, ...(field.path.length > 0 ? { path: field.path } : {}), ...expression };
   });
 }
 

@@ -5,7 +5,6 @@
  * always quoted identifiers (`"…"`, `"` doubled); every value is a bound parameter (`$n`); type names come
  * from the catalog (function parameters) or are plain words (casts, checked here). Pure: no I/O.
  */
-import { pgrstErrors } from "./errors.ts";
 import { buildLevel, newBuildState, type ReadCatalog } from "./embedding.ts";
 import { orderSql, Parameters, qualified, quoteIdentifier, rangeSql, whereSql } from "./fragments.ts";
 import type { QueryParams } from "./query_params.ts";
@@ -160,13 +159,18 @@ export interface InsertOptions {
   representation: boolean;
   /** `Prefer: resolution=…` with the conflict target (on_conflict, else the primary key). */
   onConflict?: { resolution: "merge-duplicates" | "ignore-duplicates"; columns: readonly string[] };
-  /** `Prefer: missing=default`: a key a row lacks takes the column's default, not NULL. */
-  missingDefault: boolean;
+  /**
+   * `Prefer: missing=default`: the written columns' default expressions (catalog text); a key a row lacks
+   * takes the column's default, not NULL. Undefined for `missing=null`.
+   */
+  defaults?: Record<string, string>;
 }
 
 /**
  * `POST /rest/v1/<table>`: the rows come as one JSON parameter through `json_populate_recordset`; with
- * `missing=default`, each row is one `VALUES` entry whose missing keys are `DEFAULT`.
+ * `missing=default`, as PostgREST's `fromJsonBodyF`: each element is `jsonb_build_object(<column>, <its
+ * default>, …) || element`, so every default is evaluated once per row (a sequence advances for each row,
+ * as on PostgREST) and the payload's keys win.
  */
 export function insertStatement(
   target: Relation,
@@ -180,16 +184,16 @@ export function insertStatement(
   const table = qualified(target.schema, target.name);
   const columns = options.columns.map(quoteIdentifier);
   let mutation: string;
-  if (options.missingDefault && columns.length > 0 && rows.length > 0) {
-    const values = rows.map((row) => {
-      const record = `json_populate_record(NULL::${table}, ${parameters.add(JSON.stringify(row))}::json)`;
-      return `(${
-        options.columns.map((column) =>
-          Object.hasOwn(row, column) ? `(${record}).${quoteIdentifier(column)}` : "DEFAULT"
-        ).join(", ")
-      })`;
-    });
-    mutation = `INSERT INTO ${table}(${columns.join(", ")}) VALUES ${values.join(", ")}`;
+  if (options.defaults && columns.length > 0) {
+    const defaults = options.columns.filter((column) => options.defaults![column] !== undefined).map((
+      column,
+    ) => `${parameters.add(column)}::text, ${options.defaults![column]}`);
+    const body = parameters.add(JSON.stringify(rows));
+    mutation = `INSERT INTO ${table}(${columns.join(", ")}) SELECT ${
+      columns.map((column) => `_.${column}`).join(", ")
+    } FROM (SELECT jsonb_agg(jsonb_build_object(${defaults.join(", ")}) || pgrst_element) AS val ` +
+      `FROM jsonb_array_elements(${body}::jsonb) pgrst_element) pgrst_json_defs, ` +
+      `LATERAL jsonb_populate_recordset(NULL::${table}, pgrst_json_defs.val) _`;
   } else {
     const body = parameters.add(JSON.stringify(rows));
     mutation = `INSERT INTO ${table}${columns.length > 0 ? `(${columns.join(", ")})` : ""} ` +
@@ -198,7 +202,7 @@ export function insertStatement(
   const conflictTarget = options.onConflict?.columns.map(quoteIdentifier).join(", ");
   const merging = options.onConflict?.resolution === "merge-duplicates" && !!conflictTarget &&
     columns.length > 0;
-  if (merging && !options.missingDefault) mutation += ` WHERE ${countInserted("+")}`;
+  if (merging) mutation += ` WHERE ${countInserted("+")}`;
   if (conflictTarget) {
     mutation += merging
       ? ` ON CONFLICT(${conflictTarget}) DO UPDATE SET ${
@@ -207,7 +211,7 @@ export function insertStatement(
       : ` ON CONFLICT(${conflictTarget}) DO NOTHING`;
   }
   mutation += returningSql(table, query.select, options.representation);
-  const countsInserted = merging && !options.missingDefault;
+  const countsInserted = merging;
   return {
     text: mutationResult(
       target,
