@@ -170,8 +170,12 @@ function buildEmbed(
   }
   const relationship = findRelationship(catalog, parentRelation, item.name, item.hint);
   const child = relationship.foreignTable;
-  const alias = state.aliases.fresh();
-  const childQualifier = quoteIdentifier(`${alias}_t`);
+  // PostgREST's aliases (`Plan.hs` addRels), so that database errors name what PostgREST's would: the
+  // embedded table is `<table>_<depth>`, its lateral join `<parent>_<name or alias>_<depth>`.
+  const depth = path.length + 1;
+  const alias = `${relationship.table.name}_${item.alias ?? item.name}_${depth}`;
+  const childQualifier = quoteIdentifier(`${child.name}_${depth}`);
+  const internal = state.aliases.fresh();
   const childPath = [...path, item.alias ?? item.name];
   const level = buildLevel(state, item.children, childQualifier, child, childPath);
   const scope = scopeFor(state.query, path, item);
@@ -184,7 +188,7 @@ function buildEmbed(
       qualified(relationship.function.schema, relationship.function.name)
     }(${parentQualifier}) AS ${childQualifier}`;
   } else if (relationship.junction) {
-    const junction = quoteIdentifier(`${alias}_j`);
+    const junction = quoteIdentifier(`${internal}_junction`);
     const j = relationship.junction;
     from = `${qualified(child.schema, child.name)} AS ${childQualifier} INNER JOIN ${
       qualified(j.table.schema, j.table.name)
@@ -216,7 +220,7 @@ function buildEmbed(
   const sub = `SELECT ${selectList.join(", ")} FROM ${from}${level.joins.map((join) => ` ${join}`).join("")}${
     where.length > 0 ? ` WHERE ${where.join(" AND ")}` : ""
   }${orderSql(ownScope.order, childQualifier, parameters)}${rangeSql(range)}`;
-  const row = quoteIdentifier(`${alias}_row`);
+  const row = quoteIdentifier(`${internal}_row`);
   const aliasSql = quoteIdentifier(alias);
   const name = item.alias ?? item.name;
   const toOne = isToOne(relationship);

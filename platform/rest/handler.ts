@@ -103,6 +103,8 @@ function shapeOf(accept: string | null): BodyShape {
     if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") {
       return { single: true, stripNulls };
     }
+    if (type === "text/csv") return { single: false, stripNulls: false, format: "csv" };
+    if (type === "application/geo+json") return { single: false, stripNulls: false, format: "geojson" };
   }
   throw pgrstErrors.mediaType(offered.map((entry) => entry.split(";")[0].trim()));
 }
@@ -117,6 +119,8 @@ function bodyMedia(contentType: string | null): BodyMedia {
 }
 
 function contentType(shape: BodyShape): string {
+  if (shape.format === "csv") return "text/csv; charset=utf-8";
+  if (shape.format === "geojson") return "application/geo+json; charset=utf-8";
   const base = shape.single ? "application/vnd.pgrst.object+json" : "application/json";
   return `${base}; charset=utf-8`;
 }

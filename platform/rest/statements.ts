@@ -23,10 +23,22 @@ export interface Statement {
 export interface BodyShape {
   single: boolean;
   stripNulls: boolean;
+  /** `text/csv` or `application/geo+json` (PostgREST's built-in media types); JSON otherwise. */
+  format?: "csv" | "geojson";
 }
 
 /** The body expression over `_postgrest_t` (PostgREST's `asJsonF` / `asJsonSingleF`). */
 function bodySql(shape: BodyShape, scalar: "no" | "one" | "set" = "no"): string {
+  // PostgREST's asCsvF and asGeoJsonF (Query/SqlFragment.hs).
+  if (shape.format === "csv") {
+    return "(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM " +
+      "(SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a) || chr(10) || " +
+      "coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')";
+  }
+  if (shape.format === "geojson") {
+    return "json_build_object('type', 'FeatureCollection', 'features', " +
+      "coalesce(json_agg(ST_AsGeoJSON(_postgrest_t)::json), '[]'))::text";
+  }
   const rows = scalar === "no" ? "_postgrest_t" : "_postgrest_t.pgrst_scalar";
   const strip = (expression: string) => shape.stripNulls ? `json_strip_nulls(${expression})` : expression;
   if (shape.single || scalar === "one") return `coalesce(${strip(`json_agg(${rows})->0`)}, 'null')::text`;

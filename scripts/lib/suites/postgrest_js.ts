@@ -15,7 +15,9 @@
  * 4. jest runs the suite as upstream does (`--runInBand`, sorted, v12 left out), pointed at the stand-in by
  *    URL and key only: `http://localhost:54321/rest/v1` becomes the stand-in's URL in the exported copy, and
  *    a setup hook adds the anon key (`apikey`, as Supabase's gateway wants) to requests for it, and records
- *    which case sent what, so that cases that never reach the server are not counted.
+ *    which case sent what, so that cases that never reach the server are not counted. Around a request with
+ *    `Prefer: tx=rollback` (off on hosted: it commits) the hook asks the runner to put the fixture's tables
+ *    back afterwards, so what one case meant to roll back does not change what the next ones read.
  * 5. The cases are counted by feature (postgrest_js_report.ts) and printed.
  */
 import { join } from "node:path";
@@ -57,6 +59,7 @@ const { appendFileSync } = require("node:fs");
 const target = process.env.SUITE_REST_URL;
 const key = process.env.SUITE_API_KEY;
 const log = process.env.SUITE_REQUEST_LOG;
+const control = process.env.SUITE_CONTROL_URL;
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input, init = {}) => {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
@@ -66,8 +69,11 @@ globalThis.fetch = async (input, init = {}) => {
   const state = expect.getState();
   const test = require("node:path").basename(state.testPath) + " › " + state.currentTestName;
   const entry = { test, method: init.method ?? "GET", url, headers: Object.fromEntries(headers) };
+  const rollback = /tx=rollback/.test(headers.get("prefer") ?? "");
+  if (rollback) await realFetch(control + "/snapshot", { method: "POST" });
   try {
     const response = await realFetch(input, { ...init, headers });
+    if (rollback) await realFetch(control + "/restore", { method: "POST" });
     entry.status = response.status;
     if (response.status >= 400) {
       try { entry.code = (await response.clone().json()).code ?? null; } catch { entry.code = null; }
@@ -196,28 +202,56 @@ function caseResults(json: JestJson): CaseResult[] {
   );
 }
 
-/** The suite's test files (`*.test.ts` directly in test/, as upstream runs them), sorted as its sequencer does. */
-async function testFiles(testDir: string, only?: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(testDir)) {
-    if (entry.isFile && entry.name.endsWith(".test.ts") && (!only || entry.name.includes(only))) {
-      names.push(entry.name);
-    }
-  }
-  return names.sort((a, b) => a.localeCompare(b));
-}
+/**
+ * Hosted keeps `Prefer: tx=rollback` off, so what a case meant to roll back commits; so that it does not
+ * change what the next cases read, the runner puts the fixture's tables back as they were (the same rows in
+ * the same physical order) after each such request. The answer itself is the stand-in's, as hosted gives it.
+ */
+const snapshotSql = `
+drop schema if exists pgrst_suite_snapshot cascade;
+create schema pgrst_suite_snapshot;
+do $$ declare r record; begin
+  for r in select n.nspname, c.relname from pg_catalog.pg_class c
+             join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+            where n.nspname in ('public', 'personal') and c.relkind = 'r' loop
+    execute format('create table pgrst_suite_snapshot.%I as select * from %I.%I order by ctid',
+                   r.nspname || '.' || r.relname, r.nspname, r.relname);
+  end loop;
+end $$;`;
 
-/** Empties the fixture's tables (identities restarted) and loads its seed again. */
-async function resetFixture(cluster: Cluster, packageDir: string): Promise<void> {
-  await psql(cluster, {
-    sql: `do $$ declare names text; begin
-      select string_agg(format('%I.%I', n.nspname, c.relname), ', ') into names
-        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-       where n.nspname in ('public', 'personal') and c.relkind in ('r', 'p') and not c.relispartition;
-      if names is not null then execute 'truncate ' || names || ' restart identity cascade'; end if;
-    end $$;`,
+const restoreSql = `
+set session_replication_role = replica;
+do $$ declare r record; live text; kept text; columns text; begin
+  for r in select split_part(c.relname, '.', 1) as nsp, split_part(c.relname, '.', 2) as rel, c.relname as snap
+             from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+            where n.nspname = 'pgrst_suite_snapshot' and c.relkind = 'r' loop
+    execute format('select string_agg(t::text, chr(10) order by ctid) from %I.%I t', r.nsp, r.rel) into live;
+    execute format('select string_agg(t::text, chr(10) order by ctid) from pgrst_suite_snapshot.%I t', r.snap)
+      into kept;
+    if live is distinct from kept then
+      select string_agg(format('%I', a.attname), ', ' order by a.attnum) into columns
+        from pg_catalog.pg_attribute a
+       where a.attrelid = format('%I.%I', r.nsp, r.rel)::regclass and a.attnum > 0 and not a.attisdropped
+         and a.attgenerated = '';
+      execute format('delete from %I.%I', r.nsp, r.rel);
+      execute format('insert into %I.%I (%s) overriding system value select %s from pgrst_suite_snapshot.%I order by ctid',
+                     r.nsp, r.rel, columns, columns, r.snap);
+    end if;
+  end loop;
+end $$;
+drop schema pgrst_suite_snapshot cascade;`;
+
+/** The runner's own endpoint the jest hook calls around a `tx=rollback` request. */
+function serveControl(cluster: Cluster): { url: string; server: Deno.HttpServer } {
+  const port = freePort();
+  const server = Deno.serve({ port, hostname: "127.0.0.1", onListen: () => {} }, async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/snapshot") await psql(cluster, { sql: snapshotSql }, { asSuperuser: true });
+    else if (path === "/restore") await psql(cluster, { sql: restoreSql }, { asSuperuser: true });
+    else return new Response(null, { status: 404 });
+    return new Response(null, { status: 204 });
   });
-  await psql(cluster, { file: join(packageDir, "test/supabase/seed.sql") });
+  return { url: `http://127.0.0.1:${port}`, server };
 }
 
 /** Runs the suite and prints the counts; resolves to the exit code (0 when the suite ran, whatever passed). */
@@ -226,6 +260,7 @@ export async function runPostgrestSuite(options: SuiteOptions): Promise<number> 
   const databaseDir = await Deno.makeTempDir({ prefix: "postgrest-js-suite-db-" });
   const cluster = clusterAt(databaseDir, freePort());
   let server: Deno.HttpServer | undefined;
+  let control: Deno.HttpServer | undefined;
   try {
     const commit = await exportPackage(options.checkout, options.ref, work);
     console.log(`supabase-js ${commit.slice(0, 12)}: ${packagePath} exported to ${work}`);
@@ -240,6 +275,7 @@ export async function runPostgrestSuite(options: SuiteOptions): Promise<number> 
     await psql(cluster, { file: bootstrapSql }, { asSuperuser: true });
     await psql(cluster, { sql: fixtureEnvironmentSql }, { asSuperuser: true });
     await psql(cluster, { file: join(packageDir, "test/supabase/migrations/00000000000000_schema.sql") });
+    await psql(cluster, { file: join(packageDir, "test/supabase/seed.sql") });
 
     Deno.env.set("SUPABASE_DB_URL", cluster.url);
     Deno.env.set("DB_SSL_ROOT_CERT", await Deno.readTextFile(cluster.caFile));
@@ -251,42 +287,40 @@ export async function runPostgrestSuite(options: SuiteOptions): Promise<number> 
     const restUrl = `http://127.0.0.1:${port}/rest/v1`;
     console.log(`Data API stand-in on ${restUrl} (schemas ${Deno.env.get("PGRST_DB_SCHEMAS")})`);
 
+    const controlServer = serveControl(cluster);
+    control = controlServer.server;
+    const controlUrl = controlServer.url;
     await pointTestsAt(join(packageDir, "test"), restUrl);
     await Deno.writeTextFile(join(packageDir, "suite-hook.cjs"), hookSource);
     await Deno.writeTextFile(join(packageDir, "jest.suite.config.cjs"), jestConfigSource);
     const requestLog = join(work, "requests.jsonl");
-    const files = await testFiles(join(packageDir, "test"), options.only);
-    const results: CaseResult[] = [];
-    for (const file of files) {
-      // Each file starts from the fixture's seed: hosted keeps `Prefer: tx=rollback` off, so the rows the
-      // suite meant to roll back stay, and would change what the next files read.
-      await resetFixture(cluster, packageDir);
-      console.log(`jest test/${file} …`);
-      const resultFile = join(work, `results-${file}.json`);
-      await runInherited(join(work, "node_modules", ".bin", "jest"), [
-        "--config",
-        "jest.suite.config.cjs",
-        "--ci",
-        "--runInBand",
-        "--silent",
-        "--json",
-        `--outputFile=${resultFile}`,
-        `test/${file}`,
-      ], {
-        cwd: packageDir,
-        env: { SUITE_REST_URL: restUrl, SUITE_API_KEY: localPublishableKey, SUITE_REQUEST_LOG: requestLog },
-      });
-      try {
-        results.push(...caseResults(JSON.parse(await Deno.readTextFile(resultFile)) as JestJson));
-      } catch {
-        console.log(`  (no result for ${file})`);
-      }
-    }
+    const resultFile = join(work, "results.json");
+    console.log("jest (postgrest-js's suite) …");
+    await runInherited(join(work, "node_modules", ".bin", "jest"), [
+      "--config",
+      "jest.suite.config.cjs",
+      "--ci",
+      "--runInBand",
+      "--silent",
+      "--json",
+      `--outputFile=${resultFile}`,
+      ...(options.only ? [options.only] : []),
+    ], {
+      cwd: packageDir,
+      env: {
+        SUITE_REST_URL: restUrl,
+        SUITE_API_KEY: localPublishableKey,
+        SUITE_REQUEST_LOG: requestLog,
+        SUITE_CONTROL_URL: controlUrl,
+      },
+    });
+    const results = caseResults(JSON.parse(await Deno.readTextFile(resultFile)) as JestJson);
     const report = tally(results, await readLines<SentRequest>(requestLog));
     console.log(`\n${formatReport(report, { verbose: options.verbose })}`);
     return 0;
   } finally {
     await server?.shutdown().catch(() => {});
+    await control?.shutdown().catch(() => {});
     const { closeRestDatabase } = await import("../../../platform/rest/database.ts");
     await closeRestDatabase().catch(() => {});
     await stopCluster(cluster).catch(() => {});

@@ -43,7 +43,7 @@ export const features = [
 
 export type Feature = typeof features[number];
 
-const aggregate = /(^|[,(.\s])(count|sum|avg|max|min)\(\)/;
+const aggregate = /(^|[,(.:\s])(count|sum|avg|max|min)\(\)/;
 const fts = /^(not\.)?(fts|plfts|phfts|wfts)(\(|\.)/;
 
 function selectOf(url: URL): string {
@@ -57,13 +57,13 @@ export function featureOfRequest(request: SentRequest): Feature {
   const prefer = header("prefer");
   const accept = header("accept");
   const select = selectOf(url);
+  if (/max-affected/.test(prefer)) return "maxAffected";
+  if (/missing=default/.test(prefer)) return "defaultToNull";
   if (accept.includes("application/vnd.pgrst.plan")) return "EXPLAIN (off on hosted)";
   if (aggregate.test(select.replaceAll(" ", ""))) return "aggregates (off on hosted)";
   if (/tx=rollback/.test(prefer)) return "rollback (off on hosted)";
   if (/text\/csv|geo\+json/.test(accept)) return "CSV / GeoJSON output";
   if (header("accept-profile") || header("content-profile")) return "exposed schemas (profiles)";
-  if (/max-affected/.test(prefer)) return "maxAffected";
-  if (/missing=default/.test(prefer)) return "defaultToNull";
   if (url.pathname.includes("/rpc/")) return "RPC";
   if (select.includes("(")) return "embedding";
   for (const [key, value] of url.searchParams) {
