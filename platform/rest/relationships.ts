@@ -3,7 +3,8 @@
  * embedded resource (`Plan.hs`, `findRel`): foreign keys as many-to-one and their inverse one-to-many
  * (one-to-one when the key's columns are unique), the same through views that expose the key's columns,
  * many-to-many through a junction whose primary key holds both keys' columns, and computed relationships
- * (a function taking a row of the origin and returning rows of a table). Not found is PGRST200 (400),
+ * (a function taking a row of the origin and returning rows of a table), only among the exposed schemas
+ * (a key to a table of another schema is no relationship). Not found is PGRST200 (400),
  * several PGRST201 (300), in PostgREST's words. `loadRelationships` reads the catalog; the rest is pure.
  */
 import type { TransactionSql } from "../../supabase/functions/_shared/db/sql.ts";
@@ -115,7 +116,7 @@ export async function loadRelationships(tx: TransactionSql, schemas: string[]): 
       join pg_catalog.pg_namespace ns on ns.oid = t.relnamespace
       join pg_catalog.pg_class f on f.oid = c.confrelid
       join pg_catalog.pg_namespace fs on fs.oid = f.relnamespace
-     where c.contype = 'f' and (ns.nspname = any(${schemas}) or fs.nspname = any(${schemas}))
+     where c.contype = 'f' and ns.nspname = any(${schemas}) and fs.nspname = any(${schemas})
      order by c.conname`;
   const tables = await tx<TableRow[]>`
     select n.nspname::text as schema, c.relname::text as name, c.relkind in ('v', 'm') as is_view,
@@ -158,7 +159,7 @@ export async function loadRelationships(tx: TransactionSql, schemas: string[]): 
       join pg_catalog.pg_type rt on rt.oid = p.prorettype
       join pg_catalog.pg_class f on f.oid = rt.typrelid
       join pg_catalog.pg_namespace fn on fn.oid = f.relnamespace
-     where n.nspname = any(${schemas}) and p.pronargs = 1 and p.prokind = 'f'`;
+     where n.nspname = any(${schemas}) and fn.nspname = any(${schemas}) and p.pronargs = 1 and p.prokind = 'f'`;
   const tableMap = new Map(tables.map((row) => [keyOf(row.schema, row.name), row]));
   return { relationships: buildRelationships(keys, viewColumns, tableMap, computed), tables: tableMap };
 }
