@@ -109,6 +109,17 @@ function shapeOf(accept: string | null): BodyShape {
   throw pgrstErrors.mediaType(offered.map((entry) => entry.split(";")[0].trim()));
 }
 
+/** True for an empty body or a JSON object (named arguments); false for any other JSON. */
+function isObjectBody(raw: string | undefined): boolean {
+  if (raw === undefined || raw.trim() === "") return true;
+  try {
+    const body = JSON.parse(raw);
+    return body !== null && typeof body === "object" && !Array.isArray(body);
+  } catch {
+    return false;
+  }
+}
+
 function bodyMedia(contentType: string | null): BodyMedia {
   const type = (contentType ?? "application/json").split(";")[0].trim().toLowerCase();
   if (type === "application/json" || type === "") return "json";
@@ -388,6 +399,10 @@ async function answerRpc(
   const overloads = await findRoutines(tx, schema, name);
   const names = overloads.length === 0 ? await routineNames(tx, schema) : [];
   const routine = chooseRoutine(overloads, schema, name, Object.keys(args), viaPost, media, names);
+  const unnamed = routine.parameters.length === 1 && routine.parameters[0].name === "";
+  if (viaPost && media === "json" && !unnamed && !isObjectBody(rawBody)) {
+    throw pgrstErrors.invalidBody("The function's arguments must be a JSON object of named arguments");
+  }
   if (maxAffectedApplies(preferences) && !routine.returnsSet) throw pgrstErrors.maxAffectedRpc();
   const catalog = await readCatalog(tx, exposedSchemas(), embeds(query.select));
   // PostgREST's transaction mode: GET/HEAD, and POST to a STABLE or IMMUTABLE function, run read-only.
