@@ -7,7 +7,8 @@
 export interface ErrorBody {
   code: string;
   message: string;
-  details: string | null;
+  /** Text, or (PGRST201) the list of candidate relationships. */
+  details: string | null | Record<string, string>[];
   hint: string | null;
 }
 
@@ -92,7 +93,13 @@ export const pgrstErrors = {
   /** PGRST127: something PostgREST does but this stand-in does not (details say what). */
   notImplemented: (details: string) => pgrst(400, "PGRST127", "Feature not implemented", details),
   /** PGRST202: no function of that name takes these named arguments. */
-  noRpc: (name: string, argumentNames: readonly string[], viaPost: boolean, hint: string | null) => {
+  noRpc: (
+    schema: string,
+    name: string,
+    argumentNames: readonly string[],
+    viaPost: boolean,
+    hint: string | null,
+  ) => {
     const sorted = [...argumentNames].sort();
     const withParams = sorted.length === 0
       ? " without parameters"
@@ -100,10 +107,10 @@ export const pgrstErrors = {
     return pgrst(
       404,
       "PGRST202",
-      `Could not find the function public.${name}${
+      `Could not find the function ${schema}.${name}${
         sorted.length === 0 ? " without parameters" : `(${sorted.join(", ")})`
       } in the schema cache`,
-      `Searched for the function public.${name}${withParams}${
+      `Searched for the function ${schema}.${name}${withParams}${
         viaPost ? " or with a single unnamed json/jsonb parameter" : ""
       }, but no matches were found in the schema cache.`,
       hint,
@@ -122,8 +129,23 @@ export const pgrstErrors = {
   columnNotFound: (table: string, column: string) =>
     pgrst(400, "PGRST204", `Could not find the '${column}' column of '${table}' in the schema cache`),
   /** PGRST205: no table or view of that name in the exposed schema. */
-  tableNotFound: (table: string, hint: string | null) =>
-    pgrst(404, "PGRST205", `Could not find the table 'public.${table}' in the schema cache`, null, hint),
+  tableNotFound: (table: string, hint: string | null, schema = "public") =>
+    pgrst(404, "PGRST205", `Could not find the table '${schema}.${table}' in the schema cache`, null, hint),
+  /** PGRST124: a mutation touching more rows than `Prefer: max-affected` allows (with handling=strict). */
+  maxAffected: (affected: number) =>
+    pgrst(
+      400,
+      "PGRST124",
+      "Query result exceeds max-affected preference constraint",
+      `The query affects ${affected} rows`,
+    ),
+  /** PGRST128: `max-affected` with `handling=strict` on a function that does not return SETOF or TABLE. */
+  maxAffectedRpc: () =>
+    pgrst(
+      400,
+      "PGRST128",
+      "Function must return SETOF or TABLE when max-affected preference is used with handling=strict",
+    ),
   /** PGRST301: a JWT that cannot be decoded or verified. */
   jwtDecode: (message: string) =>
     pgrst(401, "PGRST301", message, null, null, {

@@ -9,13 +9,16 @@
  */
 import { isUnreachable } from "../../supabase/functions/_shared/db/failures.ts";
 import type { TransactionSql } from "../../supabase/functions/_shared/db/sql.ts";
-import { findRoutines, findTable, type TableInfo } from "./catalog.ts";
+import { findRoutines, findTable, readCatalog, routineNames, type TableInfo } from "./catalog.ts";
+import { embeds } from "./embedding.ts";
+import type { ReadCatalog } from "./embedding.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
 import { restDatabase } from "./database.ts";
 import { errorResponse, fromDatabaseError, isDatabaseError, pgrstErrors, PostgrestError } from "./errors.ts";
 import { GatewayKeyError, type Identity, identityOf } from "./identity.ts";
 import {
   contentRange,
+  maxAffectedApplies,
   parsePreferences,
   preferenceApplied,
   type Preferences,
@@ -25,21 +28,35 @@ import {
 import { parseQueryParams, type QueryParams } from "./query_params.ts";
 import {
   type BodyShape,
-  callStatement,
-  chooseRoutine,
   deleteStatement,
-  exposedSchema,
   insertStatement,
+  plannedCountStatement,
   readStatement,
   type Statement,
   updateStatement,
 } from "./statements.ts";
+import { type BodyMedia, callStatement, chooseRoutine } from "./rpc.ts";
+import { quoteIdentifier } from "./fragments.ts";
 import { errorForLog } from "../../supabase/functions/_shared/log_text.ts";
 
 /** supabase/config.toml `[api] max_rows`: no read answers more rows than this. */
 const maxRows = 1000;
-const exposedSchemas = [exposedSchema];
-const searchPath = '"public", "extensions"';
+
+/**
+ * The exposed schemas (PostgREST's `db-schemas`; Supabase's `[api] schemas`): `PGRST_DB_SCHEMAS`, comma
+ * separated, else `public`. The first is the default profile.
+ */
+export function exposedSchemas(): string[] {
+  const configured = (Deno.env.get("PGRST_DB_SCHEMAS") ?? "").split(",").map((each) => each.trim()).filter(
+    Boolean,
+  );
+  return configured.length > 0 ? configured : ["public"];
+}
+
+/** `search_path`: the request's schema, then Supabase's `extra_search_path` (public, extensions). */
+function searchPathOf(schema: string): string {
+  return [...new Set([schema, "public", "extensions"])].map(quoteIdentifier).join(", ");
+}
 
 interface ResultRow {
   body: string;
@@ -86,25 +103,51 @@ function shapeOf(accept: string | null): BodyShape {
     if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") {
       return { single: true, stripNulls };
     }
+    if (type === "text/csv") return { single: false, stripNulls: false, format: "csv" };
+    if (type === "application/geo+json") return { single: false, stripNulls: false, format: "geojson" };
   }
   throw pgrstErrors.mediaType(offered.map((entry) => entry.split(";")[0].trim()));
 }
 
+/** True for an empty body or a JSON object (named arguments); false for any other JSON. */
+function isObjectBody(raw: string | undefined): boolean {
+  if (raw === undefined || raw.trim() === "") return true;
+  try {
+    const body = JSON.parse(raw);
+    return body !== null && typeof body === "object" && !Array.isArray(body);
+  } catch {
+    return false;
+  }
+}
+
+function bodyMedia(contentType: string | null): BodyMedia {
+  const type = (contentType ?? "application/json").split(";")[0].trim().toLowerCase();
+  if (type === "application/json" || type === "") return "json";
+  if (type === "text/plain") return "text";
+  if (type === "text/xml") return "xml";
+  if (type === "application/octet-stream") return "bytea";
+  return "other";
+}
+
 function contentType(shape: BodyShape): string {
+  if (shape.format === "csv") return "text/csv; charset=utf-8";
+  if (shape.format === "geojson") return "application/geo+json; charset=utf-8";
   const base = shape.single ? "application/vnd.pgrst.object+json" : "application/json";
   return `${base}; charset=utf-8`;
 }
 
-function checkProfile(request: Request): boolean {
+/** The schema of the request: Accept-Profile (GET/HEAD) or Content-Profile, else the first exposed. */
+function profileOf(request: Request): { schema: string; negotiated: boolean } {
+  const schemas = exposedSchemas();
   const reading = request.method === "GET" || request.method === "HEAD";
   const profile = request.headers.get(reading ? "accept-profile" : "content-profile");
-  if (profile === null) return false;
-  if (!exposedSchemas.includes(profile)) throw pgrstErrors.unacceptableSchema(profile, exposedSchemas);
-  return true;
+  if (profile === null) return { schema: schemas[0], negotiated: schemas.length > 1 };
+  if (!schemas.includes(profile)) throw pgrstErrors.unacceptableSchema(profile, schemas);
+  return { schema: profile, negotiated: true };
 }
 
-async function jsonBody(request: Request, emptyAs?: unknown): Promise<unknown> {
-  const text = await request.text();
+async function jsonBody(request: Request, emptyAs?: unknown, raw?: string): Promise<unknown> {
+  const text = raw ?? await request.text();
   if (text.trim() === "" && emptyAs !== undefined) return emptyAs;
   try {
     return JSON.parse(text);
@@ -147,9 +190,10 @@ async function setRequestContext(
   request: Request,
   identity: Identity,
   path: string,
+  schema: string,
 ): Promise<void> {
   await tx`
-    select set_config('search_path', ${searchPath}, true),
+    select set_config('search_path', ${searchPathOf(schema)}, true),
            set_config('statement_timeout', ${statementTimeouts[identity.role]}, true),
            set_config('role', ${identity.role}, true),
            set_config('request.jwt.claims', ${JSON.stringify(identity.claims)}, true),
@@ -172,6 +216,27 @@ async function run(tx: TransactionSql, statement: Statement, shape: BodyShape): 
 
 function totalOf(row: ResultRow): number | undefined {
   return row.total === null ? undefined : Number(row.total);
+}
+
+/**
+ * `count=planned` reads the planner's row estimate, as PostgREST does; `estimated` is exact up to
+ * `max_rows` and the estimate beyond it.
+ */
+async function plannedTotal(tx: TransactionSql, statement: Statement): Promise<number> {
+  const [row] = await tx.unsafe<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>(
+    statement.text,
+    statement.values,
+  );
+  const plan = row["QUERY PLAN"];
+  const parsed = typeof plan === "string" ? JSON.parse(plan) : plan;
+  return Math.round(parsed[0].Plan["Plan Rows"]);
+}
+
+/** PGRST124 when `max-affected` (with `handling=strict`) is exceeded; the transaction then rolls back. */
+function checkMaxAffected(preferences: Preferences, affected: number): void {
+  if (maxAffectedApplies(preferences) && affected > preferences.maxAffected!) {
+    throw pgrstErrors.maxAffected(affected);
+  }
 }
 
 function writtenColumns(table: TableInfo, keys: Iterable<string>, query: QueryParams): string[] {
@@ -199,13 +264,16 @@ async function answerTable(
   tx: TransactionSql,
   request: Request,
   name: string,
+  schema: string,
   query: QueryParams,
   preferences: Preferences,
   shape: BodyShape,
   search: URLSearchParams,
 ): Promise<Answer> {
-  const table = await findTable(tx, name);
-  if (!table) throw pgrstErrors.tableNotFound(name, null);
+  const table = await findTable(tx, schema, name);
+  if (!table) throw pgrstErrors.tableNotFound(name, null, schema);
+  const target = { schema, name };
+  const catalog: ReadCatalog = await readCatalog(tx, exposedSchemas(), embeds(query.select));
   const withCount = preferences.count !== undefined;
   const representation = preferences.return === "representation";
   const applied = (kinds: Parameters<typeof preferenceApplied>[1]): Record<string, string> => {
@@ -216,8 +284,12 @@ async function answerTable(
   if (method === "GET" || method === "HEAD") {
     await readOnly(tx);
     const range = requestedRange(method, request.headers.get("range"), query.limit, query.offset, maxRows);
-    const row = await run(tx, readStatement(name, query, range, shape, withCount), shape);
-    const total = totalOf(row);
+    const exact = preferences.count === "exact" || preferences.count === "estimated";
+    const row = await run(tx, readStatement(target, query, range, shape, exact, catalog), shape);
+    let total = totalOf(row);
+    if (preferences.count === "planned" || (preferences.count === "estimated" && (total ?? 0) > maxRows)) {
+      total = await plannedTotal(tx, plannedCountStatement(target, query, catalog));
+    }
     const status = readStatus(range.offset, row.page_total, total);
     const headers = {
       "Content-Range": contentRange(range.offset, range.offset + row.page_total - 1, total),
@@ -245,13 +317,14 @@ async function answerTable(
     }
     const columns = writtenColumns(table, rows.flatMap((each) => Object.keys(each as object)), query);
     const conflictColumns = query.onConflict ?? table.primaryKey;
-    const statement = insertStatement(name, rows as Record<string, unknown>[], query, shape, {
+    const statement = insertStatement(target, rows as Record<string, unknown>[], query, shape, {
       columns,
       representation,
       onConflict: preferences.resolution
         ? { resolution: preferences.resolution, columns: conflictColumns }
         : undefined,
-    });
+      defaults: preferences.missing === "default" ? table.defaults : undefined,
+    }, catalog);
     const row = await run(tx, statement, shape);
     const headers: Record<string, string> = {
       "Content-Range": contentRange(1, 0, withCount ? row.page_total : undefined),
@@ -275,28 +348,31 @@ async function answerTable(
       if (shape.single) throw pgrstErrors.singularity(0);
     } else {
       const statement = updateStatement(
-        name,
+        target,
         payload as Record<string, unknown>,
         columns,
         query,
         shape,
         representation,
+        catalog,
       );
       row = await run(tx, statement, shape);
     }
+    checkMaxAffected(preferences, row.page_total);
     const headers: Record<string, string> = {
       "Content-Range": contentRange(0, row.page_total - 1, withCount ? row.page_total : undefined),
-      ...applied(["return", "count", "missing"]),
+      ...applied(["return", "count", "missing", "handling", "max-affected"]),
     };
     if (representation) headers["Content-Type"] = contentType(shape);
     return { status: representation ? 200 : 204, headers, body: representation ? row.body : null };
   }
   if (method === "DELETE") {
     requireWhere(query, "DELETE");
-    const row = await run(tx, deleteStatement(name, query, shape, representation), shape);
+    const row = await run(tx, deleteStatement(target, query, shape, representation, catalog), shape);
+    checkMaxAffected(preferences, row.page_total);
     const headers: Record<string, string> = {
       "Content-Range": contentRange(1, 0, withCount ? row.page_total : undefined),
-      ...applied(["return", "count"]),
+      ...applied(["return", "count", "handling", "max-affected"]),
     };
     if (representation) headers["Content-Type"] = contentType(shape);
     return { status: representation ? 200 : 204, headers, body: representation ? row.body : null };
@@ -311,13 +387,24 @@ async function answerRpc(
   tx: TransactionSql,
   request: Request,
   name: string,
+  schema: string,
   query: QueryParams,
   preferences: Preferences,
   shape: BodyShape,
   args: Record<string, unknown>,
+  rawBody: string | undefined,
+  media: BodyMedia,
 ): Promise<Answer> {
   const viaPost = request.method === "POST";
-  const routine = chooseRoutine(await findRoutines(tx, name), name, Object.keys(args), viaPost);
+  const overloads = await findRoutines(tx, schema, name);
+  const names = overloads.length === 0 ? await routineNames(tx, schema) : [];
+  const routine = chooseRoutine(overloads, schema, name, Object.keys(args), viaPost, media, names);
+  const unnamed = routine.parameters.length === 1 && routine.parameters[0].name === "";
+  if (viaPost && media === "json" && !unnamed && !isObjectBody(rawBody)) {
+    throw pgrstErrors.invalidBody("The function's arguments must be a JSON object of named arguments");
+  }
+  if (maxAffectedApplies(preferences) && !routine.returnsSet) throw pgrstErrors.maxAffectedRpc();
+  const catalog = await readCatalog(tx, exposedSchemas(), embeds(query.select));
   // PostgREST's transaction mode: GET/HEAD, and POST to a STABLE or IMMUTABLE function, run read-only.
   if (!viaPost || routine.volatility !== "volatile") await readOnly(tx);
   const range = requestedRange(
@@ -328,7 +415,9 @@ async function answerRpc(
     maxRows,
   );
   const withCount = preferences.count !== undefined;
-  const row = await run(tx, callStatement(routine, args, query, range, shape, withCount), shape);
+  const statement = callStatement(routine, args, rawBody, query, range, shape, withCount, catalog);
+  const row = await run(tx, statement, shape);
+  checkMaxAffected(preferences, row.page_total);
   const total = totalOf(row);
   const rangeHeader = contentRange(range.offset, range.offset + row.page_total - 1, total);
   const appliedValue = preferenceApplied(preferences, ["count"]);
@@ -351,7 +440,7 @@ async function answer(request: Request): Promise<Response> {
     throw pgrstErrors.invalidRpcMethod(method);
   }
   const identity = await identityOf(request);
-  const negotiatedProfile = checkProfile(request);
+  const profile = profileOf(request);
   const shape = shapeOf(request.headers.get("accept"));
   const preferences = parsePreferences(request.headers.get("prefer"));
   const search = new URLSearchParams(url.search);
@@ -359,14 +448,18 @@ async function answer(request: Request): Promise<Response> {
   const rpcRead = target.kind === "rpc" && method !== "POST";
   const query = parseQueryParams(search, rpcRead);
   let args: Record<string, unknown> = {};
+  let rawBody: string | undefined;
+  const media = bodyMedia(request.headers.get("content-type"));
   if (target.kind === "rpc") {
     if (rpcRead) args = query.rpcArgs;
     else {
-      const body = await jsonBody(request, {});
-      if (body === null || typeof body !== "object" || Array.isArray(body)) {
-        throw pgrstErrors.invalidBody("The function's arguments must be a JSON object of named arguments");
+      rawBody = await request.text();
+      if (media === "json") {
+        const body = await jsonBody(request, {}, rawBody);
+        if (body !== null && typeof body === "object" && !Array.isArray(body)) {
+          args = body as Record<string, unknown>;
+        } else args = {};
       }
-      args = body as Record<string, unknown>;
     }
   }
   const path = url.pathname.replace(/^\/rest\/v1/, "");
@@ -374,17 +467,28 @@ async function answer(request: Request): Promise<Response> {
   let result: Answer;
   try {
     result = await restDatabase().begin(async (tx) => {
-      await setRequestContext(tx, request, identity, path);
+      await setRequestContext(tx, request, identity, path, profile.schema);
       return target.kind === "table"
-        ? await answerTable(tx, request, target.name, query, preferences, shape, search)
-        : await answerRpc(tx, request, target.name, query, preferences, shape, args);
+        ? await answerTable(tx, request, target.name, profile.schema, query, preferences, shape, search)
+        : await answerRpc(
+          tx,
+          request,
+          target.name,
+          profile.schema,
+          query,
+          preferences,
+          shape,
+          args,
+          rawBody,
+          media,
+        );
     });
   } catch (error) {
     if (isDatabaseError(error) && !isUnreachable(error)) throw fromDatabaseError(error, authenticated);
     throw error;
   }
   const headers: Record<string, string> = { ...result.headers };
-  if (negotiatedProfile) headers["Content-Profile"] = exposedSchema;
+  if (profile.negotiated) headers["Content-Profile"] = profile.schema;
   return new Response(result.body, { status: result.status, headers });
 }
 

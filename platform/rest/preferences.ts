@@ -11,6 +11,8 @@ export interface Preferences {
   resolution?: "merge-duplicates" | "ignore-duplicates";
   missing?: "default" | "null";
   handling?: "strict" | "lenient";
+  /** `max-affected=N` (PostgREST 13): with `handling=strict`, a mutation touching more rows fails (PGRST124). */
+  maxAffected?: number;
   /** The preferences understood, as `Preference-Applied` lists them. */
   applied: string[];
   /** The ones not understood (an error only with `handling=strict`). */
@@ -35,6 +37,11 @@ export function parsePreferences(headerValues: string | null): Preferences {
     const token = raw.trim();
     if (!token) continue;
     const [name, value] = token.split("=", 2).map((part) => part.trim());
+    if (name === "max-affected" && /^\d+$/.test(value ?? "")) {
+      if (!seen.has(name)) preferences.maxAffected = Number(value);
+      seen.add(name);
+      continue;
+    }
     if (!accepted[name]?.includes(value)) {
       preferences.invalid.push(token);
       continue;
@@ -52,12 +59,21 @@ export function parsePreferences(headerValues: string | null): Preferences {
 /** The `Preference-Applied` value for the preferences that took effect here (undefined for none). */
 export function preferenceApplied(
   preferences: Preferences,
-  kinds: readonly ("return" | "count" | "resolution" | "missing" | "handling")[],
+  kinds: readonly ("return" | "count" | "resolution" | "missing" | "handling" | "max-affected")[],
 ): string | undefined {
   const applied = kinds
-    .filter((kind) => preferences[kind] !== undefined)
-    .map((kind) => `${kind}=${preferences[kind]}`);
+    .filter((kind) =>
+      kind === "max-affected" ? maxAffectedApplies(preferences) : preferences[kind] !== undefined
+    )
+    .map((kind) =>
+      kind === "max-affected" ? `max-affected=${preferences.maxAffected}` : `${kind}=${preferences[kind]}`
+    );
   return applied.length > 0 ? applied.join(", ") : undefined;
+}
+
+/** `max-affected` takes effect only with `handling=strict`, as in PostgREST. */
+export function maxAffectedApplies(preferences: Preferences): boolean {
+  return preferences.handling === "strict" && preferences.maxAffected !== undefined;
 }
 
 /** Rows to skip and at most how many to return (`undefined`: no limit). */

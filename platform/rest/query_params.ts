@@ -1,22 +1,23 @@
 /**
- * PostgREST's query string (`src/PostgREST/ApiRequest/QueryParams.hs`), the part the local stand-in
- * serves: `select` (columns, `alias:column`, `column::type`, `*`), horizontal filters
+ * PostgREST's query string (`src/PostgREST/ApiRequest/QueryParams.hs`): `select` (select.ts: columns,
+ * JSON paths, casts, aliases, embedded resources and spreads), horizontal filters
  * (`column=[not.]op.value` with eq neq gt gte lt lte like ilike match imatch in is isdistinct cs cd ov,
- * `(any)`/`(all)` quantifiers), `or`/`and` trees (`or=(a.eq.1,and(b.gt.2,c.is.null))`, `not.or=…`),
- * `order`, `limit`, `offset`, `columns` and `on_conflict`. Embedded resources, JSON paths, full-text search
- * and aggregates are refused with PostgREST's own codes (docs/runtime.md, "Data API stand-in"). Pure: names
+ * `(any)`/`(all)` quantifiers, full-text search fts plfts phfts wfts with an optional language), on a
+ * column or a JSON path, `or`/`and` trees (`or=(a.eq.1,and(b.gt.2,c.is.null))`, `not.or=…`), `order`,
+ * `limit`, `offset`, each also for an embedded resource (`messages.order=id.desc`), `columns` and
+ * `on_conflict`. Aggregates are refused as hosted PostgREST refuses them (PGRST123). Pure: names
  * stay names and values stay values; nothing here becomes SQL text except through statements.ts, which
  * quotes every name and binds every value.
  */
 import { pgrstErrors } from "./errors.ts";
-
-export interface SelectField {
-  /** A column name, or `*`. */
-  name: string;
-  alias?: string;
-  /** A type name (letters, digits, `_`, spaces), as `::type` gave it. */
-  cast?: string;
-}
+import {
+  type JsonStep,
+  parseSelectTree,
+  Reader,
+  readJsonPath,
+  type SelectItem,
+  SelectParseFailure,
+} from "./select.ts";
 
 export type QuantOperator = "eq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "match" | "imatch";
 export type SimpleOperator = "neq" | "cs" | "cd" | "ov" | "sl" | "sr" | "nxr" | "nxl" | "adj";
@@ -27,10 +28,13 @@ export type Operation =
   | { kind: "simple"; operator: SimpleOperator; value: string }
   | { kind: "in"; values: string[] }
   | { kind: "is"; value: IsValue }
-  | { kind: "isdistinct"; value: string };
+  | { kind: "isdistinct"; value: string }
+  | { kind: "fts"; operator: "fts" | "plfts" | "phfts" | "wfts"; language?: string; value: string };
 
 export interface Filter {
   column: string;
+  /** A JSON path into the column (`data->a->>b`); empty for the column itself. */
+  path?: JsonStep[];
   negated: boolean;
   operation: Operation;
 }
@@ -41,18 +45,25 @@ export type LogicTree =
 
 export interface OrderTerm {
   column: string;
+  path?: JsonStep[];
   direction?: "asc" | "desc";
   nulls?: "first" | "last";
 }
 
-export interface QueryParams {
-  select: SelectField[];
+/** Filters, order and range of one level: the top level, or an embedded resource (`messages.limit=1`). */
+export interface Scope {
   filters: Filter[];
   logic: LogicTree[];
   order: OrderTerm[];
   /** From `limit` (undefined when absent or not a number, as PostgREST ignores it). */
   limit?: number;
   offset?: number;
+}
+
+export interface QueryParams extends Scope {
+  select: SelectItem[];
+  /** The scopes of embedded resources, by their path of names or aliases joined with `.`. */
+  embedded: Record<string, Scope>;
   columns?: string[];
   onConflict?: string[];
   /** For `GET /rpc/<fn>`: parameters that are not filters, as named arguments (text values). */
@@ -141,65 +152,22 @@ function quotedValue(cursor: Cursor): string {
   }
 }
 
-function refuseJsonPath(cursor: Cursor): void {
-  if (cursor.startsWith("->")) {
-    throw pgrstErrors.notImplemented("JSON paths (->, ->>) are not served by the local Data API stand-in");
+function jsonPathOf(cursor: Cursor): JsonStep[] {
+  const reader = new Reader(cursor.text);
+  reader.position = cursor.position;
+  try {
+    return readJsonPath(reader);
+  } finally {
+    cursor.position = reader.position;
   }
 }
 
-function typeName(cursor: Cursor): string {
-  const start = cursor.position;
-  while (!cursor.done && identifierChar.test(cursor.peek())) cursor.position++;
-  const name = cursor.text.slice(start, cursor.position).trim();
-  if (!name) cursor.fail("expecting a type name");
-  return name;
-}
-
-function selectItem(cursor: Cursor): SelectField {
-  cursor.skipSpaces();
-  if (cursor.take("*")) {
-    cursor.skipSpaces();
-    return { name: "*" };
-  }
-  if (cursor.startsWith("...")) throw embeddingRefused();
-  let name = fieldName(cursor);
-  let alias: string | undefined;
-  if (cursor.peek() === ":" && cursor.peek(2) !== "::") {
-    cursor.position++;
-    alias = name;
-    name = fieldName(cursor);
-  }
-  if (cursor.startsWith("()") && name === "count") throw aggregatesRefused();
-  if (cursor.peek() === "(" || cursor.peek() === "!") throw embeddingRefused();
-  refuseJsonPath(cursor);
-  let cast: string | undefined;
-  if (cursor.take("::")) cast = typeName(cursor);
-  if (cursor.peek() === "." && /^\.(sum|avg|count|max|min)\(\)/.test(cursor.text.slice(cursor.position))) {
-    throw aggregatesRefused();
-  }
-  cursor.skipSpaces();
-  if (!cursor.done && cursor.peek() !== ",") cursor.fail('expecting "::", "," or end of input');
-  return { name, alias, cast };
-}
-
-function embeddingRefused() {
-  return pgrstErrors.notImplemented(
-    "Embedded resources (select=name(...)) are not served by the local Data API stand-in; call an RPC instead",
-  );
-}
-
-function aggregatesRefused() {
-  return pgrstErrors.aggregatesNotAllowed();
-}
-
-function parseSelect(text: string): SelectField[] {
-  const cursor = new Cursor(text);
-  const items: SelectField[] = [];
-  if (text.trim() === "") return items;
-  for (;;) {
-    items.push(selectItem(cursor));
-    if (cursor.done) return items;
-    cursor.expect(",");
+function parseSelect(text: string): SelectItem[] {
+  try {
+    return parseSelectTree(text);
+  } catch (error) {
+    if (error instanceof SelectParseFailure) throw new ParseFailure(error.position, error.details);
+    throw error;
   }
 }
 
@@ -221,12 +189,18 @@ function operationExpression(
     return { negated, operation: { kind: "is", value: word } };
   }
   if (cursor.take("isdistinct.")) return { negated, operation: { kind: "isdistinct", value: value(cursor) } };
-  for (const fts of ["fts", "plfts", "phfts", "wfts"]) {
-    if (cursor.startsWith(`${fts}.`) || cursor.startsWith(`${fts}(`)) {
-      throw pgrstErrors.notImplemented(
-        "Full-text search filters are not served by the local Data API stand-in",
-      );
+  for (const fts of ["plfts", "phfts", "wfts", "fts"] as const) {
+    if (!cursor.startsWith(`${fts}.`) && !cursor.startsWith(`${fts}(`)) continue;
+    cursor.position += fts.length;
+    let language: string | undefined;
+    if (cursor.take("(")) {
+      const end = cursor.text.indexOf(")", cursor.position);
+      if (end < 0) cursor.fail('expecting ")"');
+      language = cursor.text.slice(cursor.position, end);
+      cursor.position = end + 1;
     }
+    cursor.expect(".", "delimiter (.)");
+    return { negated, operation: { kind: "fts", operator: fts, language, value: value(cursor) } };
   }
   for (const operator of simpleOperators) {
     if (cursor.take(`${operator}.`)) {
@@ -311,10 +285,10 @@ function logicTree(cursor: Cursor): LogicTree {
   }
   cursor.position = start;
   const column = fieldName(cursor);
-  refuseJsonPath(cursor);
+  const path = jsonPathOf(cursor);
   cursor.expect(".", "delimiter (.)");
   const expression = operationExpression(cursor, logicValue);
-  return { kind: "filter", filter: { column, ...expression } };
+  return { kind: "filter", filter: { column, ...(path.length > 0 ? { path } : {}), ...expression } };
 }
 
 function parseOrder(text: string): OrderTerm[] {
@@ -328,8 +302,8 @@ function parseOrder(text: string): OrderTerm[] {
         "Ordering by an embedded resource is not served by the local Data API stand-in",
       );
     }
-    refuseJsonPath(cursor);
-    const term: OrderTerm = { column };
+    const path = jsonPathOf(cursor);
+    const term: OrderTerm = path.length > 0 ? { column, path } : { column };
     if (cursor.take(".asc")) term.direction = "asc";
     else if (cursor.take(".desc")) term.direction = "desc";
     if (cursor.take(".nullsfirst")) term.nulls = "first";
@@ -368,12 +342,12 @@ function parsing<T>(what: string, text: string, parse: (text: string) => T): T {
   }
 }
 
-function filterOf(column: string, value: string): Filter {
+function filterOf(field: { column: string; path: JsonStep[] }, value: string): Filter {
   return parsing("filter", value, (text) => {
     const cursor = new Cursor(text);
     const expression = operationExpression(cursor, (each) => each.rest());
     if (!cursor.done) cursor.fail("expecting end of input");
-    return { column, ...expression };
+    return { column: field.column, ...(field.path.length > 0 ? { path: field.path } : {}), ...expression };
   });
 }
 
@@ -394,17 +368,22 @@ function looksLikeFilter(value: string): boolean {
   return operators.some((operator) => new RegExp(`^${operator}(\\((any|all|[A-Za-z_ ]+)\\))?\\.`).test(body));
 }
 
-function fieldKey(key: string): string {
+/** A filter key: `[embedded.…]column[->json path]`. */
+function fieldKey(key: string): { embedded: string[]; column: string; path: JsonStep[] } {
   return parsing("tree path", key, (text) => {
     const cursor = new Cursor(text);
-    const name = fieldName(cursor);
-    if (cursor.peek() === ".") {
-      throw pgrstErrors.notEmbedded(name);
-    }
-    refuseJsonPath(cursor);
+    const names = [fieldName(cursor)];
+    while (cursor.take(".")) names.push(fieldName(cursor));
+    const path = jsonPathOf(cursor);
     if (!cursor.done) cursor.fail("expecting end of input");
-    return name;
+    return { embedded: names.slice(0, -1), column: names.at(-1)!, path };
   });
+}
+
+function scopeOf(result: QueryParams, embedded: string[]): Scope {
+  if (embedded.length === 0) return result;
+  const key = embedded.join(".");
+  return result.embedded[key] ??= { filters: [], logic: [], order: [] };
 }
 
 /**
@@ -412,7 +391,14 @@ function fieldKey(key: string): string {
  * parameter that is not a filter is a named argument of the function.
  */
 export function parseQueryParams(search: URLSearchParams, rpcRead = false): QueryParams {
-  const result: QueryParams = { select: [{ name: "*" }], filters: [], logic: [], order: [], rpcArgs: {} };
+  const result: QueryParams = {
+    select: [{ kind: "star" }],
+    filters: [],
+    logic: [],
+    order: [],
+    embedded: {},
+    rpcArgs: {},
+  };
   for (const [key, value] of search) {
     if (key === "select") {
       result.select = parsing("select parameter", value, parseSelect);
@@ -429,15 +415,14 @@ export function parseQueryParams(search: URLSearchParams, rpcRead = false): Quer
     const path = key.split(".");
     const last = path.at(-1)!;
     if (reservedEmbeddable.has(last)) {
-      const embedded = path.slice(0, -1).filter((part) => part !== "not");
-      if (embedded.length > 0) throw pgrstErrors.notEmbedded(embedded.join("."));
-      if (last === "order") result.order.push(...parsing("order", value, parseOrder));
-      else if (last === "limit") result.limit = integerOrUndefined(value);
-      else if (last === "offset") result.offset = integerOrUndefined(value);
+      const negated = path.length >= 2 && path.at(-2) === "not";
+      const scope = scopeOf(result, path.slice(0, negated ? -2 : -1));
+      if (last === "order") scope.order.push(...parsing("order", value, parseOrder));
+      else if (last === "limit") scope.limit = integerOrUndefined(value);
+      else if (last === "offset") scope.offset = integerOrUndefined(value);
       else {
-        const negated = path.length === 2 && path[0] === "not";
         const text = `${negated ? "not." : ""}${last}${value}`;
-        result.logic.push(parsing("logic tree", text, (each) => {
+        scope.logic.push(parsing("logic tree", text, (each) => {
           const cursor = new Cursor(each);
           const tree = logicTree(cursor);
           if (!cursor.done || tree.kind !== "logic") cursor.fail("expecting logic operator (and, or)");
@@ -451,9 +436,29 @@ export function parseQueryParams(search: URLSearchParams, rpcRead = false): Quer
       result.rpcArgs[key] = value;
       continue;
     }
-    result.filters.push(filterOf(fieldKey(key), value));
+    const field = fieldKey(key);
+    scopeOf(result, field.embedded).filters.push(filterOf(field, value));
   }
+  checkEmbeddedScopes(result);
   return result;
+}
+
+/** Every embedded scope must name a resource the select embeds (by alias or name), else PGRST108. */
+function checkEmbeddedScopes(result: QueryParams): void {
+  const paths = new Set<string>();
+  const walk = (items: SelectItem[], prefix: string[]) => {
+    for (const item of items) {
+      if (item.kind !== "embed") continue;
+      for (const label of new Set([item.alias ?? item.name, item.name])) {
+        paths.add([...prefix, label].join("."));
+        walk(item.children, [...prefix, label]);
+      }
+    }
+  };
+  walk(result.select, []);
+  for (const key of Object.keys(result.embedded)) {
+    if (!paths.has(key)) throw pgrstErrors.notEmbedded(key);
+  }
 }
 
 function integerOrUndefined(value: string): number | undefined {

@@ -5,9 +5,14 @@
  * always quoted identifiers (`"…"`, `"` doubled); every value is a bound parameter (`$n`); type names come
  * from the catalog (function parameters) or are plain words (casts, checked here). Pure: no I/O.
  */
-import { pgrstErrors } from "./errors.ts";
-import type { Filter, LogicTree, OrderTerm, QueryParams, SelectField } from "./query_params.ts";
+import { buildLevel, newBuildState, type ReadCatalog } from "./embedding.ts";
+import { orderSql, Parameters, qualified, quoteIdentifier, rangeSql, whereSql } from "./fragments.ts";
+import type { QueryParams } from "./query_params.ts";
 import type { RowRange } from "./preferences.ts";
+import type { Relation } from "./relationships.ts";
+import type { SelectItem } from "./select.ts";
+
+export { quoteIdentifier };
 
 export interface Statement {
   text: string;
@@ -18,136 +23,22 @@ export interface Statement {
 export interface BodyShape {
   single: boolean;
   stripNulls: boolean;
-}
-
-/** `"name"` with `"` doubled: any text is a safe identifier. */
-export function quoteIdentifier(name: string): string {
-  if (name.includes("\u0000")) throw pgrstErrors.queryParam("Identifiers cannot contain NUL", name);
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-export const exposedSchema = "public";
-
-function tableIdentifier(table: string): string {
-  return `${quoteIdentifier(exposedSchema)}.${quoteIdentifier(table)}`;
-}
-
-/** Collects bound values; `add` answers the placeholder. */
-class Parameters {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-const castPattern = /^[A-Za-z_][A-Za-z0-9_]*( [A-Za-z_][A-Za-z0-9_]*)*(\[\])?$/;
-
-function selectList(items: readonly SelectField[], qualifier: string): string {
-  if (items.length === 0) return "";
-  return items.map((item) => {
-    if (item.name === "*") return `${qualifier}.*`;
-    let expression = `${qualifier}.${quoteIdentifier(item.name)}`;
-    if (item.cast !== undefined) {
-      if (!castPattern.test(item.cast)) throw pgrstErrors.queryParam("Invalid cast", item.cast);
-      expression = `CAST(${expression} AS ${item.cast})`;
-    }
-    const alias = item.alias ?? (item.cast !== undefined ? item.name : undefined);
-    return alias === undefined ? expression : `${expression} AS ${quoteIdentifier(alias)}`;
-  }).join(", ");
-}
-
-const quantSql: Record<string, string> = {
-  eq: "=",
-  gt: ">",
-  gte: ">=",
-  lt: "<",
-  lte: "<=",
-  like: "LIKE",
-  ilike: "ILIKE",
-  match: "~",
-  imatch: "~*",
-};
-const simpleSql: Record<string, string> = {
-  neq: "<>",
-  cs: "@>",
-  cd: "<@",
-  ov: "&&",
-  sl: "<<",
-  sr: ">>",
-  nxr: "&<",
-  nxl: "&>",
-  adj: "-|-",
-};
-
-function filterSql(filter: Filter, qualifier: string, parameters: Parameters): string {
-  const column = `${qualifier}.${quoteIdentifier(filter.column)}`;
-  const operation = filter.operation;
-  let sql: string;
-  switch (operation.kind) {
-    case "quant": {
-      const isLike = operation.operator === "like" || operation.operator === "ilike";
-      const value = isLike ? operation.value.replaceAll("*", "%") : operation.value;
-      const operator = quantSql[operation.operator];
-      sql = operation.quantifier
-        ? `${column} ${operator} ${operation.quantifier.toUpperCase()}(${parameters.add(value)})`
-        : `${column} ${operator} ${parameters.add(value)}`;
-      break;
-    }
-    case "simple":
-      sql = `${column} ${simpleSql[operation.operator]} ${parameters.add(operation.value)}`;
-      break;
-    case "in": {
-      // `in.()` is an empty list (PostgREST: `= ANY('{}')`), so it matches nothing.
-      const empty = operation.values.length === 1 && operation.values[0] === "";
-      sql = `${column} = ANY(${parameters.add(empty ? [] : operation.values)})`;
-      break;
-    }
-    case "is":
-      sql = `${column} IS ${operation.value === "not_null" ? "NOT NULL" : operation.value.toUpperCase()}`;
-      break;
-    case "isdistinct":
-      sql = `${column} IS DISTINCT FROM ${parameters.add(operation.value)}`;
-      break;
-  }
-  return filter.negated ? `NOT (${sql})` : sql;
-}
-
-function logicSql(tree: LogicTree, qualifier: string, parameters: Parameters): string {
-  if (tree.kind === "filter") return filterSql(tree.filter, qualifier, parameters);
-  const joined = tree.children.map((child) => logicSql(child, qualifier, parameters))
-    .join(tree.operator === "and" ? " AND " : " OR ");
-  return `${tree.negated ? "NOT " : ""}(${joined})`;
-}
-
-/** ` WHERE …` for the filters and or/and trees (empty when there are none). */
-function whereSql(query: QueryParams, qualifier: string, parameters: Parameters): string {
-  const conditions = [
-    ...query.filters.map((filter) => filterSql(filter, qualifier, parameters)),
-    ...query.logic.map((tree) => logicSql(tree, qualifier, parameters)),
-  ];
-  return conditions.length > 0 ? ` WHERE ${conditions.join(" AND ")}` : "";
-}
-
-function orderSql(order: readonly OrderTerm[], qualifier: string): string {
-  if (order.length === 0) return "";
-  return ` ORDER BY ${
-    order.map((term) =>
-      `${qualifier}.${quoteIdentifier(term.column)}${
-        term.direction ? ` ${term.direction.toUpperCase()}` : ""
-      }${term.nulls ? ` NULLS ${term.nulls.toUpperCase()}` : ""}`
-    ).join(", ")
-  }`;
-}
-
-function rangeSql(range: RowRange): string {
-  return `${range.limit !== undefined ? ` LIMIT ${Math.trunc(range.limit)}` : ""}${
-    range.offset > 0 ? ` OFFSET ${Math.trunc(range.offset)}` : ""
-  }`;
+  /** `text/csv` or `application/geo+json` (PostgREST's built-in media types); JSON otherwise. */
+  format?: "csv" | "geojson";
 }
 
 /** The body expression over `_postgrest_t` (PostgREST's `asJsonF` / `asJsonSingleF`). */
 function bodySql(shape: BodyShape, scalar: "no" | "one" | "set" = "no"): string {
+  // PostgREST's asCsvF and asGeoJsonF (Query/SqlFragment.hs).
+  if (shape.format === "csv") {
+    return "(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM " +
+      "(SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a) || chr(10) || " +
+      "coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')";
+  }
+  if (shape.format === "geojson") {
+    return "json_build_object('type', 'FeatureCollection', 'features', " +
+      "coalesce(json_agg(ST_AsGeoJSON(_postgrest_t)::json), '[]'))::text";
+  }
   const rows = scalar === "no" ? "_postgrest_t" : "_postgrest_t.pgrst_scalar";
   const strip = (expression: string) => shape.stripNulls ? `json_strip_nulls(${expression})` : expression;
   if (shape.single || scalar === "one") return `coalesce(${strip(`json_agg(${rows})->0`)}, 'null')::text`;
@@ -169,23 +60,47 @@ const countInserted = (sign: "+" | "-") =>
   }'`;
 const insertedSql = "nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int";
 
+/** The rows of one level with their embedded resources: `SELECT … FROM <from> <joins> WHERE …`. */
+function levelQuery(
+  parameters: Parameters,
+  catalog: ReadCatalog,
+  query: QueryParams,
+  from: string,
+  qualifier: string,
+  relation: Relation | undefined,
+  extraConditions: string[] = [],
+): { select: string; fromWhere: string; order: string } {
+  const state = newBuildState(parameters, catalog, query);
+  const level = buildLevel(state, query.select, qualifier, relation, []);
+  const { scope, conditions } = level.scopeConditions(query);
+  const where = whereSql(scope, qualifier, parameters, [
+    ...extraConditions,
+    ...level.conditions,
+    ...conditions,
+  ]);
+  const selectList = level.selectList.length > 0 ? level.selectList.join(", ") : "";
+  return {
+    select: selectList,
+    fromWhere: `${from}${level.joins.map((join) => ` ${join}`).join("")}${where}`,
+    order: orderSql(scope.order, qualifier, parameters),
+  };
+}
+
 /** `GET /rest/v1/<table>`: one statement for the page, and the total when `count` is asked. */
 export function readStatement(
-  table: string,
+  target: Relation,
   query: QueryParams,
   range: RowRange,
   shape: BodyShape,
   withCount: boolean,
+  catalog: ReadCatalog,
 ): Statement {
   const parameters = new Parameters();
-  const qualifier = quoteIdentifier(table);
-  const where = whereSql(query, qualifier, parameters);
-  const source = `SELECT ${selectList(query.select, qualifier)} FROM ${tableIdentifier(table)}${where}${
-    orderSql(query.order, qualifier)
-  }${rangeSql(range)}`;
-  const total = withCount
-    ? `(SELECT pg_catalog.count(*) FROM ${tableIdentifier(table)}${where})::bigint`
-    : "null";
+  const qualifier = quoteIdentifier(target.name);
+  const from = `${qualified(target.schema, target.name)} AS ${qualifier}`;
+  const level = levelQuery(parameters, catalog, query, from, qualifier, target);
+  const source = `SELECT ${level.select} FROM ${level.fromWhere}${level.order}${rangeSql(range)}`;
+  const total = withCount ? `(SELECT pg_catalog.count(*) FROM ${level.fromWhere})::bigint` : "null";
   return {
     text: `WITH pgrst_source AS (${source}) ${
       finalSelect(bodySql(shape), total, "(SELECT * FROM pgrst_source) _postgrest_t")
@@ -194,32 +109,57 @@ export function readStatement(
   };
 }
 
+/** The count query PostgREST plans for `count=planned` (its EXPLAIN row estimate is the total). */
+export function plannedCountStatement(target: Relation, query: QueryParams, catalog: ReadCatalog): Statement {
+  const parameters = new Parameters();
+  const qualifier = quoteIdentifier(target.name);
+  const from = `${qualified(target.schema, target.name)} AS ${qualifier}`;
+  const level = levelQuery(parameters, catalog, query, from, qualifier, target);
+  return { text: `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${level.fromWhere}`, values: parameters.values };
+}
+
+function hasEmbeds(select: readonly SelectItem[]): boolean {
+  return select.some((item) => item.kind === "embed" || item.kind === "star");
+}
+
 /**
- * `RETURNING` the columns `select` names (`*`: every column), as PostgREST does: a column the role may not
- * read is never touched unless asked for; `RETURNING 1` without a representation, only to count the rows.
+ * `RETURNING` the columns `select` names (`*` or embedded resources: every column), as PostgREST does: a
+ * column the role may not read is never touched unless asked for; `RETURNING 1` without a representation,
+ * only to count the rows.
  */
-function returningSql(table: string, select: readonly SelectField[], representation: boolean): string {
+function returningSql(table: string, select: readonly SelectItem[], representation: boolean): string {
   if (!representation) return " RETURNING 1";
-  if (select.some((item) => item.name === "*")) return ` RETURNING ${tableIdentifier(table)}.*`;
-  const columns = [...new Set(select.map((item) => item.name))];
+  if (hasEmbeds(select)) return ` RETURNING ${table}.*`;
+  const columns = [
+    ...new Set(select.flatMap((item) => item.kind === "column" ? [item.name] : [])),
+  ];
   if (columns.length === 0) return " RETURNING 1";
-  return ` RETURNING ${
-    columns.map((column) => `${tableIdentifier(table)}.${quoteIdentifier(column)}`).join(", ")
-  }`;
+  return ` RETURNING ${columns.map((column) => `${table}.${quoteIdentifier(column)}`).join(", ")}`;
 }
 
 function mutationResult(
-  table: string,
+  target: Relation,
   mutation: string,
   query: QueryParams,
   shape: BodyShape,
   representation: boolean,
+  parameters: Parameters,
+  catalog: ReadCatalog,
   inserted = "null",
 ): string {
-  const qualifier = quoteIdentifier(table);
-  const from = representation
-    ? `(SELECT ${selectList(query.select, qualifier)} FROM pgrst_source AS ${qualifier}) _postgrest_t`
-    : "(SELECT * FROM pgrst_source) _postgrest_t";
+  const qualifier = quoteIdentifier(target.name);
+  let from = "(SELECT * FROM pgrst_source) _postgrest_t";
+  if (representation) {
+    const level = levelQuery(
+      parameters,
+      catalog,
+      { ...query, filters: [], logic: [], order: query.order },
+      `pgrst_source AS ${qualifier}`,
+      qualifier,
+      target,
+    );
+    from = `(SELECT ${level.select} FROM ${level.fromWhere}${level.order}) _postgrest_t`;
+  }
   return `WITH pgrst_source AS (${mutation}) ${
     finalSelect(representation ? bodySql(shape) : "''", "null", from, inserted)
   }`;
@@ -231,24 +171,46 @@ export interface InsertOptions {
   representation: boolean;
   /** `Prefer: resolution=…` with the conflict target (on_conflict, else the primary key). */
   onConflict?: { resolution: "merge-duplicates" | "ignore-duplicates"; columns: readonly string[] };
+  /**
+   * `Prefer: missing=default`: the written columns' default expressions (catalog text); a key a row lacks
+   * takes the column's default, not NULL. Undefined for `missing=null`.
+   */
+  defaults?: Record<string, string>;
 }
 
-/** `POST /rest/v1/<table>`: the rows come as one JSON parameter through `json_populate_recordset`. */
+/**
+ * `POST /rest/v1/<table>`: the rows come as one JSON parameter through `json_populate_recordset`; with
+ * `missing=default`, as PostgREST's `fromJsonBodyF`: each element is `jsonb_build_object(<column>, <its
+ * default>, …) || element`, so every default is evaluated once per row (a sequence advances for each row,
+ * as on PostgREST) and the payload's keys win.
+ */
 export function insertStatement(
-  table: string,
+  target: Relation,
   rows: readonly Record<string, unknown>[],
   query: QueryParams,
   shape: BodyShape,
   options: InsertOptions,
+  catalog: ReadCatalog,
 ): Statement {
   const parameters = new Parameters();
+  const table = qualified(target.schema, target.name);
   const columns = options.columns.map(quoteIdentifier);
-  const body = parameters.add(JSON.stringify(rows));
-  let mutation =
-    `INSERT INTO ${tableIdentifier(table)}${columns.length > 0 ? `(${columns.join(", ")})` : ""} ` +
-    `SELECT ${columns.join(", ")} FROM json_populate_recordset(NULL::${
-      tableIdentifier(table)
-    }, ${body}::json) _`;
+  let mutation: string;
+  if (options.defaults && columns.length > 0) {
+    const defaults = options.columns.filter((column) => options.defaults![column] !== undefined).map((
+      column,
+    ) => `${parameters.add(column)}::text, ${options.defaults![column]}`);
+    const body = parameters.add(JSON.stringify(rows));
+    mutation = `INSERT INTO ${table}(${columns.join(", ")}) SELECT ${
+      columns.map((column) => `_.${column}`).join(", ")
+    } FROM (SELECT jsonb_agg(jsonb_build_object(${defaults.join(", ")}) || pgrst_element) AS val ` +
+      `FROM jsonb_array_elements(${body}::jsonb) pgrst_element) pgrst_json_defs, ` +
+      `LATERAL jsonb_populate_recordset(NULL::${table}, pgrst_json_defs.val) _`;
+  } else {
+    const body = parameters.add(JSON.stringify(rows));
+    mutation = `INSERT INTO ${table}${columns.length > 0 ? `(${columns.join(", ")})` : ""} ` +
+      `SELECT ${columns.join(", ")} FROM json_populate_recordset(NULL::${table}, ${body}::json) _`;
+  }
   const conflictTarget = options.onConflict?.columns.map(quoteIdentifier).join(", ");
   const merging = options.onConflict?.resolution === "merge-duplicates" && !!conflictTarget &&
     columns.length > 0;
@@ -261,14 +223,17 @@ export function insertStatement(
       : ` ON CONFLICT(${conflictTarget}) DO NOTHING`;
   }
   mutation += returningSql(table, query.select, options.representation);
+  const countsInserted = merging;
   return {
     text: mutationResult(
-      table,
+      target,
       mutation,
       query,
       shape,
       options.representation,
-      merging ? insertedSql : "null",
+      parameters,
+      catalog,
+      countsInserted ? insertedSql : "null",
     ),
     values: parameters.values,
   };
@@ -276,145 +241,45 @@ export function insertStatement(
 
 /** `PATCH /rest/v1/<table>`: the new values as one JSON parameter through `json_populate_record`. */
 export function updateStatement(
-  table: string,
+  target: Relation,
   values: Record<string, unknown>,
   columns: readonly string[],
   query: QueryParams,
   shape: BodyShape,
   representation: boolean,
+  catalog: ReadCatalog,
 ): Statement {
   const parameters = new Parameters();
-  const qualifier = quoteIdentifier(table);
+  const table = qualified(target.schema, target.name);
+  const qualifier = quoteIdentifier(target.name);
   const body = parameters.add(JSON.stringify(values));
   const set = columns.map((column) => `${quoteIdentifier(column)} = pgrst_body.${quoteIdentifier(column)}`);
-  const mutation = `UPDATE ${tableIdentifier(table)} SET ${set.join(", ")} FROM (SELECT * FROM ` +
-    `json_populate_record(NULL::${tableIdentifier(table)}, ${body}::json)) pgrst_body${
+  const mutation = `UPDATE ${table} AS ${qualifier} SET ${set.join(", ")} FROM (SELECT * FROM ` +
+    `json_populate_record(NULL::${table}, ${body}::json)) pgrst_body${
       whereSql(query, qualifier, parameters)
-    }${returningSql(table, query.select, representation)}`;
-  return { text: mutationResult(table, mutation, query, shape, representation), values: parameters.values };
+    }${returningSql(qualifier, query.select, representation)}`;
+  return {
+    text: mutationResult(target, mutation, query, shape, representation, parameters, catalog),
+    values: parameters.values,
+  };
 }
 
 /** `DELETE /rest/v1/<table>`. */
 export function deleteStatement(
-  table: string,
+  target: Relation,
   query: QueryParams,
   shape: BodyShape,
   representation: boolean,
+  catalog: ReadCatalog,
 ): Statement {
   const parameters = new Parameters();
-  const qualifier = quoteIdentifier(table);
-  const mutation = `DELETE FROM ${tableIdentifier(table)}${whereSql(query, qualifier, parameters)}${
-    returningSql(table, query.select, representation)
+  const table = qualified(target.schema, target.name);
+  const qualifier = quoteIdentifier(target.name);
+  const mutation = `DELETE FROM ${table} AS ${qualifier}${whereSql(query, qualifier, parameters)}${
+    returningSql(qualifier, query.select, representation)
   }`;
-  return { text: mutationResult(table, mutation, query, shape, representation), values: parameters.values };
-}
-
-export interface RoutineParameter {
-  name: string;
-  /** The type as `format_type` gives it (catalog text, never request text). */
-  type: string;
-  hasDefault: boolean;
-  variadic: boolean;
-}
-
-export interface Routine {
-  name: string;
-  parameters: RoutineParameter[];
-  volatility: "immutable" | "stable" | "volatile";
-  returnsSet: boolean;
-  returns: "void" | "scalar" | "composite";
-}
-
-/**
- * The overload of `name` that takes exactly these named arguments: every argument names a parameter and
- * every parameter without a default is given (PostgREST's rule). None is PGRST202, several PGRST203.
- */
-export function chooseRoutine(
-  overloads: readonly Routine[],
-  name: string,
-  argumentNames: readonly string[],
-  viaPost: boolean,
-): Routine {
-  const given = new Set(argumentNames);
-  const matching = overloads.filter((routine) =>
-    argumentNames.every((argument) => routine.parameters.some((parameter) => parameter.name === argument)) &&
-    routine.parameters.every((parameter) => parameter.hasDefault || given.has(parameter.name))
-  );
-  if (matching.length === 1) return matching[0];
-  if (matching.length === 0) {
-    const hint = overloads.length > 0
-      ? `Perhaps you meant to call the function public.${name}(${
-        overloads[0].parameters.map((parameter) => parameter.name).sort().join(", ")
-      })`
-      : null;
-    throw pgrstErrors.noRpc(name, argumentNames, viaPost, hint);
-  }
-  throw pgrstErrors.ambiguousRpc(
-    matching.map((routine) =>
-      `public.${routine.name}(${
-        routine.parameters.map((parameter) => `${parameter.name} => ${parameter.type}`).join(", ")
-      })`
-    ),
-  );
-}
-
-/**
- * `POST|GET /rest/v1/rpc/<fn>`: the arguments as one JSON parameter read by `json_to_record` with the
- * parameters' catalog types, passed by name; then `select`, filters, order and range over the result, as
- * PostgREST applies them to a function's rows.
- */
-export function callStatement(
-  routine: Routine,
-  args: Record<string, unknown>,
-  query: QueryParams,
-  range: RowRange,
-  shape: BodyShape,
-  withCount: boolean,
-): Statement {
-  const parameters = new Parameters();
-  const given = routine.parameters.filter((parameter) => Object.hasOwn(args, parameter.name));
-  const call = `${tableIdentifier(routine.name)}(${
-    given.map((parameter) =>
-      `${parameter.variadic ? "VARIADIC " : ""}${quoteIdentifier(parameter.name)} := pgrst_body.${
-        quoteIdentifier(parameter.name)
-      }`
-    ).join(", ")
-  })`;
-  const record = given.length > 0
-    ? `json_to_record(${parameters.add(JSON.stringify(args))}::json) AS pgrst_body(${
-      given.map((parameter) => `${quoteIdentifier(parameter.name)} ${parameter.type}`).join(", ")
-    })`
-    : undefined;
-  const qualifier = quoteIdentifier("pgrst_call");
-  if (routine.returns !== "composite") {
-    const source = `SELECT ${call} AS pgrst_scalar${record ? ` FROM ${record}` : ""}`;
-    const scalar = routine.returnsSet ? "set" : "one";
-    return {
-      text: `WITH pgrst_source AS (${source}) ${
-        finalSelect(
-          bodySql({ single: shape.single, stripNulls: false }, scalar),
-          withCount ? "(SELECT pg_catalog.count(*) FROM pgrst_source)::bigint" : "null",
-          `(SELECT * FROM pgrst_source${rangeSql(range)}) _postgrest_t`,
-        )
-      }`,
-      values: parameters.values,
-    };
-  }
-  const source = record
-    ? `SELECT ${qualifier}.* FROM ${record}, LATERAL ${call} ${qualifier}`
-    : `SELECT ${qualifier}.* FROM ${call} ${qualifier}`;
-  const where = whereSql(query, qualifier, parameters);
-  const page = `SELECT ${selectList(query.select, qualifier)} FROM pgrst_source AS ${qualifier}${where}${
-    orderSql(query.order, qualifier)
-  }${rangeSql(range)}`;
-  const total = withCount
-    ? `(SELECT pg_catalog.count(*) FROM pgrst_source AS ${qualifier}${where})::bigint`
-    : "null";
-  const single = !routine.returnsSet || shape.single;
   return {
-    text: `WITH pgrst_source AS (${source}) ${
-      finalSelect(bodySql({ single, stripNulls: shape.stripNulls }), total, `(${page}) _postgrest_t`)
-    }`,
+    text: mutationResult(target, mutation, query, shape, representation, parameters, catalog),
     values: parameters.values,
   };
 }

@@ -353,7 +353,11 @@ Deno.test("Data API stand-in with supabase-js", options, async (t) => {
         405,
         "PGRST101",
       );
-      expect(await raw("/plans", { headers: { accept: "text/csv" }, token: ownerToken }), 406, "PGRST107");
+      expect(
+        await raw("/plans", { headers: { accept: "application/xml" }, token: ownerToken }),
+        406,
+        "PGRST107",
+      );
       expect(
         await raw("/invitations", { method: "POST", body: { nope: 1 }, token: ownerToken }),
         400,

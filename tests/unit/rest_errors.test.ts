@@ -122,7 +122,7 @@ Deno.test("PostgREST's own codes and statuses", () => {
     [pgrstErrors.invalidResourcePath(), 404, "PGRST125"],
     [pgrstErrors.openApiDisabled(), 404, "PGRST126"],
     [pgrstErrors.notImplemented("x"), 400, "PGRST127"],
-    [pgrstErrors.noRpc("f", [], true, null), 404, "PGRST202"],
+    [pgrstErrors.noRpc("public", "f", [], true, null), 404, "PGRST202"],
     [pgrstErrors.ambiguousRpc(["a"]), 300, "PGRST203"],
     [pgrstErrors.columnNotFound("t", "c"), 400, "PGRST204"],
     [pgrstErrors.tableNotFound("t", null), 404, "PGRST205"],
@@ -145,7 +145,7 @@ Deno.test("PostgREST's own codes and statuses", () => {
     hint: "Only the following schemas are exposed: public",
   });
   assertEquals(
-    pgrstErrors.noRpc("f", [], false, null).body.message,
+    pgrstErrors.noRpc("public", "f", [], false, null).body.message,
     "Could not find the function public.f without parameters in the schema cache",
   );
   assertEquals(

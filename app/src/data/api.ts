@@ -370,18 +370,14 @@ export async function revokeApiKey(id: string): Promise<void> {
 // ---------------------------------------------------------------- Organizations
 
 export async function organizations(userId: string): Promise<Organization[]> {
-  const memberships = await run<{ organization_id: string; role: string }[]>(
-    client.from("organization_members").select("organization_id, role").eq("user_id", userId),
+  // One request: the user's organizations with their own membership embedded (`!inner` keeps only those).
+  const orgs = await run<
+    { id: string; name: string; created_at: string; organization_members: { role: string }[] }[]
+  >(
+    client.from("organizations").select("id, name, created_at, organization_members!inner(role)")
+      .eq("organization_members.user_id", userId).order("name"),
   );
-  if (memberships.length === 0) return [];
-  const orgs = await run<{ id: string; name: string; created_at: string }[]>(
-    client.from("organizations").select("id, name, created_at").in(
-      "id",
-      memberships.map((m) => m.organization_id),
-    )
-      .order("name"),
-  );
-  return orgs.map((org) => ({ ...org, role: memberships.find((m) => m.organization_id === org.id)!.role }));
+  return orgs.map(({ organization_members, ...org }) => ({ ...org, role: organization_members[0].role }));
 }
 
 export async function createOrganization(name: string): Promise<string> {
@@ -389,22 +385,23 @@ export async function createOrganization(name: string): Promise<string> {
 }
 
 export async function members(organizationId: string): Promise<Member[]> {
-  const rows = await run<{ user_id: string; role: string; created_at: string }[]>(
-    client.from("organization_members").select("user_id, role, created_at").eq(
-      "organization_id",
-      organizationId,
-    )
-      .order("created_at"),
+  // One request: each membership with the member's profile embedded (many-to-one through user_id).
+  const rows = await run<
+    {
+      user_id: string;
+      role: string;
+      created_at: string;
+      profiles: { email: string | null; display_name: string | null } | null;
+    }[]
+  >(
+    client.from("organization_members").select("user_id, role, created_at, profiles(email, display_name)")
+      .eq("organization_id", organizationId).order("created_at"),
   );
-  const people = rows.length === 0
-    ? []
-    : await run<{ id: string; email: string | null; display_name: string | null }[]>(
-      client.from("profiles").select("id, email, display_name").in("id", rows.map((row) => row.user_id)),
-    );
-  return rows.map((row) => {
-    const person = people.find((p) => p.id === row.user_id);
-    return { ...row, email: person?.email ?? null, display_name: person?.display_name ?? null };
-  });
+  return rows.map(({ profiles, ...row }) => ({
+    ...row,
+    email: profiles?.email ?? null,
+    display_name: profiles?.display_name ?? null,
+  }));
 }
 
 export async function setMemberRole(organizationId: string, userId: string, role: string): Promise<void> {
