@@ -16,6 +16,14 @@ SET client_min_messages = warning;
 SET row_security = off;
 
 --
+-- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
+--
+
+CREATE SCHEMA private;
+
+ALTER SCHEMA private OWNER TO postgres;
+
+--
 -- Name: public; Type: SCHEMA; Schema: -; Owner: pg_database_owner
 --
 
@@ -28,14 +36,6 @@ ALTER SCHEMA public OWNER TO pg_database_owner;
 --
 
 COMMENT ON SCHEMA public IS 'standard public schema';
-
---
--- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
---
-
-CREATE SCHEMA private;
-
-ALTER SCHEMA private OWNER TO postgres;
 
 --
 -- Name: admit_api_request(uuid, text, boolean, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -7670,18 +7670,18 @@ ALTER TABLE public.webhook_target_policy ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.whois_servers ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
+--
+
+GRANT USAGE ON SCHEMA private TO service_role;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
 --
 
 GRANT USAGE ON SCHEMA public TO anon;
 GRANT USAGE ON SCHEMA public TO authenticated;
 GRANT USAGE ON SCHEMA public TO service_role;
-
---
--- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
---
-
-GRANT USAGE ON SCHEMA private TO service_role;
 
 --
 -- Name: FUNCTION admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
