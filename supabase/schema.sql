@@ -196,6 +196,41 @@ $$;
 ALTER FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) OWNER TO postgres;
 
 --
+-- Name: calendar_feed_document(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.calendar_feed_document(p_token_hash text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+           'reminder_days', to_jsonb(f.reminder_days),
+           'names', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'domain_name', w.domain_name,
+                      'unicode_name', w.unicode_name,
+                      'status', d.status,
+                      'expires_at', d.expires_at,
+                      'predicted_drop_at', d.predicted_drop_at
+                    ) order by w.domain_name)
+               from public.watchlist_entries as w
+               join public.domains as d on d.name = w.domain_name
+              where w.user_id = f.user_id and w.deleted_at is null
+           ), '[]'::jsonb)
+         )
+    from public.calendar_feeds as f
+   where f.token_hash = p_token_hash
+$$;
+
+ALTER FUNCTION private.calendar_feed_document(p_token_hash text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.calendar_feed_document(p_token_hash text) IS 'The calendar feed of the token whose SHA-256 hex is p_token_hash: reminder_days and the account''s own watched names (domain_name, unicode_name, status, expires_at, predicted_drop_at); null when unknown or revoked.';
+
+--
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3942,6 +3977,37 @@ $$;
 ALTER FUNCTION public.alert_event_types() OWNER TO postgres;
 
 --
+-- Name: calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.calendar_feed() RETURNS TABLE(active boolean, created_at timestamp with time zone, reminder_days integer[])
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  return query
+    select true, f.created_at, f.reminder_days from public.calendar_feeds as f where f.user_id = v_uid
+    union all
+    select false, null::timestamptz, '{30,7,1}'::integer[]
+     where not exists (select 1 from public.calendar_feeds as f where f.user_id = v_uid);
+end
+$$;
+
+ALTER FUNCTION public.calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.calendar_feed() IS 'The signed-in account''s calendar feed: active, created_at, reminder_days (30, 7, 1 when there is none). Never the token. Refuses assistants'' OAuth tokens.';
+
+--
 -- Name: create_api_key(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3988,6 +4054,41 @@ end
 $$;
 
 ALTER FUNCTION public.create_api_key(p_name text) OWNER TO postgres;
+
+--
+-- Name: create_calendar_feed(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_calendar_feed(p_reminder_days integer[] DEFAULT NULL::integer[]) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+  v_token text := encode(extensions.gen_random_bytes(24), 'hex');
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  insert into public.calendar_feeds as f (user_id, token_hash, reminder_days)
+  values (v_uid, encode(extensions.digest(v_token, 'sha256'), 'hex'), coalesce(v_days, '{30,7,1}'))
+  on conflict (user_id) do update
+     set token_hash = excluded.token_hash,
+         reminder_days = coalesce(v_days, f.reminder_days),
+         created_at = now();
+  return v_token;
+end
+$$;
+
+ALTER FUNCTION public.create_calendar_feed(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) IS 'Makes or renews the signed-in account''s calendar feed and returns its new secret token (shown once; the previous URL stops working). Refuses assistants'' OAuth tokens. DW400 reminder days out of range.';
 
 --
 -- Name: create_organization(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4609,6 +4710,29 @@ $$;
 ALTER FUNCTION public.revoke_api_key(p_key_id uuid) OWNER TO postgres;
 
 --
+-- Name: revoke_calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.revoke_calendar_feed() RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.refuse_oauth_client_token();
+  delete from public.calendar_feeds as f where f.user_id = auth.uid();
+  return found;
+end
+$$;
+
+ALTER FUNCTION public.revoke_calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION revoke_calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.revoke_calendar_feed() IS 'Revokes the signed-in account''s calendar feed (its URL answers 404 from then on); true when there was one. Refuses assistants'' OAuth tokens.';
+
+--
 -- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4680,6 +4804,41 @@ end
 $$;
 
 ALTER FUNCTION public.send_webhook_test(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: set_calendar_reminder_days(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) RETURNS integer[]
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+  v_saved integer[];
+begin
+  perform private.refuse_oauth_client_token();
+  if v_days is null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Reminder days must be 1 to 10 whole numbers of days from 1 to 365.';
+  end if;
+  update public.calendar_feeds as f set reminder_days = v_days
+   where f.user_id = auth.uid()
+  returning f.reminder_days into v_saved;
+  if v_saved is null then
+    raise exception using errcode = 'DW404', message = 'DW404: There is no calendar feed to change.';
+  end if;
+  return v_saved;
+end
+$$;
+
+ALTER FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) IS 'Sets the reminder days of the signed-in account''s calendar feed (its URL stays). DW400 out of range, DW404 no feed. Refuses assistants'' OAuth tokens.';
 
 --
 -- Name: set_telegram_chat(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5479,6 +5638,27 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
+
+--
+-- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.calendar_feeds (
+    user_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    reminder_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT calendar_feeds_reminder_days_check CHECK ((((cardinality(reminder_days) >= 1) AND (cardinality(reminder_days) <= 10)) AND (1 <= ALL (reminder_days)) AND (365 >= ALL (reminder_days)))),
+    CONSTRAINT calendar_feeds_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.calendar_feeds OWNER TO postgres;
+
+--
+-- Name: TABLE calendar_feeds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.calendar_feeds IS 'One calendar feed per account: the SHA-256 hex of its secret token (the token itself is shown once), the reminder days of its alarms, when it was made. No grants: reached only through the functions below.';
 
 --
 -- Name: domain_expiry_reminders; Type: TABLE; Schema: public; Owner: postgres
@@ -6298,6 +6478,20 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
 
 --
+-- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: calendar_feeds calendar_feeds_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_token_hash_key UNIQUE (token_hash);
+
+--
 -- Name: domain_expiry_reminders domain_expiry_reminders_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6986,6 +7180,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7472,6 +7673,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.calendar_feeds ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: domain_expiry_reminders; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -7716,6 +7923,13 @@ GRANT ALL ON FUNCTION private.authorize_account_request(p_user_id uuid, p_count 
 
 REVOKE ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) TO service_role;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) TO service_role;
 
 --
 -- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
@@ -8353,11 +8567,25 @@ GRANT ALL ON FUNCTION public.alert_event_types() TO authenticated;
 GRANT ALL ON FUNCTION public.alert_event_types() TO service_role;
 
 --
+-- Name: FUNCTION calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed() TO authenticated;
+
+--
 -- Name: FUNCTION create_api_key(p_name text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.create_api_key(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_api_key(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION create_organization(p_name text); Type: ACL; Schema: public; Owner: postgres
@@ -8477,6 +8705,13 @@ REVOKE ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION revoke_calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.revoke_calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.revoke_calendar_feed() TO authenticated;
+
+--
 -- Name: FUNCTION rotate_webhook_secret(p_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8496,6 +8731,13 @@ GRANT ALL ON FUNCTION public.send_telegram_test() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.send_webhook_test(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.send_webhook_test(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION set_telegram_chat(p_chat_id text); Type: ACL; Schema: public; Owner: postgres
