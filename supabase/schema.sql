@@ -4065,7 +4065,7 @@ CREATE FUNCTION public.create_calendar_feed(p_reminder_days integer[] DEFAULT NU
     AS $$
 declare
   v_uid uuid := auth.uid();
-  v_token text := encode(extensions.gen_random_bytes(24), 'hex');
+  v_token text := 'dwcal_' || encode(extensions.gen_random_bytes(24), 'hex');
   v_days integer[] := private.validated_expiring_days(p_reminder_days);
 begin
   perform private.refuse_oauth_client_token();

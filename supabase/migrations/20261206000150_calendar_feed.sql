@@ -1,7 +1,7 @@
 -- The calendar feed (issue 41; decisions.md "Email alerts, in-app checks, the calendar feed, tags and notes"):
 -- one secret URL per account, …/functions/v1/calendar/<token>.ics, with an all-day event on each watched
 -- name's expiry date and an event at each predicted drop (pending_delete names), each with alarms at the
--- account's calendar reminder days. The token is stored hashed (SHA-256 hex); the app creates, renews and
+-- account's calendar reminder days. The token (dwcal_ and 48 hex, redacted from logs) is stored hashed (SHA-256 hex); the app creates, renews and
 -- revokes it through the functions below (never an assistant's OAuth token); the edge function `calendar`
 -- reads the feed as service_role by the token's hash, and gets only that account's own watchlist.
 
@@ -59,7 +59,7 @@ set search_path = ''
 as $$
 declare
   v_uid uuid := auth.uid();
-  v_token text := encode(extensions.gen_random_bytes(24), 'hex');
+  v_token text := 'dwcal_' || encode(extensions.gen_random_bytes(24), 'hex');
   v_days integer[] := private.validated_expiring_days(p_reminder_days);
 begin
   perform private.refuse_oauth_client_token();

@@ -19,7 +19,7 @@ select tests.authenticate_as('cal-ann@test.local');
 select results_eq($$ select active, reminder_days from public.calendar_feed() $$,
   $$ values (false, '{30,7,1}'::integer[]) $$, 'no feed at first (30, 7 and 1 days are the default)');
 select public.create_calendar_feed() as token \gset
-select matches(:'token'::text, '^[0-9a-f]{48}$', 'create_calendar_feed returns a random 48-hex token');
+select matches(:'token'::text, '^dwcal_[0-9a-f]{48}$', 'create_calendar_feed returns a random token (dwcal_ and 48 hex)');
 select results_eq($$ select active from public.calendar_feed() $$, $$ values (true) $$, 'the feed is active');
 select throws_ok($$ select token_hash from public.calendar_feeds $$, '42501', null,
   'the account cannot read the table, not even its hash');
