@@ -6,7 +6,7 @@
  * Telegram, add a webhook and see its secret once, test send, read the delivery log, create an API key and
  * call REST with it, export, invite, and the invitation accepted by a second user), an MCP SDK client
  * completing OAuth through the app's consent page, the assistant shown under Connected assistants and revoked
- * there, then a Free account's view. axe-core runs on every
+ * there, the calendar feed's URL made, read with ical.js and revoked, then a Free account's view. axe-core runs on every
  * screen; no serious or critical violation is allowed.
  *
  * Names live under the made-up TLD `apptest`, served only by this file's fake registry.
@@ -17,6 +17,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import ICAL from "ical.js";
 import type { Browser, Page } from "../support/playwright_types.d.ts";
 import { startMailbox } from "../../platform/mailbox/server.ts";
 import { localSecretKey, namedKeysJson } from "../../platform/secrets.ts";
@@ -238,6 +239,31 @@ Deno.test(
         await page.getByText(/deno task admin set-plan/).waitFor();
         await audit(page, "account");
       });
+
+      await step(
+        "the calendar feed: make the URL in Account, fetch it, read it with ical.js, revoke it",
+        async () => {
+          await page.getByRole("button", { name: "Create calendar URL" }).click();
+          const shown = page.getByLabel("Your calendar URL");
+          await shown.waitFor();
+          const url = (await shown.textContent())!.trim();
+          assertMatch(url, /\/functions\/v1\/calendar\/dwcal_[0-9a-f]{48}\.ics$/);
+          const response = await fetch(url);
+          assertEquals(response.headers.get("content-type"), "text/calendar; charset=utf-8");
+          const calendar = new ICAL.Component(ICAL.parse(await response.text()));
+          assertEquals(calendar.getFirstPropertyValue("x-wr-calname"), "Domain Watchlist");
+          for (const event of calendar.getAllSubcomponents("vevent")) {
+            const summary = String(event.getFirstPropertyValue("summary"));
+            assert(names.some((name) => summary.startsWith(name)), `only this account's names: ${summary}`);
+          }
+          await audit(page, "account with its calendar URL");
+          await page.getByRole("button", { name: "Revoke calendar URL" }).click();
+          await page.getByText("Calendar URL revoked.").waitFor();
+          const revoked = await fetch(url);
+          assertEquals([revoked.status, (await revoked.json()).error], [404, "not_found"]);
+          await page.getByRole("button", { name: "Create calendar URL" }).waitFor();
+        },
+      );
 
       let inviteLink = "";
       await step("create an organization, invite by email and by link", async () => {
