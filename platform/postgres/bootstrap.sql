@@ -157,7 +157,7 @@ as $$
      and d.objid = e.oid and d.deptype = 'o';
   update pg_catalog.pg_extension set extowner = 'supabase_admin'::pg_catalog.regrole where extname = p_extname;
 $$;
-revoke all on function extensions.hand_extension_to_supabase_admin(name) from public;
+revoke all on function extensions.hand_extension_to_supabase_admin(name) from public, postgres;
 
 create or replace function extensions.grant_pg_cron_access()
 returns event_trigger
@@ -211,8 +211,8 @@ end
 $$;
 comment on function extensions.grant_pg_net_access() is 'Grants access to pg_net';
 
-revoke all on function extensions.grant_pg_cron_access() from public;
-revoke all on function extensions.grant_pg_net_access() from public;
+revoke all on function extensions.grant_pg_cron_access() from public, postgres;
+revoke all on function extensions.grant_pg_net_access() from public, postgres;
 
 do $$
 begin

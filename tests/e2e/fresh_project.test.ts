@@ -6,7 +6,8 @@
  * before using them; the outcome must be the very schema the normal path (the suite's own database, made by
  * `deno task test`) has.
  */
-import { clusterAt, stopCluster } from "../../platform/postgres/cluster.ts";
+import { bootstrapSql } from "../../platform/paths.ts";
+import { clusterAt, psql, stopCluster } from "../../platform/postgres/cluster.ts";
 import { migrationFiles } from "../../platform/postgres/migrate.ts";
 import {
   differencesFromNewProject,
@@ -42,6 +43,24 @@ Deno.test({
       await t.step("the cluster starts with exactly what a new project has", async () => {
         assertEquals(differencesFromNewProject(await readInventory(fresh)), []);
       });
+
+      await t.step(
+        "the bootstrap run again (as every start does) adds nothing and opens nothing",
+        async () => {
+          await psql(fresh, { file: bootstrapSql }, { asSuperuser: true });
+          assertEquals(differencesFromNewProject(await readInventory(fresh)), []);
+          const granted = await psql(fresh, {
+            sql: `copy (select p.oid::regprocedure from pg_proc p
+                 where p.pronamespace = 'extensions'::regnamespace and p.prosecdef
+                   and has_function_privilege('postgres', p.oid, 'EXECUTE')) to stdout`,
+          }, { asSuperuser: true });
+          assertEquals(
+            granted.trim(),
+            "",
+            "no security-definer helper of the bootstrap is executable by postgres",
+          );
+        },
+      );
 
       await t.step("supabase db push applies every migration, in order, as postgres", async () => {
         assertEquals(await pushMigrations(fresh.tlsUrl), await migrationFiles());

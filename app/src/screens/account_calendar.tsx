@@ -57,7 +57,7 @@ export function CalendarFeedSection() {
               </button>
               <button
                 type="button"
-                class="danger"
+                class="secondary"
                 disabled={action.busy}
                 onClick={() =>
                   action.act(async () => {

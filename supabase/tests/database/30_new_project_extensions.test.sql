@@ -3,7 +3,7 @@
 -- answer as pg_net's (tests/e2e/fresh_project.test.ts applies the migrations to a fresh new project).
 \ir _setup.psql
 
-select plan(14);
+select plan(15);
 
 select results_eq(
   $$ select e.extname::text collate "default", n.nspname::text collate "default" from pg_extension e join pg_namespace n on n.oid = e.extnamespace
@@ -16,6 +16,10 @@ select is(
   'supabase_admin,supabase_admin',
   'both belong to the superuser, as supautils creates them on hosted'
 );
+
+select ok(
+  not has_function_privilege('postgres', 'extensions.hand_extension_to_supabase_admin(name)', 'EXECUTE'),
+  'postgres cannot call the local bootstrap''s catalog helper (only its event triggers do)');
 
 -- pg_cron, as Supabase grants it to postgres.
 select ok(has_schema_privilege('postgres', 'cron', 'USAGE'), 'postgres may use schema cron');
