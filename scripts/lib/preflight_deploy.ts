@@ -72,9 +72,9 @@ export function projectRefOf(...urls: (string | undefined)[]): string | null {
 }
 
 /**
- * The --db-url's form: `supabase db push --db-url` needs the session pooler (port 5432): the CLI prepares
- * statements, which the transaction pooler (6543) does not keep (the CLI itself moves a linked project's pooler
- * to 5432 for that reason). The pooler knows the project by the user `postgres.<ref>`.
+ * The --db-url's form: `supabase db push --db-url` is given the session pooler (port 5432), the one the CLI
+ * itself uses for a linked project (supabase/cli internal/utils/connect.go: "Supavisor transaction mode does not
+ * support prepared statement"). The pooler knows the project by the user `postgres.<ref>`.
  */
 export function poolerFinding(databaseUrl: string): DeployFinding {
   let url: URL;
