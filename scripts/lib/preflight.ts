@@ -5,7 +5,9 @@
  * schedule exists and is active, that each function's URL answers, and that the project's Supabase Auth can
  * serve MCP over OAuth: its OAuth 2.1 server's discovery document (RFC 8414, where MCP clients look for it),
  * with a `registration_endpoint` (dynamic client registration), and a JWKS with an asymmetric key (`/mcp`
- * refuses HS256 tokens). It reads only, and prints what is missing (names, never a secret's value).
+ * refuses HS256 tokens); and what a first deploy meets (./preflight_deploy.ts: pg_cron and pg_net, the pooler
+ * URL's form, Auth's custom SMTP, an ECC (P-256) signing key). It reads only, and prints what is missing
+ * (names, never a secret's value); a check it cannot read from here prints `skip`.
  * `findings` is pure; `inspect` does the I/O.
  */
 import { join } from "node:path";
