@@ -3,6 +3,7 @@
  * Supabase gives every edge function.
  */
 import { migrate } from "./postgres/migrate.ts";
+import { ensureExtensionFiles } from "./postgres/extensions.ts";
 import { type Cluster, ensureCluster, ensurePostgresPackages, startCluster } from "./postgres/cluster.ts";
 import {
   localApiKeys,
@@ -18,6 +19,7 @@ import {
 /** Installs what is missing, creates the cluster on first use, starts it and applies migrations. */
 export async function prepareDatabase(cluster: Cluster): Promise<{ created: boolean; applied: string[] }> {
   await ensurePostgresPackages();
+  await ensureExtensionFiles();
   const created = await ensureCluster(cluster);
   await startCluster(cluster);
   const applied = await migrate(cluster);

@@ -29,7 +29,7 @@ import { stackStateFile } from "../platform/paths.ts";
 import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "../platform/secrets.ts";
 import { setTelegramBotUsername } from "../platform/postgres/vault.ts";
 import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
-import { findings, inspect, report } from "./lib/preflight.ts";
+import { failed, findings, inspect, report } from "./lib/preflight.ts";
 import { coverageReport, coverageTable, type ProofRow } from "./lib/coverage.ts";
 import { parseBootstrap, type ServerOverride } from "../supabase/functions/_shared/rdap/bootstrap.ts";
 import {
@@ -206,9 +206,9 @@ async function preflight(
   }
   const sql = postgres.connect(databaseUrl, { max: 1, onnotice: () => {}, connectTimeoutMs: 10_000 });
   try {
-    const found = findings(await inspect(sql, functionsUrl, authUrl));
+    const found = findings(await inspect(sql, functionsUrl, authUrl, databaseUrl));
     console.log(report(found));
-    if (found.some((finding) => !finding.ok)) Deno.exitCode = 1;
+    if (found.some(failed)) Deno.exitCode = 1;
   } finally {
     await sql.end({ timeout: 2 });
   }

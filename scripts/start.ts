@@ -146,6 +146,7 @@ Mailbox: ${mailbox.url}
   }
   Session fns    ${supabaseUrl}/functions/v1/export-account, ${supabaseUrl}/functions/v1/send-org-invite
   Telegram bot   ${supabaseUrl}/functions/v1/telegram-bot (deno task admin telegram-webhook registers it)
+  Calendar feed  ${supabaseUrl}/functions/v1/calendar/<token>.ics (the app's Account screen makes the URL)
   Database       ${cluster.url}
   Demo account   ${demoEmail} (pro)
 

@@ -16,6 +16,14 @@ SET client_min_messages = warning;
 SET row_security = off;
 
 --
+-- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
+--
+
+CREATE SCHEMA private;
+
+ALTER SCHEMA private OWNER TO postgres;
+
+--
 -- Name: public; Type: SCHEMA; Schema: -; Owner: pg_database_owner
 --
 
@@ -28,14 +36,6 @@ ALTER SCHEMA public OWNER TO pg_database_owner;
 --
 
 COMMENT ON SCHEMA public IS 'standard public schema';
-
---
--- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
---
-
-CREATE SCHEMA private;
-
-ALTER SCHEMA private OWNER TO postgres;
 
 --
 -- Name: admit_api_request(uuid, text, boolean, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -194,6 +194,41 @@ end
 $$;
 
 ALTER FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) OWNER TO postgres;
+
+--
+-- Name: calendar_feed_document(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.calendar_feed_document(p_token_hash text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+           'reminder_days', to_jsonb(f.reminder_days),
+           'names', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'domain_name', w.domain_name,
+                      'unicode_name', w.unicode_name,
+                      'status', d.status,
+                      'expires_at', d.expires_at,
+                      'predicted_drop_at', d.predicted_drop_at
+                    ) order by w.domain_name)
+               from public.watchlist_entries as w
+               join public.domains as d on d.name = w.domain_name
+              where w.user_id = f.user_id and w.deleted_at is null
+           ), '[]'::jsonb)
+         )
+    from public.calendar_feeds as f
+   where f.token_hash = p_token_hash
+$$;
+
+ALTER FUNCTION private.calendar_feed_document(p_token_hash text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.calendar_feed_document(p_token_hash text) IS 'The calendar feed of the token whose SHA-256 hex is p_token_hash: reminder_days and the account''s own watched names (domain_name, unicode_name, status, expires_at, predicted_drop_at); null when unknown or revoked.';
 
 --
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1292,43 +1327,6 @@ end
 $$;
 
 ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
-
---
--- Name: note_live_change_account(text, timestamp with time zone, uuid); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  update public.domain_status_changes as h
-     set caused_by = p_account
-   where h.domain_id = (select d.id from public.domains as d where d.name = p_domain_name)
-     and h.changed_at = p_checked_at
-     and h.source = 'live'
-     and h.caused_by is null
-$$;
-
-ALTER FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) OWNER TO postgres;
-
---
--- Name: note_registry_reading(text, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  update public.domains as d
-     set registry_unreadable_at = case when p_unreadable then p_checked_at end
-   where d.name = p_domain_name
-     and p_checked_at is not null
-     and p_unreadable is not null
-     and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
-     and d.registry_unreadable_at is distinct from (case when p_unreadable then p_checked_at end)
-$$;
-
-ALTER FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) OWNER TO postgres;
 
 --
 -- Name: note_status_change(text, text, text, timestamp with time zone, text, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2914,9 +2912,7 @@ CREATE FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at
     SET search_path TO ''
     AS $$
   update public.domains as d
-     set registry_asked_at = p_answered_at,
-         registry_unreadable_at = case when d.registry_unreadable_at > p_answered_at
-                                       then d.registry_unreadable_at end
+     set registry_asked_at = p_answered_at
    where d.name = p_domain_name
      and p_answered_at is not null
      and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);
@@ -3447,50 +3443,6 @@ $$;
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
 
 --
--- Name: track_watch_period(); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.track_watch_period() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if tg_op = 'INSERT' then
-    if new.deleted_at is null then
-      insert into public.watch_periods (user_id, domain_name, started_at)
-      values (new.user_id, new.domain_name, new.added_at);
-    else
-      insert into public.watch_periods (user_id, domain_name, started_at, ended_at)
-      values (new.user_id, new.domain_name, new.added_at, greatest(new.deleted_at, new.added_at));
-    end if;
-    return null;
-  end if;
-  if tg_op = 'DELETE' then
-    -- An entry deleted outright (not removed) ends its open period now.
-    update public.watch_periods as p
-       set ended_at = greatest(now(), p.started_at)
-     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
-    return null;
-  end if;
-  -- UPDATE
-  if old.deleted_at is null and new.deleted_at is not null then
-    update public.watch_periods as p
-       set ended_at = greatest(new.deleted_at, p.started_at)
-     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
-  elsif old.deleted_at is not null and new.deleted_at is null then
-    update public.watch_periods as p
-       set ended_at = greatest(old.deleted_at, p.started_at)
-     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
-    insert into public.watch_periods (user_id, domain_name, started_at)
-    values (new.user_id, new.domain_name, new.added_at);
-  end if;
-  return null;
-end
-$$;
-
-ALTER FUNCTION private.track_watch_period() OWNER TO postgres;
-
---
 -- Name: validated_alert_event_types(text[]); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3620,7 +3572,6 @@ CREATE TABLE public.domains (
     prediction_basis text,
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     id bigint NOT NULL,
-    registry_unreadable_at timestamp with time zone,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
     CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
     CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
@@ -3647,12 +3598,6 @@ COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: 
 COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
 
 --
--- Name: COLUMN domains.registry_unreadable_at; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.domains.registry_unreadable_at IS 'When the last check of the name got an answer from the registry that could not be read (reason whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the registry''s answer. Shown on the name''s page.';
-
---
 -- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3670,8 +3615,7 @@ CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name t
     'expires_at', p_domain.expires_at,
     'registrar', p_domain.registrar,
     'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
-    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end,
-    'registry_unreadable_at', p_domain.registry_unreadable_at
+    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end
   )
 $$;
 
@@ -4033,6 +3977,37 @@ $$;
 ALTER FUNCTION public.alert_event_types() OWNER TO postgres;
 
 --
+-- Name: calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.calendar_feed() RETURNS TABLE(active boolean, created_at timestamp with time zone, reminder_days integer[])
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  return query
+    select true, f.created_at, f.reminder_days from public.calendar_feeds as f where f.user_id = v_uid
+    union all
+    select false, null::timestamptz, '{30,7,1}'::integer[]
+     where not exists (select 1 from public.calendar_feeds as f where f.user_id = v_uid);
+end
+$$;
+
+ALTER FUNCTION public.calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.calendar_feed() IS 'The signed-in account''s calendar feed: active, created_at, reminder_days (30, 7, 1 when there is none). Never the token. Refuses assistants'' OAuth tokens.';
+
+--
 -- Name: create_api_key(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4079,6 +4054,41 @@ end
 $$;
 
 ALTER FUNCTION public.create_api_key(p_name text) OWNER TO postgres;
+
+--
+-- Name: create_calendar_feed(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_calendar_feed(p_reminder_days integer[] DEFAULT NULL::integer[]) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+  v_token text := 'dwcal_' || encode(extensions.gen_random_bytes(24), 'hex');
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  insert into public.calendar_feeds as f (user_id, token_hash, reminder_days)
+  values (v_uid, encode(extensions.digest(v_token, 'sha256'), 'hex'), coalesce(v_days, '{30,7,1}'))
+  on conflict (user_id) do update
+     set token_hash = excluded.token_hash,
+         reminder_days = coalesce(v_days, f.reminder_days),
+         created_at = now();
+  return v_token;
+end
+$$;
+
+ALTER FUNCTION public.create_calendar_feed(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) IS 'Makes or renews the signed-in account''s calendar feed and returns its new secret token (shown once; the previous URL stops working). Refuses assistants'' OAuth tokens. DW400 reminder days out of range.';
 
 --
 -- Name: create_organization(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4255,18 +4265,7 @@ begin
            'evidence', h.evidence) order by h.changed_at, h.id), '[]'::jsonb)
     into v_history
     from public.domain_status_changes as h
-   where h.domain_id = v_domain.id
-     -- The read policy's rule, word for word (20261206000400): the poller's or the caller's own live change,
-     -- made while the caller watched the name.
-     and (h.source = 'poller' or h.caused_by = v_uid)
-     and exists (
-       select 1
-         from public.watch_periods as p
-        where p.user_id = v_uid
-          and p.domain_name = h.domain_name
-          and p.started_at <= h.changed_at
-          and (p.ended_at is null or h.changed_at <= p.ended_at)
-     );
+   where h.domain_id = v_domain.id;
 
   select coalesce(jsonb_agg(jsonb_build_object(
            'event_id', ev.id,
@@ -4711,6 +4710,29 @@ $$;
 ALTER FUNCTION public.revoke_api_key(p_key_id uuid) OWNER TO postgres;
 
 --
+-- Name: revoke_calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.revoke_calendar_feed() RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.refuse_oauth_client_token();
+  delete from public.calendar_feeds as f where f.user_id = auth.uid();
+  return found;
+end
+$$;
+
+ALTER FUNCTION public.revoke_calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION revoke_calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.revoke_calendar_feed() IS 'Revokes the signed-in account''s calendar feed (its URL answers 404 from then on); true when there was one. Refuses assistants'' OAuth tokens.';
+
+--
 -- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4782,6 +4804,41 @@ end
 $$;
 
 ALTER FUNCTION public.send_webhook_test(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: set_calendar_reminder_days(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) RETURNS integer[]
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+  v_saved integer[];
+begin
+  perform private.refuse_oauth_client_token();
+  if v_days is null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Reminder days must be 1 to 10 whole numbers of days from 1 to 365.';
+  end if;
+  update public.calendar_feeds as f set reminder_days = v_days
+   where f.user_id = auth.uid()
+  returning f.reminder_days into v_saved;
+  if v_saved is null then
+    raise exception using errcode = 'DW404', message = 'DW404: There is no calendar feed to change.';
+  end if;
+  return v_saved;
+end
+$$;
+
+ALTER FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) IS 'Sets the reminder days of the signed-in account''s calendar feed (its URL stays). DW400 out of range, DW404 no feed. Refuses assistants'' OAuth tokens.';
 
 --
 -- Name: set_telegram_chat(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5583,6 +5640,27 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
 
 --
+-- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.calendar_feeds (
+    user_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    reminder_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT calendar_feeds_reminder_days_check CHECK ((((cardinality(reminder_days) >= 1) AND (cardinality(reminder_days) <= 10)) AND (1 <= ALL (reminder_days)) AND (365 >= ALL (reminder_days)))),
+    CONSTRAINT calendar_feeds_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.calendar_feeds OWNER TO postgres;
+
+--
+-- Name: TABLE calendar_feeds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.calendar_feeds IS 'One calendar feed per account: the SHA-256 hex of its secret token (the token itself is shown once), the reminder days of its alarms, when it was made. No grants: reached only through the functions below.';
+
+--
 -- Name: domain_expiry_reminders; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5618,7 +5696,6 @@ CREATE TABLE public.domain_status_changes (
     evidence jsonb,
     registrar text,
     expires_at timestamp with time zone,
-    caused_by uuid,
     CONSTRAINT domain_status_changes_evidence_check CHECK (((evidence IS NULL) OR ((status = 'available'::text) AND (jsonb_typeof(evidence) = 'object'::text)))),
     CONSTRAINT domain_status_changes_previous_status_check CHECK ((previous_status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
     CONSTRAINT domain_status_changes_source_check CHECK ((source = ANY (ARRAY['poller'::text, 'live'::text]))),
@@ -5631,13 +5708,7 @@ ALTER TABLE public.domain_status_changes OWNER TO postgres;
 -- Name: TABLE domain_status_changes; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). An account reads the changes made while it watched the name (public.watch_periods) that the poller recorded or its own live checks caused (caused_by).';
-
---
--- Name: COLUMN domain_status_changes.caused_by; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.domain_status_changes.caused_by IS 'source = live: the account whose live check recorded the change (null once that account is deleted). Null for the poller''s changes. Another account never reads a live change it did not cause.';
+COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). Read by the accounts that watch or watched the name.';
 
 --
 -- Name: domain_status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
@@ -6210,40 +6281,6 @@ CREATE TABLE public.telegram_send_pace (
 ALTER TABLE public.telegram_send_pace OWNER TO postgres;
 
 --
--- Name: watch_periods; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.watch_periods (
-    id bigint NOT NULL,
-    user_id uuid NOT NULL,
-    domain_name text NOT NULL,
-    started_at timestamp with time zone NOT NULL,
-    ended_at timestamp with time zone,
-    CONSTRAINT watch_periods_order_check CHECK (((ended_at IS NULL) OR (ended_at >= started_at)))
-);
-
-ALTER TABLE public.watch_periods OWNER TO postgres;
-
---
--- Name: TABLE watch_periods; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.watch_periods IS 'When each account watched each name: from adding it (started_at) to removing it (ended_at, null while watched). Kept by a trigger on public.watchlist_entries; bounds what the account reads of the name''s history (public.domain_status_changes).';
-
---
--- Name: watch_periods_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
---
-
-ALTER TABLE public.watch_periods ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.watch_periods_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
---
 -- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -6439,6 +6476,20 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
+
+--
+-- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: calendar_feeds calendar_feeds_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_token_hash_key UNIQUE (token_hash);
 
 --
 -- Name: domain_expiry_reminders domain_expiry_reminders_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -6656,13 +6707,6 @@ ALTER TABLE ONLY public.telegram_link_tokens
 
 ALTER TABLE ONLY public.telegram_send_pace
     ADD CONSTRAINT telegram_send_pace_pkey PRIMARY KEY (id);
-
---
--- Name: watch_periods watch_periods_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
---
-
-ALTER TABLE ONLY public.watch_periods
-    ADD CONSTRAINT watch_periods_pkey PRIMARY KEY (id);
 
 --
 -- Name: watchlist_entries watchlist_entries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -6898,18 +6942,6 @@ CREATE INDEX session_request_log_user_action_idx ON public.session_request_log U
 CREATE INDEX telegram_link_tokens_user_id_idx ON public.telegram_link_tokens USING btree (user_id);
 
 --
--- Name: watch_periods_open_key; Type: INDEX; Schema: public; Owner: postgres
---
-
-CREATE UNIQUE INDEX watch_periods_open_key ON public.watch_periods USING btree (user_id, domain_name) WHERE (ended_at IS NULL);
-
---
--- Name: watch_periods_user_id_domain_name_idx; Type: INDEX; Schema: public; Owner: postgres
---
-
-CREATE INDEX watch_periods_user_id_domain_name_idx ON public.watch_periods USING btree (user_id, domain_name, started_at);
-
---
 -- Name: watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7036,12 +7068,6 @@ CREATE TRIGGER telegram_bot_settings_set_updated_at BEFORE UPDATE ON public.tele
 CREATE TRIGGER watchlist_entries_derive_unicode_name BEFORE INSERT OR UPDATE OF domain_name, unicode_name ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.derive_unicode_name();
 
 --
--- Name: watchlist_entries watchlist_entries_track_watch_period; Type: TRIGGER; Schema: public; Owner: postgres
---
-
-CREATE TRIGGER watchlist_entries_track_watch_period AFTER INSERT OR DELETE OR UPDATE OF deleted_at, added_at ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.track_watch_period();
-
---
 -- Name: webhook_endpoints webhook_endpoints_cap; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7154,11 +7180,11 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
--- Name: domain_status_changes domain_status_changes_caused_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+-- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
-ALTER TABLE ONLY public.domain_status_changes
-    ADD CONSTRAINT domain_status_changes_caused_by_fkey FOREIGN KEY (caused_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7278,13 +7304,6 @@ ALTER TABLE ONLY public.session_request_log
 
 ALTER TABLE ONLY public.telegram_link_tokens
     ADD CONSTRAINT telegram_link_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
-
---
--- Name: watch_periods watch_periods_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
---
-
-ALTER TABLE ONLY public.watch_periods
-    ADD CONSTRAINT watch_periods_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: watchlist_entries watchlist_entries_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7434,12 +7453,6 @@ CREATE POLICY "Assistants' tokens cannot read session request log" ON public.ses
 CREATE POLICY "Assistants' tokens cannot read the history" ON public.domain_status_changes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
--- Name: watch_periods Assistants' tokens cannot read watch periods; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Assistants' tokens cannot read watch periods" ON public.watch_periods AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
-
---
 -- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7530,14 +7543,6 @@ CREATE POLICY "Users can delete their own notification settings" ON public.notif
 CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
--- Name: domain_status_changes Users can read a name's changes made while they watched it; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Users can read a name's changes made while they watched it" ON public.domain_status_changes FOR SELECT TO authenticated USING ((((source = 'poller'::text) OR (caused_by = ( SELECT auth.uid() AS uid))) AND (EXISTS ( SELECT 1
-   FROM public.watch_periods p
-  WHERE ((p.user_id = ( SELECT auth.uid() AS uid)) AND (p.domain_name = domain_status_changes.domain_name) AND (p.started_at <= domain_status_changes.changed_at) AND ((p.ended_at IS NULL) OR (domain_status_changes.changed_at <= p.ended_at)))))));
-
---
 -- Name: alert_delivery_attempts Users can read the attempts of their own deliveries; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7550,6 +7555,14 @@ CREATE POLICY "Users can read the attempts of their own deliveries" ON public.al
 CREATE POLICY "Users can read the domains they actively watch" ON public.domains FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
    FROM public.watchlist_entries e
   WHERE ((e.domain_name = domains.name) AND (e.user_id = ( SELECT auth.uid() AS uid)) AND (e.deleted_at IS NULL)))));
+
+--
+-- Name: domain_status_changes Users can read the history of the names they watch or watched; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read the history of the names they watch or watched" ON public.domain_status_changes FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
+   FROM public.watchlist_entries e
+  WHERE ((e.domain_name = domain_status_changes.domain_name) AND (e.user_id = ( SELECT auth.uid() AS uid))))));
 
 --
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
@@ -7598,12 +7611,6 @@ CREATE POLICY "Users can read their own profile" ON public.profiles FOR SELECT T
 --
 
 CREATE POLICY "Users can read their own session request log" ON public.session_request_log FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
-
---
--- Name: watch_periods Users can read their own watch periods; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Users can read their own watch periods" ON public.watch_periods FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
 -- Name: watchlist_entries Users can read their own watchlist entries; Type: POLICY; Schema: public; Owner: postgres
@@ -7664,6 +7671,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.calendar_feeds ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: domain_expiry_reminders; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -7840,12 +7853,6 @@ ALTER TABLE public.telegram_link_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.telegram_send_pace ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: watch_periods; Type: ROW SECURITY; Schema: public; Owner: postgres
---
-
-ALTER TABLE public.watch_periods ENABLE ROW LEVEL SECURITY;
-
---
 -- Name: watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -7870,18 +7877,18 @@ ALTER TABLE public.webhook_target_policy ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.whois_servers ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
+--
+
+GRANT USAGE ON SCHEMA private TO service_role;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
 --
 
 GRANT USAGE ON SCHEMA public TO anon;
 GRANT USAGE ON SCHEMA public TO authenticated;
 GRANT USAGE ON SCHEMA public TO service_role;
-
---
--- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
---
-
-GRANT USAGE ON SCHEMA private TO service_role;
 
 --
 -- Name: FUNCTION admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
@@ -7916,6 +7923,13 @@ GRANT ALL ON FUNCTION private.authorize_account_request(p_user_id uuid, p_count 
 
 REVOKE ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) TO service_role;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) TO service_role;
 
 --
 -- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
@@ -8120,20 +8134,6 @@ GRANT ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_
 
 REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
-
---
--- Name: FUNCTION note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) TO service_role;
-
---
--- Name: FUNCTION note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) TO service_role;
 
 --
 -- Name: FUNCTION note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -8458,12 +8458,6 @@ REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
 
 --
--- Name: FUNCTION track_watch_period(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.track_watch_period() FROM PUBLIC;
-
---
 -- Name: FUNCTION validated_alert_event_types(p_event_types text[]); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8573,11 +8567,25 @@ GRANT ALL ON FUNCTION public.alert_event_types() TO authenticated;
 GRANT ALL ON FUNCTION public.alert_event_types() TO service_role;
 
 --
+-- Name: FUNCTION calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed() TO authenticated;
+
+--
 -- Name: FUNCTION create_api_key(p_name text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.create_api_key(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_api_key(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION create_organization(p_name text); Type: ACL; Schema: public; Owner: postgres
@@ -8697,6 +8705,13 @@ REVOKE ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION revoke_calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.revoke_calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.revoke_calendar_feed() TO authenticated;
+
+--
 -- Name: FUNCTION rotate_webhook_secret(p_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8716,6 +8731,13 @@ GRANT ALL ON FUNCTION public.send_telegram_test() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.send_webhook_test(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.send_webhook_test(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION set_telegram_chat(p_chat_id text); Type: ACL; Schema: public; Owner: postgres
@@ -9346,13 +9368,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.telegram_link_tokens TO servic
 --
 
 GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
-
---
--- Name: TABLE watch_periods; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT ON TABLE public.watch_periods TO authenticated;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watch_periods TO service_role;
 
 --
 -- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres

@@ -1,6 +1,7 @@
 /**
- * Local stand-in for pg_net's background worker. The bootstrap's `net.http_post` queues a request in
- * `net.http_request_queue` and notifies `net_http_request`; this worker takes queued requests (also on a
+ * Local stand-in for pg_net's background worker. The stand-in extension's `net.http_post` (pg_net--*.sql
+ * here, which `create extension pg_net` installs) queues a request in `net.http_request_queue` and notifies
+ * `net_http_request` (its `net.wake()`); this worker takes queued requests (also on a
  * timer, in case a notification is missed), deleting each from the queue as it takes it, sends it and
  * writes the outcome to `net._http_response` (kept 6 hours, pg_net's default `pg_net.ttl`), as pg_net
  * does on Supabase.
@@ -32,7 +33,13 @@ export interface NetWorker {
 }
 
 export async function startNetWorker(databaseUrl: string, pollMs = 2_000): Promise<NetWorker> {
-  const sql = postgres.connect(databaseUrl, { max: 2, onnotice: () => {}, connectTimeoutMs: 3_000 });
+  const sql = postgres.connect(databaseUrl, {
+    max: 2,
+    onnotice: () => {},
+    connectTimeoutMs: 3_000,
+    // What net.check_worker_is_up() and net.wait_until_running() look for.
+    applicationName: "pg_net worker",
+  });
   let draining: Promise<number> | undefined;
   let closed = false;
   // Closing abandons requests in flight (a poller run can take its whole time budget), as a stopped

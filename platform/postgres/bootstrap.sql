@@ -1,29 +1,34 @@
--- Local-only stand-in for what every Supabase project already provides.
+-- Local-only stand-in for what a NEW hosted Supabase project's database has before its first migration, and
+-- nothing more (docs/database.md, "A new project's database", lists it with its sources;
+-- tests/e2e/fresh_project.test.ts holds a fresh cluster to that list and applies every migration to it).
 --
 -- This file is NOT a migration and must never run against a real Supabase project. It makes a plain
--- PostgreSQL 15 cluster (with shared_preload_libraries = 'pg_cron' and cron.database_name = 'postgres')
--- look enough like hosted Supabase today for the migrations in supabase/migrations to apply unchanged,
--- with the same privileges they get there:
+-- PostgreSQL 15 cluster (shared_preload_libraries = 'pg_stat_statements, pg_cron', cron.database_name =
+-- 'postgres', as hosted) look like a new project, with the privileges the migrations get there:
 --   * the superuser is supabase_admin; `postgres` (the role migrations, the seed, the tests and
 --     SUPABASE_DB_URL use) is NOT a superuser: NOSUPERUSER CREATEDB CREATEROLE LOGIN REPLICATION
 --     BYPASSRLS, a member of anon, authenticated and service_role, owner of the database (so of schema
 --     public), with all privileges on schemas auth and extensions (supabase/postgres: demote-postgres,
---     grant_auth_roles_to_postgres, grant_predefined_roles_to_postgres);
---   * roles anon, authenticated, service_role (BYPASSRLS) and authenticator;
+--     grant_auth_roles_to_postgres, grant_predefined_roles_to_postgres); search_path "$user", public,
+--     extensions (post-setup);
+--   * roles anon, authenticated, service_role (BYPASSRLS), authenticator and Supabase's service roles
+--     (supabase_auth_admin, supabase_storage_admin, dashboard_user, pgbouncer, …), which no migration here uses;
 --   * NO default privileges in public: since 2026-05-30 for new projects and 2026-10-30 for all, Supabase
 --     no longer grants new tables, sequences and functions to anon, authenticated and service_role, so
 --     every migration grants explicitly what each role needs (PostgreSQL's own default, EXECUTE on new
 --     functions to PUBLIC, still applies: migrations revoke it);
---   * schemas auth and extensions, auth.users, auth.uid(), auth.role(), auth.jwt();
---   * pgcrypto, pg_cron (granted to postgres as Supabase does: cron.schedule/unschedule, select on
---     cron.job, all on cron.job_run_details) and pgTAP (in extensions, for the pgTAP tests);
---   * stand-ins for pg_net (shape and grants of the real extension; net.http_post queues into
---     net.http_request_queue and notifies the channel net_http_request; platform/pg_net/worker.ts
---     takes the row out of the queue, sends it and records the outcome in net._http_response) and for
---     Vault (vault.secrets, vault.decrypted_secrets, vault.create_secret, vault.update_secret; stored in
---     clear text locally; granted to postgres only).
+--   * schemas auth (GoTrue's tables, auth.uid(), auth.role(), auth.jwt(), auth.email()), extensions,
+--     storage, realtime, graphql, graphql_public, pgbouncer (empty here) and vault;
+--   * the extensions a new project has enabled: plpgsql, pgcrypto, uuid-ossp and pg_stat_statements (in
+--     schema extensions) and supabase_vault (a stand-in, platform/postgres/extensions/; Vault is granted to
+--     postgres only). NOT pg_cron, NOT pg_net, NOT pgTAP: a new project has none of them, so the migrations
+--     create pg_cron and pg_net themselves, and the pgTAP tests create pgtap (platform/postgres/extensions.ts
+--     lets postgres create them, as supautils does on hosted);
+--   * the event triggers that give postgres its rights when pg_cron or pg_net is created
+--     (extensions.grant_pg_cron_access, extensions.grant_pg_net_access; SECURITY DEFINER here, see below).
 --
--- Idempotent: safe to run any number of times. Run it as the superuser, e.g.
+-- Idempotent: safe to run any number of times, also on clusters made by earlier versions of this file (it
+-- then leaves their pg_cron, net and pgTAP as they are). Run it as the superuser, e.g.
 --   psql "postgresql://supabase_admin@127.0.0.1:54322/postgres" -X -v ON_ERROR_STOP=1 -q -f platform/postgres/bootstrap.sql
 
 set client_min_messages = warning;
@@ -51,6 +56,31 @@ begin
 end
 $$;
 
+-- Supabase's own service roles (supabase/postgres init-scripts and migrations). Nothing here logs in as them.
+do $$
+declare
+  v_role record;
+begin
+  for v_role in
+    select * from (values
+      ('supabase_auth_admin', 'noinherit createrole login'),
+      ('supabase_storage_admin', 'noinherit createrole login'),
+      ('supabase_realtime_admin', 'noinherit nologin'),
+      ('supabase_replication_admin', 'login replication'),
+      ('supabase_etl_admin', 'login replication'),
+      ('supabase_read_only_user', 'login bypassrls'),
+      ('dashboard_user', 'nosuperuser createdb createrole replication'),
+      ('pgbouncer', 'login')
+    ) as r (name, options)
+  loop
+    if not exists (select 1 from pg_catalog.pg_roles where rolname = v_role.name) then
+      execute format('create role %I %s', v_role.name, v_role.options);
+    end if;
+  end loop;
+end
+$$;
+grant pg_read_all_data to supabase_read_only_user;
+
 alter role anon inherit;
 alter role authenticated inherit;
 alter role service_role inherit bypassrls;
@@ -59,6 +89,7 @@ alter role postgres nosuperuser createdb createrole login replication bypassrls 
 grant anon, authenticated, service_role to authenticator;
 grant anon, authenticated, service_role to postgres;
 grant pg_read_all_data, pg_signal_backend to postgres;
+alter role postgres set search_path to "$user", public, extensions;
 
 -- ---------------------------------------------------------------------------------------------------
 -- Database and schemas. postgres owns the database, hence schema public (owned by pg_database_owner).
@@ -67,6 +98,14 @@ alter database postgres owner to postgres;
 
 create schema if not exists extensions;
 create schema if not exists auth;
+-- Schemas a new project has that no migration here uses (Storage, Realtime, GraphQL, the pooler's); empty here.
+create schema if not exists storage;
+create schema if not exists realtime;
+create schema if not exists graphql;
+create schema if not exists graphql_public;
+create schema if not exists pgbouncer;
+grant usage on schema storage to postgres, anon, authenticated, service_role;
+grant usage on schema graphql_public to postgres, anon, authenticated, service_role;
 
 grant usage on schema public to anon, authenticated, service_role;
 grant usage on schema extensions to anon, authenticated, service_role;
@@ -84,33 +123,109 @@ alter default privileges for role postgres in schema public
   revoke all on functions from anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- Extensions
+-- Extensions a new project has enabled (pg_graphql no longer: off by default for new projects since
+-- 2026-04, supabase/postgres pg_graphql-off-by-default).
 -- ---------------------------------------------------------------------------------------------------
 create extension if not exists pgcrypto with schema extensions;
-create extension if not exists pg_cron;
-
--- pg_cron as Supabase grants it to postgres (supabase/postgres: grant_pg_cron_access and
--- revoke_writes_on_cron_job_from_postgres): jobs are written only through cron.schedule/unschedule.
-grant usage on schema cron to postgres with grant option;
-grant all on all functions in schema cron to postgres with grant option;
-grant all privileges on all tables in schema cron to postgres with grant option;
-grant all on all sequences in schema cron to postgres with grant option;
-revoke all on table cron.job from postgres;
-grant select on table cron.job to postgres with grant option;
-
--- pgTAP for the tests in supabase/tests/database (Supabase lets postgres create it; here the superuser
--- does, since a non-superuser cannot create an untrusted extension).
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'pgtap') then
-    create extension if not exists pgtap with schema extensions;
-  end if;
-end
-$$;
+create extension if not exists "uuid-ossp" with schema extensions;
+create extension if not exists pg_stat_statements with schema extensions;
 
 grant all on all tables in schema extensions to postgres;
 grant all on all sequences in schema extensions to postgres;
 grant all on all routines in schema extensions to postgres;
+
+-- The event triggers through which Supabase gives postgres its rights on pg_cron and pg_net when either is
+-- created (supabase/postgres: post-setup, revoke_writes_on_cron_job_from_postgres,
+-- revoke_trigger_on_cron_tables_from_postgres, pg_net_perms_fix; and supautils' after-create script for
+-- pg_cron, which grants its functions). On hosted they run as the superuser because supautils runs the whole
+-- CREATE EXTENSION as the superuser; here CREATE EXTENSION of a trusted extension returns to postgres before
+-- ddl_command_end, so the functions are SECURITY DEFINER (owned by supabase_admin). An event trigger function
+-- cannot be called but as an event trigger.
+-- Local only: on hosted, supautils runs CREATE EXTENSION of pg_cron and pg_net as the superuser, so the
+-- superuser owns them; a trusted extension here is owned by its creator (postgres). pg_cron acts as its
+-- extension's owner when it writes cron.job (cron.schedule), so ownership goes to supabase_admin, the bootstrap
+-- superuser (whose ownerships PostgreSQL does not record in pg_shdepend).
+create or replace function extensions.hand_extension_to_supabase_admin(p_extname name)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  delete from pg_catalog.pg_shdepend as d
+   using pg_catalog.pg_extension as e
+   where e.extname = p_extname and d.classid = 'pg_catalog.pg_extension'::pg_catalog.regclass
+     and d.objid = e.oid and d.deptype = 'o';
+  update pg_catalog.pg_extension set extowner = 'supabase_admin'::pg_catalog.regrole where extname = p_extname;
+$$;
+revoke all on function extensions.hand_extension_to_supabase_admin(name) from public, postgres;
+
+create or replace function extensions.grant_pg_cron_access()
+returns event_trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (
+    select 1 from pg_catalog.pg_event_trigger_ddl_commands() as ev
+      join pg_catalog.pg_extension as ext on ev.objid = ext.oid
+     where ext.extname = 'pg_cron'
+  ) then
+    perform extensions.hand_extension_to_supabase_admin('pg_cron');
+    grant usage on schema cron to postgres with grant option;
+    alter default privileges in schema cron grant all on tables to postgres with grant option;
+    alter default privileges in schema cron grant all on functions to postgres with grant option;
+    alter default privileges in schema cron grant all on sequences to postgres with grant option;
+    grant all on all functions in schema cron to postgres with grant option;
+    grant all on all sequences in schema cron to postgres with grant option;
+    grant all privileges on all tables in schema cron to postgres with grant option;
+    -- Jobs are written only through cron.schedule/unschedule.
+    revoke all on table cron.job from postgres;
+    grant select on table cron.job to postgres with grant option;
+    revoke trigger on cron.job_run_details from postgres;
+  end if;
+end
+$$;
+comment on function extensions.grant_pg_cron_access() is 'Grants access to pg_cron';
+
+create or replace function extensions.grant_pg_net_access()
+returns event_trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (
+    select 1 from pg_catalog.pg_event_trigger_ddl_commands() as ev
+      join pg_catalog.pg_extension as ext on ev.objid = ext.oid
+     where ext.extname = 'pg_net'
+  ) then
+    perform extensions.hand_extension_to_supabase_admin('pg_net');
+    if not exists (select 1 from pg_catalog.pg_roles where rolname = 'supabase_functions_admin') then
+      create user supabase_functions_admin noinherit createrole login noreplication;
+    end if;
+    -- pg_net >= 0.12 needs nothing else: its functions run as their caller and PUBLIC may execute them.
+    grant usage on schema net to supabase_functions_admin, postgres, anon, authenticated, service_role;
+  end if;
+end
+$$;
+comment on function extensions.grant_pg_net_access() is 'Grants access to pg_net';
+
+revoke all on function extensions.grant_pg_cron_access() from public, postgres;
+revoke all on function extensions.grant_pg_net_access() from public, postgres;
+
+do $$
+begin
+  if not exists (select 1 from pg_catalog.pg_event_trigger where evtname = 'issue_pg_cron_access') then
+    create event trigger issue_pg_cron_access on ddl_command_end when tag in ('CREATE EXTENSION')
+      execute function extensions.grant_pg_cron_access();
+  end if;
+  if not exists (select 1 from pg_catalog.pg_event_trigger where evtname = 'issue_pg_net_access') then
+    create event trigger issue_pg_net_access on ddl_command_end when tag in ('CREATE EXTENSION')
+      execute function extensions.grant_pg_net_access();
+  end if;
+end
+$$;
 
 -- ---------------------------------------------------------------------------------------------------
 -- auth.users and the JWT helpers
@@ -276,177 +391,13 @@ grant all on all sequences in schema auth to postgres;
 grant all on all routines in schema auth to postgres;
 
 -- ---------------------------------------------------------------------------------------------------
--- pg_net stand-in, shaped and granted like the real extension (github.com/supabase/pg_net,
--- sql/pg_net.sql) as Supabase installs it (supabase/postgres, pg_cron-pg_net-temp-perms-fix):
---   * net.http_post queues the request (body as UTF-8 bytes, Content-Type must be JSON) and notifies
---     net_http_request; the worker (platform/pg_net/worker.ts) DELETES the row from
---     net.http_request_queue when it takes it, as pg_net's worker does, and writes the outcome to
---     net._http_response, whose rows live pg_net.ttl (6 hours). Only the transaction that queued a
---     request can read it back (the worker sees committed rows only): nothing may rely on a queued row
---     staying in the queue.
---   * grants: schema net and its tables to PUBLIC (the extension's own script); net.http_post is
---     SECURITY DEFINER and executable by postgres, anon, authenticated and service_role, not PUBLIC
---     (Supabase). So any role that reaches a function calling net.http_post can send requests: guard the
---     callers, not pg_net.
--- ---------------------------------------------------------------------------------------------------
-create schema if not exists net;
-
-do $$
-begin
-  if not exists (
-    select 1 from pg_catalog.pg_type
-     where typname = 'http_method' and typnamespace = 'net'::regnamespace
-  ) then
-    create domain net.http_method as text
-      check (value ilike 'get' or value ilike 'post' or value ilike 'delete');
-  end if;
-  -- Clusters bootstrapped with the earlier stand-in had a jsonb body and a created_at column.
-  if exists (
-    select 1 from information_schema.columns
-     where table_schema = 'net' and table_name = 'http_request_queue' and column_name = 'created_at'
-  ) then
-    drop table net.http_request_queue cascade;
-  end if;
-end
-$$;
-
-create unlogged table if not exists net.http_request_queue (
-  id bigserial,
-  method net.http_method not null,
-  url text not null,
-  headers jsonb,
-  body bytea,
-  timeout_milliseconds integer not null
-);
-
-create unlogged table if not exists net._http_response (
-  id bigint,
-  status_code integer,
-  content_type text,
-  headers jsonb,
-  content text,
-  timed_out boolean,
-  error_msg text,
-  created timestamptz not null default now()
-);
-create index if not exists _http_response_created_idx on net._http_response (created);
-
-create or replace function net.http_post(
-  url text,
-  body jsonb default '{}'::jsonb,
-  params jsonb default '{}'::jsonb,
-  headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
-  timeout_milliseconds integer default 5000
-)
-returns bigint
-language plpgsql
-security definer
-set search_path = net
-as $$
-declare
-  v_url text := url;
-  v_headers jsonb := coalesce(headers, '{}'::jsonb);
-  v_content_type text;
-  v_query text;
-  v_id bigint;
-begin
-  select h.value into v_content_type
-    from pg_catalog.jsonb_each_text(v_headers) as h
-   where pg_catalog.lower(h.key) = 'content-type'
-   limit 1;
-  if v_content_type is null then
-    v_headers := v_headers || '{"Content-Type": "application/json"}'::jsonb;
-  elsif v_content_type <> 'application/json' then
-    raise exception 'Content-Type header must be "application/json"';
-  end if;
-
-  if params is not null and params <> '{}'::jsonb then
-    select pg_catalog.string_agg(pg_catalog.format('%s=%s', p.key, p.value), '&' order by p.key)
-      into v_query
-      from pg_catalog.jsonb_each_text(params) as p;
-    v_url := v_url || case when pg_catalog.strpos(v_url, '?') > 0 then '&' else '?' end || v_query;
-  end if;
-
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('POST', v_url, v_headers, pg_catalog.convert_to(body::text, 'UTF8'), timeout_milliseconds)
-  returning id into v_id;
-
-  perform pg_catalog.pg_notify('net_http_request', v_id::text);
-  return v_id;
-end
-$$;
-
-grant usage on schema net to public;
-grant all on all tables in schema net to public;
-grant all on all sequences in schema net to public;
-revoke all on function net.http_post(text, jsonb, jsonb, jsonb, integer) from public;
-grant execute on function net.http_post(text, jsonb, jsonb, jsonb, integer)
-  to postgres, anon, authenticated, service_role;
-
--- ---------------------------------------------------------------------------------------------------
--- Vault stand-in (clear text locally; Supabase Vault encrypts at rest). Parameter names follow
--- Supabase Vault (new_secret, new_name, new_description), so positional and named calls both port.
+-- Supabase Vault, enabled on every new project (stand-in extension: platform/postgres/extensions/).
+-- Supabase grants Vault to postgres (with grant option) and to nobody else, so service_role and the API roles
+-- reach secrets only through functions postgres owns.
 -- ---------------------------------------------------------------------------------------------------
 create schema if not exists vault;
+create extension if not exists supabase_vault with schema vault;
 
-create table if not exists vault.secrets (
-  id uuid primary key default gen_random_uuid(),
-  name text unique,
-  description text not null default '',
-  secret text not null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-
-create or replace view vault.decrypted_secrets as
-  select s.id, s.name, s.description, s.secret, s.secret as decrypted_secret, s.created_at, s.updated_at
-  from vault.secrets as s;
-
-create or replace function vault.create_secret(
-  new_secret text,
-  new_name text default null,
-  new_description text default '',
-  new_key_id uuid default null
-)
-returns uuid
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_id uuid;
-begin
-  insert into vault.secrets (secret, name, description)
-  values (new_secret, new_name, coalesce(new_description, ''))
-  returning id into v_id;
-  return v_id;
-end
-$$;
-
-create or replace function vault.update_secret(
-  secret_id uuid,
-  new_secret text default null,
-  new_name text default null,
-  new_description text default null,
-  new_key_id uuid default null
-)
-returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  update vault.secrets as s
-     set secret = coalesce(new_secret, s.secret),
-         name = coalesce(new_name, s.name),
-         description = coalesce(new_description, s.description),
-         updated_at = now()
-   where s.id = secret_id;
-end
-$$;
-
--- supabase_vault revokes its functions from PUBLIC; Supabase grants Vault to postgres (with grant option)
--- and to nobody else, so service_role and the API roles reach secrets only through functions postgres owns.
 revoke all on schema vault from public, anon, authenticated, service_role;
 revoke all on all tables in schema vault from public, anon, authenticated, service_role;
 revoke all on function vault.create_secret(text, text, text, uuid) from public, anon, authenticated, service_role;

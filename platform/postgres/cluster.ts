@@ -98,7 +98,7 @@ export async function ensureCluster(cluster: Cluster): Promise<boolean> {
     "listen_addresses = '127.0.0.1'",
     `port = ${cluster.port}`,
     `unix_socket_directories = '${cluster.socketDir}'`,
-    "shared_preload_libraries = 'pg_cron'",
+    "shared_preload_libraries = 'pg_stat_statements, pg_cron'", // as on hosted
     "cron.database_name = 'postgres'",
     "cron.timezone = 'UTC'",
     "timezone = 'UTC'",

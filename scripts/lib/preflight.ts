@@ -5,13 +5,23 @@
  * schedule exists and is active, that each function's URL answers, and that the project's Supabase Auth can
  * serve MCP over OAuth: its OAuth 2.1 server's discovery document (RFC 8414, where MCP clients look for it),
  * with a `registration_endpoint` (dynamic client registration), and a JWKS with an asymmetric key (`/mcp`
- * refuses HS256 tokens). It reads only, and prints what is missing (names, never a secret's value).
+ * refuses HS256 tokens); and what a first deploy meets (./preflight_deploy.ts: pg_cron and pg_net, the pooler
+ * URL's form, Auth's custom SMTP, an ECC (P-256) signing key). It reads only, and prints what is missing
+ * (names, never a secret's value); a check it cannot read from here prints `skip`.
  * `findings` is pure; `inspect` does the I/O.
  */
 import { join } from "node:path";
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { migrationFiles } from "../../platform/postgres/migrate.ts";
 import { functionsDir, migrationsDir } from "../../platform/paths.ts";
+import {
+  type DeployFinding,
+  deployFindings,
+  type DeployState,
+  installedExtensions,
+  projectRefOf,
+  readAuthMailConfig,
+} from "./preflight_deploy.ts";
 
 /** The Vault secrets `invoke_rdap_poller()` and `invoke_alert_delivery()` read. */
 export const requiredVaultSecrets = ["project_url", "poller_secret"] as const;
@@ -32,6 +42,8 @@ export interface TargetState {
   functions: { name: string; url: string; status: number | null }[];
   /** The Auth server's discovery document; null when no project URL is known. */
   authServer: AuthServerProbe | null;
+  /** What a first deploy meets (scripts/lib/preflight_deploy.ts); absent: not inspected. */
+  deploy?: DeployState;
 }
 
 /** What one GET of a JSON document gave: its status (null: no answer) and body (null: not a JSON object). */
@@ -50,8 +62,10 @@ export interface AuthServerProbe {
 }
 
 export interface Finding {
-  check: "migrations" | "vault" | "cron" | "functions" | "oauth" | "jwks";
+  check: "migrations" | "vault" | "cron" | "functions" | "oauth" | "jwks" | DeployFinding["check"];
   ok: boolean;
+  /** Could not be read from here: reported as `skip`, never a failure. */
+  unchecked?: boolean;
   detail: string;
 }
 
@@ -131,6 +145,7 @@ export function findings(state: TargetState): Finding[] {
       : `${state.functions.map((probe) => `${probe.name} ${probe.status}`).join(", ")}`,
   });
   result.push(...authServerFindings(state.authServer));
+  if (state.deploy) result.push(...deployFindings(state.deploy));
   return result;
 }
 
@@ -279,6 +294,7 @@ export async function inspect(
   sql: postgres.Sql,
   functionsUrl?: string,
   authUrl?: string,
+  databaseUrl?: string,
 ): Promise<TargetState> {
   const localMigrations = await migrationFiles();
   const texts = await Promise.all(
@@ -309,10 +325,14 @@ export async function inspect(
     }))
     : [];
   const authBase = authUrl ?? (base ? base.replace(/\/functions\/v1$/, "") : projectUrl);
+  const authServer = authBase ? await inspectAuthServer(authBase) : null;
   return {
     localMigrations,
     appliedVersions,
-    authServer: authBase ? await inspectAuthServer(authBase) : null,
+    authServer,
+    deploy: databaseUrl === undefined
+      ? undefined
+      : await inspectDeploy(sql, databaseUrl, authServer, authBase),
     vaultSecrets: vaultRows?.filter((row) => (row.value ?? "") !== "").map((row) => row.name) ?? null,
     expectedJobs: scheduledJobNames(texts),
     jobs,
@@ -320,8 +340,36 @@ export async function inspect(
   };
 }
 
-/** The report's lines: one per check, `ok` or `MISSING`, and what to do. */
+/** What a first deploy meets: extensions, the pooler URL's form, Auth's SMTP, the signing key's type. */
+async function inspectDeploy(
+  sql: postgres.Sql,
+  databaseUrl: string,
+  authServer: AuthServerProbe | null,
+  projectUrl: string | undefined,
+): Promise<DeployState> {
+  const keys = authServer?.jwks.body?.keys;
+  return {
+    extensions: await installedExtensions(sql),
+    databaseUrl,
+    authMail: await readAuthMailConfig(
+      projectRefOf(databaseUrl, projectUrl),
+      Deno.env.get("SUPABASE_ACCESS_TOKEN") || undefined,
+    ),
+    jwksKeys: Array.isArray(keys) ? keys as Record<string, unknown>[] : null,
+    jwksUrl: authServer?.jwks.url ?? null,
+  };
+}
+
+/** A finding that fails the preflight (a `skip` never does). */
+export function failed(finding: Finding): boolean {
+  return !finding.ok && !finding.unchecked;
+}
+
+/** The report's lines: one per check, `ok`, `MISSING` or `skip` (not readable from here), and what to do. */
 export function report(found: Finding[]): string {
-  return found.map((finding) => `${finding.ok ? "ok     " : "MISSING"} ${finding.check}: ${finding.detail}`)
-    .join("\n");
+  return found.map((finding) =>
+    `${
+      finding.unchecked ? "skip   " : finding.ok ? "ok     " : "MISSING"
+    } ${finding.check}: ${finding.detail}`
+  ).join("\n");
 }

@@ -448,6 +448,10 @@ $$;
 revoke all on function private.mark_invitation_emailed(uuid, uuid) from public, anon, authenticated, service_role;
 grant execute on function private.mark_invitation_emailed(uuid, uuid) to service_role;
 
+-- pg_cron: a new Supabase project does not have it until something creates it (docs/database.md, "A new
+-- project's database"); every migration that schedules a job creates it first.
+create extension if not exists pg_cron with schema pg_catalog;
+
 do $do$
 begin
   perform cron.schedule(

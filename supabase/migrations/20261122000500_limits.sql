@@ -69,7 +69,7 @@ grant execute on function private.api_request_allowance(uuid) to service_role;
 -- ---------------------------------------------------------------------------------------------------
 -- Housekeeping: old counters and expired session log rows (the longest window is one day).
 -- ---------------------------------------------------------------------------------------------------
-create extension if not exists pg_cron;
+create extension if not exists pg_cron with schema pg_catalog;
 
 do $do$
 begin

@@ -988,6 +988,12 @@ comment on function public.redeliver_webhook_delivery(uuid) is
 revoke all on function public.redeliver_webhook_delivery(uuid) from public, anon, authenticated, service_role;
 grant execute on function public.redeliver_webhook_delivery(uuid) to authenticated;
 
+-- pg_net and pg_cron: a new Supabase project has neither until something creates them (docs/database.md,
+-- "A new project's database"). pg_net in schema extensions (its objects are in schema net), as the dashboard
+-- enables it.
+create extension if not exists pg_net with schema extensions;
+create extension if not exists pg_cron with schema pg_catalog;
+
 -- The Vault read and the pg_net POST of invoke_rdap_poller() and invoke_alert_delivery(). POSTs `{}`
 -- `p_times` times to <Vault project_url>/functions/v1/<p_path> with the Vault secret poller_secret as bearer
 -- token; returns the first pg_net request id, or null (nothing sent) while a secret is missing or `p_times`

@@ -398,6 +398,7 @@ $$;
 revoke all on function private.queue_domain_expiring_alerts(timestamptz) from public, anon, authenticated, service_role;
 grant execute on function private.queue_domain_expiring_alerts(timestamptz) to service_role;
 
+create extension if not exists pg_cron with schema pg_catalog;
 select cron.schedule('domain-expiring-alerts', '*/10 * * * *', $$ select private.queue_domain_expiring_alerts() $$);
 
 

@@ -17,15 +17,8 @@ $$;
 revoke all on function private.defer_domain_check(text, timestamptz) from public, anon, authenticated, service_role;
 grant execute on function private.defer_domain_check(text, timestamptz) to service_role;
 
-do $$
-begin
-  if exists (select 1 from pg_catalog.pg_available_extensions where name = 'pg_net') then
-    create extension if not exists pg_net with schema extensions;
-  end if;
-end
-$$;
-
-create extension if not exists pg_cron;
+create extension if not exists pg_net with schema extensions;
+create extension if not exists pg_cron with schema pg_catalog;
 
 -- ===================================================================================================
 -- Poller fan-out: the minute's pg_cron tick starts as many rdap-poller invocations as the due backlog

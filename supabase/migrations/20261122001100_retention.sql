@@ -84,6 +84,7 @@ comment on function private.purge_expired_rows() is
   'Daily pg_cron job purge-expired-rows: deletes rows older than the periods in public.retention_settings.';
 revoke all on function private.purge_expired_rows() from public, anon, authenticated, service_role;
 
+create extension if not exists pg_cron with schema pg_catalog;
 select cron.schedule('purge-expired-rows', '17 3 * * *', $$ select private.purge_expired_rows() $$);
 
 -- ===================================================================================================

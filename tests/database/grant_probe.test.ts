@@ -146,6 +146,12 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.set_telegram_chat(text)": "own chat: only null (unlink) is accepted",
   "authenticated EXECUTE public.create_telegram_link()":
     "one-time bot deep link for the caller's own account; only its hash is stored",
+  // the calendar feed (20261206000150_calendar_feed.sql) ------------------------------------------------
+  "authenticated EXECUTE public.calendar_feed()": "own feed's state and reminder days; never the token",
+  "authenticated EXECUTE public.create_calendar_feed(integer[])":
+    "own feed, made or renewed; random token returned once, only its hash stored",
+  "authenticated EXECUTE public.set_calendar_reminder_days(integer[])": "own feed's days; 1-10 of 1-365",
+  "authenticated EXECUTE public.revoke_calendar_feed()": "own feed",
   "authenticated EXECUTE public.mask_url(text)":
     "invoker function computing webhook_endpoints.url_masked on insert; reads and writes nothing",
   "authenticated SELECT public.notification_settings(telegram_linked_at)":

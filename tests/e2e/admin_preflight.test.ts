@@ -62,6 +62,18 @@ Deno.test("preflight: a complete target passes every check", options, async () =
       ),
       line(lines, "jwks"),
     );
+    // What a first deploy meets (scripts/lib/preflight_deploy.ts): the extensions the migrations created, and
+    // the signing key's type; the pooler and SMTP cannot be read here (a local URL, no access token).
+    assertEquals(line(lines, "extensions"), "ok      extensions: pg_cron, pg_net created");
+    assert(line(lines, "pooler").startsWith("skip    pooler: 127.0.0.1 is not a Supabase pooler host"));
+    assert(
+      line(lines, "smtp").startsWith("skip    smtp: not checked: set SUPABASE_ACCESS_TOKEN"),
+      line(lines, "smtp"),
+    );
+    assert(
+      line(lines, "signing-key").startsWith("ok      signing-key: ECC (P-256) ES256"),
+      line(lines, "signing-key"),
+    );
     assert(!lines.join("\n").includes("preflight-secret"), "never a secret's value");
   } finally {
     if (saved.count === "0") await removePollerVaultSecrets(stack.sql);

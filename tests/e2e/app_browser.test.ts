@@ -7,7 +7,7 @@
  * call REST with it, export, invite, and the invitation accepted by a second user), an MCP SDK client
  * completing OAuth through the app's consent page, the assistant shown under Connected assistants and revoked
  * there, then a Free account's view (what Pro adds, no form it cannot use, Upgrade, compact rows at 375 px);
- * Remove with Undo; Account as an organization's owner and member; the consent page framed by another
+ * the calendar feed's URL made, read with ical.js and revoked; Remove with Undo; Account as an organization's owner and member; the consent page framed by another
  * origin; `next` that would leave the app; PKCE mail links; the dark theme and its switch. axe-core runs on
  * every screen in the light and the dark theme; no serious or critical violation is allowed, and nothing may
  * be blocked by the app's content security policy.
@@ -20,6 +20,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/auth"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import ICAL from "ical.js";
 import type { Browser, Page } from "../support/playwright_types.d.ts";
 import { startMailbox } from "../../platform/mailbox/server.ts";
 import { localSecretKey, namedKeysJson } from "../../platform/secrets.ts";
@@ -279,6 +280,31 @@ Deno.test(
         assert(!(await page.locator("body").innerText()).includes("deno task"), "no command line");
         await audit(page, "account");
       });
+
+      await step(
+        "the calendar feed: make the URL in Account, fetch it, read it with ical.js, revoke it",
+        async () => {
+          await page.getByRole("button", { name: "Create calendar URL" }).click();
+          const shown = page.getByLabel("Your calendar URL");
+          await shown.waitFor();
+          const url = (await shown.textContent())!.trim();
+          assertMatch(url, /\/functions\/v1\/calendar\/dwcal_[0-9a-f]{48}\.ics$/);
+          const response = await fetch(url);
+          assertEquals(response.headers.get("content-type"), "text/calendar; charset=utf-8");
+          const calendar = new ICAL.Component(ICAL.parse(await response.text()));
+          assertEquals(calendar.getFirstPropertyValue("x-wr-calname"), "Domain Watchlist");
+          for (const event of calendar.getAllSubcomponents("vevent")) {
+            const summary = String(event.getFirstPropertyValue("summary"));
+            assert(names.some((name) => summary.startsWith(name)), `only this account's names: ${summary}`);
+          }
+          await audit(page, "account with its calendar URL");
+          await page.getByRole("button", { name: "Revoke calendar URL" }).click();
+          await page.getByText("Calendar URL revoked.").waitFor();
+          const revoked = await fetch(url);
+          assertEquals([revoked.status, (await revoked.json()).error], [404, "not_found"]);
+          await page.getByRole("button", { name: "Create calendar URL" }).waitFor();
+        },
+      );
 
       let inviteLink = "";
       await step("create an organization, invite by email and by link", async () => {

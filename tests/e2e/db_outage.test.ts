@@ -128,6 +128,7 @@ Deno.test("database faults under load: 503 with Retry-After, then recovery", opt
                 body: JSON.stringify({ invitationId: crypto.randomUUID() }),
               }),
             ],
+            ["calendar", fetch(`${stack.functionsBase}/calendar/dwcal_${"0".repeat(48)}.ics`)],
             [
               "rdap-poller",
               fetch(`${stack.functionsBase}/rdap-poller`, {

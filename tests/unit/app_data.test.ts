@@ -120,3 +120,13 @@ Deno.test("typed names go to the database in its stored form; anything else goes
   ];
   for (const [typed, sent] of cases) assertEquals(domainInput(typed), sent, typed);
 });
+
+Deno.test("an expired assistant connection request says to connect again from the assistant", () => {
+  const told = describeFailure({
+    status: 404,
+    code: "oauth_authorization_not_found",
+    message: "authorization not found",
+  });
+  assertEquals(told.message, "This connection request has expired or was already answered.");
+  assert(told.next?.includes("go back to the assistant and connect again"), told.next);
+});

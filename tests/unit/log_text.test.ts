@@ -13,6 +13,10 @@ Deno.test("redactForLog: URLs, email addresses, tokens, keys, secrets and chat I
     ["token 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw rejected", "token <token> rejected"],
     ["bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.abc-DEF_123 expired", "bearer <token> expired"],
     ["key dwl_0123456789abcdef0123456789abcdef0123456789abcdef unknown", "key <key> unknown"],
+    [
+      "GET /calendar/dwcal_0123456789abcdef0123456789abcdef0123456789abcdef.ics failed",
+      "GET /calendar/<key>.ics failed",
+    ],
     ["secret whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= refused", "secret <secret> refused"],
     [
       "chat -1001234567890 blocked the bot; chat 987654321 too",

@@ -513,3 +513,36 @@ export async function connectedAssistants(): Promise<AssistantGrant[]> {
 export async function disconnectAssistant(clientId: string): Promise<void> {
   await run(client.auth.oauth.revokeGrant({ clientId }));
 }
+
+// ---------------------------------------------------------------- Calendar feed
+
+/** The account's calendar feed as the app may see it: never its token (shown once, when made). */
+export interface CalendarFeedState {
+  active: boolean;
+  created_at: string | null;
+  reminder_days: number[];
+}
+
+export async function calendarFeed(): Promise<CalendarFeedState> {
+  const rows = await run<CalendarFeedState[]>(client.rpc("calendar_feed"));
+  return rows[0] ?? { active: false, created_at: null, reminder_days: [30, 7, 1] };
+}
+
+/** The feed's URL for a token: `<project URL>/functions/v1/calendar/<token>.ics`. */
+export function calendarFeedUrl(token: string): string {
+  return `${config.supabaseUrl.replace(/\/+$/, "")}/functions/v1/calendar/${token}.ics`;
+}
+
+/** Makes or renews the feed (the previous URL stops working); its URL, shown this once. */
+export async function createCalendarFeed(days?: number[]): Promise<string> {
+  const token = await run<string>(client.rpc("create_calendar_feed", days ? { p_reminder_days: days } : {}));
+  return calendarFeedUrl(token);
+}
+
+export async function setCalendarReminderDays(days: number[]): Promise<void> {
+  await run(client.rpc("set_calendar_reminder_days", { p_reminder_days: days }));
+}
+
+export async function revokeCalendarFeed(): Promise<void> {
+  await run(client.rpc("revoke_calendar_feed"));
+}

@@ -60,6 +60,16 @@ export function describeFailure(input: FailureInput): AppError {
   if (code === "DW401" || input.status === 401 || code === "PGRST301" || code === "PGRST303") {
     return { ...base, next: "Your session has ended: sign in again." };
   }
+  if (code === "oauth_authorization_not_found") {
+    // Supabase Auth keeps an assistant's connection request 10 minutes (docs/deploy.md): a sign-up whose
+    // confirmation mail came later lands here.
+    return {
+      ...base,
+      message: "This connection request has expired or was already answered.",
+      next: "An assistant's request lasts 10 minutes: go back to the assistant and connect again. " +
+        "You are signed in now, so you go straight to Approve.",
+    };
+  }
   if (input.status !== undefined && input.status >= 500) {
     return { ...base, next: "The service is having trouble; try again in a minute." };
   }

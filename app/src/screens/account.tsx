@@ -1,9 +1,10 @@
-/** Account: profile, plan and limits, export (export-account, a JSON download), password. */
+/** Account: profile, plan and limits, export (export-account, a JSON download), the calendar feed. */
 import { useEffect, useState } from "preact/hooks";
 import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
 import { download, ErrorNote, formatTime, Notice, useAction } from "../ui/components.tsx";
 import { Upgrade } from "../ui/upgrade.tsx";
+import { CalendarFeedSection } from "./account_calendar.tsx";
 
 export function Account({ session, overview, refreshOverview }: ScreenProps) {
   const [name, setName] = useState("");
@@ -101,6 +102,7 @@ export function Account({ session, overview, refreshOverview }: ScreenProps) {
         </button>
         <ErrorNote error={exporting.error} />
       </div>
+      <CalendarFeedSection />
     </section>
   );
 }

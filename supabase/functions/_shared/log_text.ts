@@ -22,6 +22,8 @@ const PATTERNS: [RegExp, string][] = [
   [/\b\d{5,}:[A-Za-z0-9_-]{20,}/g, "<token>"],
   // The service's API keys, Supabase secret keys and Standard Webhooks secrets.
   [/\bdwl_[0-9a-f]{8,}/gi, "<key>"],
+  // Calendar feed tokens (…/functions/v1/calendar/<token>.ics: the path is the secret).
+  [/\bdwcal_[0-9a-f]{8,}/gi, "<key>"],
   [/\bsb_secret_[A-Za-z0-9_-]+/g, "<key>"],
   [/\bwhsec_[A-Za-z0-9+/=]*/g, "<secret>"],
   // A secret, password or token given by name, whatever its form: `secret=…`, `"secret": "…"`,

@@ -126,6 +126,11 @@ insert into cases values
   ('public.set_webhook_expiring_days(uuid,integer[])', format($$ select public.set_webhook_expiring_days(%L, array[7]) $$, :'wh'), 'ok', 'refused'),
   ('public.send_webhook_test(uuid)', format($$ select public.send_webhook_test(%L) $$, :'wh'), 'ok', 'refused'),
   ('public.list_webhook_deliveries(uuid,integer,text)', format($$ select * from public.list_webhook_deliveries(%L, 10, null) $$, :'wh'), 'ok', 'refused'),
+  -- the calendar feed (a feed to change does not exist yet: the account gets past the gate to DW404)
+  ('public.calendar_feed()', $$ select * from public.calendar_feed() $$, 'ok', 'refused'),
+  ('public.create_calendar_feed(integer[])', $$ select public.create_calendar_feed() $$, 'ok', 'refused'),
+  ('public.set_calendar_reminder_days(integer[])', $$ select public.set_calendar_reminder_days(array[7]) $$, 'DW404', 'refused'),
+  ('public.revoke_calendar_feed()', $$ select public.revoke_calendar_feed() $$, 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
   ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 
