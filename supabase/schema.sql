@@ -357,10 +357,10 @@ begin
        where d.status = 'pending_delete'
          and d.next_check_at <= now()
          and (d.lease_until is null or d.lease_until <= now())
-         and exists (
-           select 1 from public.watchlist_entries as e
-            where e.domain_name = d.name and e.deleted_at is null
-         )
+         and (exists (select 1 from public.watchlist_entries as e
+                       where e.domain_name = d.name and e.deleted_at is null)
+              or exists (select 1 from public.organization_watchlist_entries as o
+                          where o.domain_name = d.name and o.deleted_at is null))
        order by d.next_check_at
        limit p_limit
          for update of d skip locked
@@ -374,10 +374,10 @@ begin
          where d.next_check_at <= now()
            and (d.lease_until is null or d.lease_until <= now())
            and d.name <> all (v_names)
-           and exists (
-             select 1 from public.watchlist_entries as e
-              where e.domain_name = d.name and e.deleted_at is null
-           )
+           and (exists (select 1 from public.watchlist_entries as e
+                         where e.domain_name = d.name and e.deleted_at is null)
+                or exists (select 1 from public.organization_watchlist_entries as o
+                            where o.domain_name = d.name and o.deleted_at is null))
          order by d.next_check_at
          limit p_limit - cardinality(v_names)
            for update of d skip locked
@@ -394,7 +394,6 @@ begin
                 d.registry_asked_at
     )
     select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
-           -- The reminder days of every channel of every account watching the name (empty: none asks).
            (select coalesce(array_agg(distinct r.days order by r.days), '{}')
               from public.watchlist_entries as e
               cross join lateral private.expiring_reminder_days(e.user_id) as r(days)
@@ -1160,6 +1159,82 @@ ALTER FUNCTION private.invoke_rdap_poller() OWNER TO postgres;
 COMMENT ON FUNCTION private.invoke_rdap_poller() IS 'Called every minute by the pg_cron job rdap-poller: POSTs poller_invocations_needed() times to <project_url>/functions/v1/rdap-poller with the Vault secret poller_secret as bearer token. Returns the first pg_net request id; null (nothing sent) while a secret is missing.';
 
 --
+-- Name: list_org_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+begin
+  if p_cursor is not null and p_offset is not null then
+    raise exception using errcode = 'DW400', message = 'DW400: Send either cursor or offset, not both.';
+  end if;
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception using errcode = 'DW400', message = 'DW400: limit must be between 1 and 1000.';
+  end if;
+  if p_offset is not null and p_offset < 0 then
+    raise exception using errcode = 'DW400', message = 'DW400: offset must not be negative.';
+  end if;
+  return query
+    select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+           d.status_changed_at, d.expires_at, d.registrar
+      from public.organization_watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
+       and e.domain_name collate "C" > coalesce(p_cursor, '') collate "C"
+     order by e.domain_name collate "C"
+     limit p_limit + 1 offset coalesce(p_offset, 0);
+end
+$$;
+
+ALTER FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: log_org_activity(uuid, uuid, text, text, uuid, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text DEFAULT NULL::text, p_subject_id uuid DEFAULT NULL::uuid, p_detail jsonb DEFAULT '{}'::jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.organization_activity
+    (organization_id, actor_id, actor_name, action, domain_name, subject_id, subject_name, detail)
+  select o.id, p_actor_id, private.member_label(p_actor_id), p_action, p_domain_name,
+         p_subject_id, private.member_label(p_subject_id), coalesce(p_detail, '{}'::jsonb)
+    from public.organizations as o
+   where o.id = p_organization_id;
+end
+$$;
+
+ALTER FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: log_org_claim(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_org_claim() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.log_org_activity(new.organization_id, new.claimed_by, 'claim.taken', new.domain_name,
+                                     new.claimed_by);
+  else
+    perform private.log_org_activity(old.organization_id, auth.uid(), 'claim.released', old.domain_name,
+                                     old.claimed_by);
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.log_org_claim() OWNER TO postgres;
+
+--
 -- Name: mark_alert_delivery_delivered(uuid, integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1209,6 +1284,21 @@ end
 $$;
 
 ALTER FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid) OWNER TO postgres;
+
+--
+-- Name: member_label(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.member_label(p_user_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(nullif(btrim(p.display_name), ''), split_part(p.email, '@', 1))
+    from public.profiles as p
+   where p.id = p_user_id
+$$;
+
+ALTER FUNCTION private.member_label(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: next_check_delay(text, timestamp with time zone, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1367,6 +1457,185 @@ end
 $$;
 
 ALTER FUNCTION private.nudge_alert_delivery() OWNER TO postgres;
+
+--
+-- Name: on_org_member_change(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.on_org_member_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.log_org_activity(new.organization_id, coalesce(auth.uid(), new.user_id), 'member.joined',
+                                     null, new.user_id, jsonb_build_object('role', new.role));
+  elsif tg_op = 'UPDATE' then
+    perform private.log_org_activity(new.organization_id, auth.uid(), 'member.role_changed', null,
+                                     new.user_id, jsonb_build_object('from', old.role, 'to', new.role));
+  else
+    delete from public.organization_claims as c
+     where c.organization_id = old.organization_id and c.claimed_by = old.user_id;
+    perform private.log_org_activity(old.organization_id, auth.uid(),
+                                     case when auth.uid() = old.user_id then 'member.left' else 'member.removed' end,
+                                     null, old.user_id, jsonb_build_object('role', old.role));
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.on_org_member_change() OWNER TO postgres;
+
+--
+-- Name: org_add_domains(uuid, uuid, text[], jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(added integer, skipped_duplicates integer, rejected_over_limit integer, remaining_quota integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_count integer;
+  v_invalid text[];
+  v_quota integer;
+  v_active integer;
+  v_room integer;
+  v_dups integer;
+  v_added text[];
+begin
+  if p_domain_names is null or coalesce(array_ndims(p_domain_names), 1) <> 1 then
+    raise exception using errcode = 'DW400', message = 'DW400: domains must be a list of domain names.';
+  end if;
+  v_count := coalesce(cardinality(p_domain_names), 0);
+  if v_count > 10000 then
+    raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
+  end if;
+
+  select array_agg(coalesce(n.name, '(null)') order by n.ord)
+    into v_invalid
+    from unnest(p_domain_names) with ordinality as n (name, ord)
+   where private.registrable_domain_problem(n.name) is not null;
+  if v_invalid is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
+      detail = to_jsonb(v_invalid)::text;
+  end if;
+
+  -- Serialise every quota decision of this organization (whichever member or key adds): concurrent calls
+  -- queue on the organization's row and count only after the previous call committed (READ COMMITTED).
+  perform 1 from public.organizations as o where o.id = p_organization_id for no key update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: The organization was not found.';
+  end if;
+  v_quota := private.org_watchlist_quota(p_organization_id);
+
+  select count(*)::integer into v_active
+    from public.organization_watchlist_entries as e
+   where e.organization_id = p_organization_id and e.deleted_at is null;
+  v_room := greatest(v_quota - v_active, 0);
+
+  with input as (
+    select n.name as domain_name, n.ord,
+           row_number() over (partition by n.name order by n.ord) as occurrence
+      from unnest(p_domain_names) with ordinality as n (name, ord)
+  ),
+  classified as (
+    select i.domain_name, i.ord,
+           (i.occurrence > 1 or exists (
+              select 1 from public.organization_watchlist_entries as e
+               where e.organization_id = p_organization_id and e.domain_name = i.domain_name
+                 and e.deleted_at is null
+           )) as duplicate
+      from input as i
+  ),
+  to_add as (
+    select c.domain_name, c.ord
+      from (select c.*, row_number() over (order by c.ord) as rank from classified as c where not c.duplicate) as c
+     where c.rank <= v_room
+  ),
+  new_domains as (
+    insert into public.domains (name)
+    select a.domain_name from to_add as a order by a.domain_name
+    on conflict (name) do nothing
+    returning 1
+  ),
+  upserted as (
+    insert into public.organization_watchlist_entries as e (organization_id, domain_name, added_by)
+    select p_organization_id, a.domain_name, p_actor_id from to_add as a order by a.ord
+    on conflict (organization_id, domain_name) do update
+       set deleted_at = null, added_at = now(), added_by = excluded.added_by
+     where e.deleted_at is not null
+    returning e.domain_name
+  )
+  select coalesce((select array_agg(u.domain_name) from upserted as u), '{}'),
+         (select count(*) from classified as c where c.duplicate)::integer
+    into v_added, v_dups;
+
+  insert into public.organization_activity
+    (organization_id, actor_id, actor_name, action, domain_name, detail)
+  select p_organization_id, p_actor_id, private.member_label(p_actor_id), 'name.added', a.name,
+         coalesce(p_detail, '{}'::jsonb)
+    from unnest(v_added) as a (name);
+
+  return query select cardinality(v_added), v_dups, v_count - v_dups - cardinality(v_added),
+                      greatest(v_quota - (v_active + cardinality(v_added)), 0);
+end
+$$;
+
+ALTER FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: org_remove_domain(uuid, uuid, text, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb DEFAULT '{}'::jsonb) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_name text := lower(p_domain_name);
+begin
+  update public.organization_watchlist_entries as e
+     set deleted_at = now()
+   where e.organization_id = p_organization_id and e.domain_name = v_name and e.deleted_at is null;
+  if not found then
+    if private.registrable_domain_problem(v_name) is not null then
+      raise exception using errcode = 'DW400',
+        message = 'DW400: ' || coalesce(p_domain_name, '(null)') || ' '
+          || private.registrable_domain_problem(v_name) || '.';
+    end if;
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, p_actor_id, 'name.removed', v_name, null, p_detail);
+  delete from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name;
+  return true;
+end
+$$;
+
+ALTER FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: org_watchlist_quota(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_watchlist_quota(p_organization_id uuid) RETURNS integer
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce((
+    select pl.watchlist_quota
+      from public.organization_members as m
+      join public.profiles as p on p.id = m.user_id
+      join public.plans as pl on pl.id = p.plan_id
+     where m.organization_id = p_organization_id and m.role = 'owner'
+     limit 1), 0)
+$$;
+
+ALTER FUNCTION private.org_watchlist_quota(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: outbound_address_class(inet); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1570,10 +1839,10 @@ begin
         from public.domains as d
        where d.next_check_at <= now()
          and (d.lease_until is null or d.lease_until <= now())
-         and exists (
-           select 1 from public.watchlist_entries as e
-            where e.domain_name = d.name and e.deleted_at is null
-         )
+         and (exists (select 1 from public.watchlist_entries as e
+                       where e.domain_name = d.name and e.deleted_at is null)
+              or exists (select 1 from public.organization_watchlist_entries as o
+                          where o.domain_name = d.name and o.deleted_at is null))
        limit v_settings.checks_per_invocation::bigint * v_settings.max_invocations
     ) as due;
   return least(v_settings.max_invocations,
@@ -1778,6 +2047,7 @@ declare
   v_counters bigint;
   v_sessions bigint;
   v_cron bigint;
+  v_activity bigint;
 begin
   select * into strict v_settings from public.retention_settings;
 
@@ -1808,13 +2078,18 @@ begin
    where coalesce(j.end_time, j.start_time) < now() - make_interval(days => v_settings.cron_run_details_days);
   get diagnostics v_cron = row_count;
 
+  delete from public.organization_activity as l
+   where l.created_at < now() - make_interval(days => v_settings.organization_activity_days);
+  get diagnostics v_activity = row_count;
+
   return jsonb_build_object(
     'alert_delivery_attempts', v_attempts,
     'alert_events', v_events,
     'live_check_cache', v_cache,
     'api_request_counters', v_counters,
     'session_request_log', v_sessions,
-    'cron_job_run_details', v_cron
+    'cron_job_run_details', v_cron,
+    'organization_activity', v_activity
   );
 end
 $$;
@@ -3020,6 +3295,35 @@ $_$;
 ALTER FUNCTION private.registry_of(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: require_org_role(uuid, text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_role text;
+begin
+  perform private.refuse_oauth_client_token();
+  select m.role into v_role
+    from public.organization_members as m
+   where m.organization_id = p_organization_id and m.user_id = v_uid;
+  if v_role is null then
+    raise exception using errcode = 'DW404', message = 'DW404: The organization was not found.';
+  end if;
+  if not (v_role = any (p_roles)) then
+    raise exception using errcode = 'DW403',
+      message = 'DW403: Your role in the organization does not allow this.';
+  end if;
+  return v_uid;
+end
+$$;
+
+ALTER FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) OWNER TO postgres;
+
+--
 -- Name: require_session_request(uuid, text, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3809,6 +4113,23 @@ $$;
 ALTER FUNCTION public.account_overview() OWNER TO postgres;
 
 --
+-- Name: add_organization_watchlist_domains(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) RETURNS TABLE(added integer, skipped_duplicates integer, rejected_over_limit integer, remaining_quota integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return query select * from private.org_add_domains(p_organization_id, v_uid, p_domain_names);
+end
+$$;
+
+ALTER FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) OWNER TO postgres;
+
+--
 -- Name: add_watchlist_domains(text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -3940,6 +4261,53 @@ CREATE FUNCTION public.alert_event_types() RETURNS text[]
 $$;
 
 ALTER FUNCTION public.alert_event_types() OWNER TO postgres;
+
+--
+-- Name: claim_organization_domain(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_name text := lower(btrim(coalesce(p_domain_name, '')));
+  v_claim public.organization_claims;
+begin
+  if not exists (
+    select 1 from public.organization_watchlist_entries as e
+     where e.organization_id = p_organization_id and e.domain_name = v_name and e.deleted_at is null
+  ) then
+    raise exception using errcode = 'DW404', message = 'DW404: The name is not on the organization''s watchlist.';
+  end if;
+
+  loop
+    insert into public.organization_claims (organization_id, domain_name, claimed_by)
+    values (p_organization_id, v_name, v_uid)
+    on conflict (organization_id, domain_name) do nothing
+    returning * into v_claim;
+    exit when v_claim.claimed_by is not null;
+    -- Someone holds it (the conflict waited for their transaction): who? Loop if it was released since.
+    select c.* into v_claim from public.organization_claims as c
+     where c.organization_id = p_organization_id and c.domain_name = v_name;
+    exit when v_claim.claimed_by is not null;
+  end loop;
+
+  if v_claim.claimed_by <> v_uid then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: already_claimed: ' || v_name || ' is already claimed by '
+        || coalesce(private.member_label(v_claim.claimed_by), 'another member') || '.',
+      detail = jsonb_build_object('claimed_by', v_claim.claimed_by,
+                                  'name', private.member_label(v_claim.claimed_by),
+                                  'claimed_at', v_claim.claimed_at)::text;
+  end if;
+  return jsonb_build_object('domain_name', v_claim.domain_name, 'claimed_by', v_claim.claimed_by,
+                            'name', private.member_label(v_claim.claimed_by), 'claimed_at', v_claim.claimed_at);
+end
+$$;
+
+ALTER FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: create_api_key(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4474,6 +4842,81 @@ $$;
 ALTER FUNCTION public.mask_url(p_url text) OWNER TO postgres;
 
 --
+-- Name: organization_watchlist_page(uuid, text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_pattern text;
+  v_total integer;
+  v_used integer;
+  v_domains jsonb;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 200 then
+    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
+    raise exception using errcode = '22023',
+      message = 'status must be one of unknown, registered, pending_delete, available.';
+  end if;
+  if p_search is not null and char_length(p_search) > 253 then
+    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
+  end if;
+  if nullif(btrim(p_search), '') is not null then
+    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+
+  select count(*)::integer into v_used
+    from public.organization_watchlist_entries as e
+   where e.organization_id = p_organization_id and e.deleted_at is null;
+
+  select count(*)::integer into v_total
+    from public.organization_watchlist_entries as e
+    join public.domains as d on d.name = e.domain_name
+   where e.organization_id = p_organization_id
+     and e.deleted_at is null
+     and (p_status is null or d.status = p_status)
+     and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+
+  with page as (
+    select e.domain_name, e.unicode_name, e.added_at, e.added_by, d
+      from public.organization_watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
+       and (p_status is null or d.status = p_status)
+       and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+     order by e.domain_name collate "C"
+     limit p_limit offset p_offset
+  )
+  select coalesce(jsonb_agg(
+           private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
+           || jsonb_build_object(
+                'added_by', case when pg.added_by is not null
+                                 then jsonb_build_object('id', pg.added_by, 'name', private.member_label(pg.added_by)) end,
+                'claim', (select jsonb_build_object('user_id', c.claimed_by, 'name', private.member_label(c.claimed_by),
+                                                    'claimed_at', c.claimed_at)
+                            from public.organization_claims as c
+                           where c.organization_id = p_organization_id and c.domain_name = pg.domain_name))
+           order by pg.domain_name collate "C"), '[]'::jsonb)
+    into v_domains
+    from page as pg;
+
+  return jsonb_build_object('total', v_total, 'used', v_used,
+                            'quota', private.org_watchlist_quota(p_organization_id), 'domains', v_domains);
+end
+$$;
+
+ALTER FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
+
+--
 -- Name: redeliver_webhook_delivery(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4554,6 +4997,54 @@ ALTER FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) OWNER TO po
 --
 
 COMMENT ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) IS 'Queues the caller''s finished webhook delivery again under the same id (one attempt, same body, fresh signature timestamp, current secret), through the normal queue, and wakes a delivery run. DW404 not the caller''s (or its webhook was deleted), DWUPG plan without webhooks, DW409 still pending / webhook switched off / older than 7 days, DW429 rate limited (webhook-redelivery).';
+
+--
+-- Name: release_organization_domain_claim(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_name text := lower(btrim(coalesce(p_domain_name, '')));
+  v_claimer uuid;
+begin
+  select c.claimed_by into v_claimer from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name
+     for update;
+  if v_claimer is null then
+    return false;
+  end if;
+  if v_claimer <> v_uid and not public.has_org_role(p_organization_id, array['owner', 'admin']) then
+    raise exception using errcode = 'DW403',
+      message = 'DW403: Only the member who claimed the name, an admin or the owner can release the claim.';
+  end if;
+  delete from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name;
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: remove_organization_watchlist_domain(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return private.org_remove_domain(p_organization_id, v_uid, p_domain_name);
+end
+$$;
+
+ALTER FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: remove_watchlist_domain(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5741,6 +6232,64 @@ COMMENT ON TABLE public.live_check_cache IS 'Last live-check result per name, se
 COMMENT ON COLUMN public.live_check_cache.result IS 'The result as the API returns it; json rather than jsonb so a cached answer keeps its key order.';
 
 --
+-- Name: organization_activity; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_activity (
+    id bigint NOT NULL,
+    organization_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    actor_id uuid,
+    actor_name text,
+    action text NOT NULL,
+    domain_name text,
+    subject_id uuid,
+    subject_name text,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT organization_activity_action_check CHECK ((action = ANY (ARRAY['member.joined'::text, 'member.left'::text, 'member.removed'::text, 'member.role_changed'::text, 'name.added'::text, 'name.removed'::text, 'claim.taken'::text, 'claim.released'::text, 'channel.added'::text, 'channel.changed'::text, 'channel.removed'::text, 'api_key.created'::text, 'api_key.revoked'::text])))
+);
+
+ALTER TABLE public.organization_activity OWNER TO postgres;
+
+--
+-- Name: TABLE organization_activity; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_activity IS 'Who did what in an organization, and when. Written only by the database (triggers and definer functions); read by members; purged after retention_settings.organization_activity_days (365).';
+
+--
+-- Name: organization_activity_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_activity ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.organization_activity_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: organization_claims; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_claims (
+    organization_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    claimed_by uuid NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.organization_claims OWNER TO postgres;
+
+--
+-- Name: TABLE organization_claims; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_claims IS 'Open claims ("I will register it when it drops"): one per name per organization. Taken and released only through claim_organization_domain / release_organization_domain_claim; a member who leaves or is removed loses theirs (trigger).';
+
+--
 -- Name: organization_members; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5753,6 +6302,42 @@ CREATE TABLE public.organization_members (
 );
 
 ALTER TABLE public.organization_members OWNER TO postgres;
+
+--
+-- Name: organization_watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_watchlist_entries (
+    id bigint NOT NULL,
+    organization_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    unicode_name text,
+    added_by uuid,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT organization_watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
+);
+
+ALTER TABLE public.organization_watchlist_entries OWNER TO postgres;
+
+--
+-- Name: TABLE organization_watchlist_entries; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_watchlist_entries IS 'An organization''s watched names (soft-deleted). Written only by the organization watchlist functions; quota: the owner''s plan''s watchlist_quota, counted for the organization alone.';
+
+--
+-- Name: organization_watchlist_entries_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_watchlist_entries ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.organization_watchlist_entries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: organizations; Type: TABLE; Schema: public; Owner: postgres
@@ -5969,10 +6554,12 @@ CREATE TABLE public.retention_settings (
     session_request_log_days integer DEFAULT 2 NOT NULL,
     cron_run_details_days integer DEFAULT 7 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    organization_activity_days integer DEFAULT 365 NOT NULL,
     CONSTRAINT retention_settings_alert_events_days_check CHECK ((alert_events_days >= 2)),
     CONSTRAINT retention_settings_cron_run_details_days_check CHECK ((cron_run_details_days >= 1)),
     CONSTRAINT retention_settings_delivery_attempts_days_check CHECK ((delivery_attempts_days >= 2)),
     CONSTRAINT retention_settings_live_check_cache_hours_check CHECK ((live_check_cache_hours >= 1)),
+    CONSTRAINT retention_settings_organization_activity_days_check CHECK ((organization_activity_days >= 365)),
     CONSTRAINT retention_settings_request_counters_days_check CHECK ((request_counters_days >= 2)),
     CONSTRAINT retention_settings_session_request_log_days_check CHECK ((session_request_log_days >= 1)),
     CONSTRAINT retention_settings_singleton_check CHECK (singleton)
@@ -6382,11 +6969,39 @@ ALTER TABLE ONLY public.notification_settings
     ADD CONSTRAINT notification_settings_pkey PRIMARY KEY (user_id);
 
 --
+-- Name: organization_activity organization_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: organization_claims organization_claims_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_pkey PRIMARY KEY (organization_id, domain_name);
+
+--
 -- Name: organization_members organization_members_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_pkey PRIMARY KEY (organization_id, user_id);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_org_domain_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_org_domain_key UNIQUE (organization_id, domain_name);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_pkey PRIMARY KEY (id);
 
 --
 -- Name: organizations organizations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -6718,10 +7333,64 @@ CREATE INDEX live_check_cache_expires_at_idx ON public.live_check_cache USING bt
 CREATE UNIQUE INDEX notification_settings_telegram_chat_id_key ON public.notification_settings USING btree (telegram_chat_id) WHERE (telegram_chat_id IS NOT NULL);
 
 --
+-- Name: organization_activity_actor_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_actor_idx ON public.organization_activity USING btree (actor_id);
+
+--
+-- Name: organization_activity_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_created_idx ON public.organization_activity USING btree (created_at);
+
+--
+-- Name: organization_activity_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_org_idx ON public.organization_activity USING btree (organization_id, created_at DESC, id DESC);
+
+--
+-- Name: organization_activity_subject_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_subject_idx ON public.organization_activity USING btree (subject_id);
+
+--
+-- Name: organization_claims_claimed_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_claims_claimed_by_idx ON public.organization_claims USING btree (claimed_by);
+
+--
+-- Name: organization_claims_domain_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_claims_domain_idx ON public.organization_claims USING btree (domain_name);
+
+--
 -- Name: organization_members_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX organization_members_user_id_idx ON public.organization_members USING btree (user_id);
+
+--
+-- Name: organization_watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_active_domain_idx ON public.organization_watchlist_entries USING btree (domain_name) WHERE (deleted_at IS NULL);
+
+--
+-- Name: organization_watchlist_entries_active_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_active_org_idx ON public.organization_watchlist_entries USING btree (organization_id, domain_name COLLATE "C") WHERE (deleted_at IS NULL);
+
+--
+-- Name: organization_watchlist_entries_added_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_added_by_idx ON public.organization_watchlist_entries USING btree (added_by);
 
 --
 -- Name: profiles_plan_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6838,10 +7507,28 @@ CREATE TRIGGER invite_mail_limits_set_updated_at BEFORE UPDATE ON public.invite_
 CREATE TRIGGER notification_settings_set_updated_at BEFORE UPDATE ON public.notification_settings FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
+-- Name: organization_claims organization_claims_log; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_claims_log AFTER INSERT OR DELETE ON public.organization_claims FOR EACH ROW EXECUTE FUNCTION private.log_org_claim();
+
+--
+-- Name: organization_members organization_members_log; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_members_log AFTER INSERT OR DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW EXECUTE FUNCTION private.on_org_member_change();
+
+--
 -- Name: organization_members organization_members_revoke_invitations; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER organization_members_revoke_invitations AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_invitations_of_former_inviter();
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_derive_unicode_name; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_watchlist_entries_derive_unicode_name BEFORE INSERT OR UPDATE OF domain_name, unicode_name ON public.organization_watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.derive_unicode_name();
 
 --
 -- Name: profiles profiles_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7035,6 +7722,48 @@ ALTER TABLE ONLY public.notification_settings
     ADD CONSTRAINT notification_settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: organization_activity organization_activity_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_activity organization_activity_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_activity organization_activity_subject_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_subject_id_fkey FOREIGN KEY (subject_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_claims organization_claims_claimed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_claimed_by_fkey FOREIGN KEY (claimed_by) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_claims organization_claims_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_domain_name_fkey FOREIGN KEY (domain_name) REFERENCES public.domains(name);
+
+--
+-- Name: organization_claims organization_claims_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: organization_members organization_members_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7047,6 +7776,27 @@ ALTER TABLE ONLY public.organization_members
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_added_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_added_by_fkey FOREIGN KEY (added_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_domain_name_fkey FOREIGN KEY (domain_name) REFERENCES public.domains(name);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organizations organizations_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7222,10 +7972,28 @@ CREATE POLICY "Assistants' tokens cannot read invitations" ON public.invitations
 CREATE POLICY "Assistants' tokens cannot read notification settings" ON public.notification_settings AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: organization_activity Assistants' tokens cannot read organization activity; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization activity" ON public.organization_activity AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_claims Assistants' tokens cannot read organization claims; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization claims" ON public.organization_claims AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: organization_members Assistants' tokens cannot read organization members; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "Assistants' tokens cannot read organization members" ON public.organization_members AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_watchlist_entries Assistants' tokens cannot read organization watchlists; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization watchlists" ON public.organization_watchlist_entries AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
 -- Name: organizations Assistants' tokens cannot read organizations; Type: POLICY; Schema: public; Owner: postgres
@@ -7280,6 +8048,24 @@ CREATE POLICY "Members can read the profiles of people in their organizations" O
 --
 
 CREATE POLICY "Members can read their organizations" ON public.organizations FOR SELECT TO authenticated USING (public.has_org_role(id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: organization_activity Members can read their organizations' activity; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' activity" ON public.organization_activity FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: organization_claims Members can read their organizations' claims; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' claims" ON public.organization_claims FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: organization_watchlist_entries Members can read their organizations' watchlists; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' watchlists" ON public.organization_watchlist_entries FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
 -- Name: invitations Owners and admins can invite people; Type: POLICY; Schema: public; Owner: postgres
@@ -7532,10 +8318,28 @@ ALTER TABLE public.live_check_cache ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.notification_settings ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: organization_activity; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_activity ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_claims; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_claims ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: organization_members; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
 ALTER TABLE public.organization_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_watchlist_entries ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organizations; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -7887,6 +8691,25 @@ GRANT ALL ON FUNCTION private.invoke_alert_delivery() TO service_role;
 REVOKE ALL ON FUNCTION private.invoke_rdap_poller() FROM PUBLIC;
 
 --
+-- Name: FUNCTION list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) TO service_role;
+
+--
+-- Name: FUNCTION log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION log_org_claim(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_org_claim() FROM PUBLIC;
+
+--
 -- Name: FUNCTION mark_alert_delivery_delivered(p_delivery_id uuid, p_http_status integer, p_duration_ms integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7899,6 +8722,13 @@ GRANT ALL ON FUNCTION private.mark_alert_delivery_delivered(p_delivery_id uuid, 
 
 REVOKE ALL ON FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION member_label(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.member_label(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.member_label(p_user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer); Type: ACL; Schema: private; Owner: postgres
@@ -7938,6 +8768,33 @@ REVOKE ALL ON FUNCTION private.note_status_change_evidence(p_domain_name text, p
 --
 
 REVOKE ALL ON FUNCTION private.nudge_alert_delivery() FROM PUBLIC;
+
+--
+-- Name: FUNCTION on_org_member_change(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.on_org_member_change() FROM PUBLIC;
+
+--
+-- Name: FUNCTION org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) TO service_role;
+
+--
+-- Name: FUNCTION org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) TO service_role;
+
+--
+-- Name: FUNCTION org_watchlist_quota(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_watchlist_quota(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_watchlist_quota(p_organization_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION outbound_address_class(p_address inet); Type: ACL; Schema: private; Owner: postgres
@@ -8158,6 +9015,12 @@ REVOKE ALL ON FUNCTION private.registry_of(p_domain_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.registry_of(p_domain_name text) TO service_role;
 
 --
+-- Name: FUNCTION require_org_role(p_organization_id uuid, p_roles text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION require_session_request(p_user_id uuid, p_action text, p_what text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8338,6 +9201,13 @@ REVOKE ALL ON FUNCTION public.account_overview() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 --
+-- Name: FUNCTION add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) TO authenticated;
+
+--
 -- Name: FUNCTION add_watchlist_domains(p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8351,6 +9221,13 @@ GRANT ALL ON FUNCTION public.add_watchlist_domains(p_domain_names text[]) TO aut
 REVOKE ALL ON FUNCTION public.alert_event_types() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.alert_event_types() TO authenticated;
 GRANT ALL ON FUNCTION public.alert_event_types() TO service_role;
+
+--
+-- Name: FUNCTION claim_organization_domain(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) TO authenticated;
 
 --
 -- Name: FUNCTION create_api_key(p_name text); Type: ACL; Schema: public; Owner: postgres
@@ -8456,11 +9333,32 @@ GRANT ALL ON FUNCTION public.mask_url(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO service_role;
 
 --
+-- Name: FUNCTION organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
+
+--
 -- Name: FUNCTION redeliver_webhook_delivery(p_delivery_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION release_organization_domain_claim(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) TO authenticated;
+
+--
+-- Name: FUNCTION remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) TO authenticated;
 
 --
 -- Name: FUNCTION remove_watchlist_domain(p_domain_name text); Type: ACL; Schema: public; Owner: postgres
@@ -9011,6 +9909,26 @@ GRANT SELECT,USAGE ON SEQUENCE public.invite_mail_log_id_seq TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.live_check_cache TO service_role;
 
 --
+-- Name: TABLE organization_activity; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_activity TO service_role;
+GRANT SELECT ON TABLE public.organization_activity TO authenticated;
+
+--
+-- Name: SEQUENCE organization_activity_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.organization_activity_id_seq TO service_role;
+
+--
+-- Name: TABLE organization_claims; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_claims TO service_role;
+GRANT SELECT ON TABLE public.organization_claims TO authenticated;
+
+--
 -- Name: TABLE organization_members; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9022,6 +9940,19 @@ GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 --
 
 GRANT UPDATE(role) ON TABLE public.organization_members TO authenticated;
+
+--
+-- Name: TABLE organization_watchlist_entries; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_watchlist_entries TO service_role;
+GRANT SELECT ON TABLE public.organization_watchlist_entries TO authenticated;
+
+--
+-- Name: SEQUENCE organization_watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.organization_watchlist_entries_id_seq TO service_role;
 
 --
 -- Name: TABLE organizations; Type: ACL; Schema: public; Owner: postgres

@@ -23,6 +23,7 @@ insert into public.invitations (organization_id, email, role) values (:'org', 's
 select public.create_webhook_endpoint('https://hooks.example.com/olga') as wh \gset
 select id as key_id from public.create_api_key('laptop') \gset
 select count(*) as added from public.add_watchlist_domains(array['watched.com']) \gset
+select count(*) as org_added from public.add_organization_watchlist_domains(:'org', array['org-watched.com']) \gset
 select tests.clear_authentication();
 select token as bob_token from public.invitations where id = :'bob_inv' \gset
 insert into public.organization_members (organization_id, user_id, role) values (:'org', :'bob', 'member');
@@ -126,6 +127,12 @@ insert into cases values
   ('public.set_webhook_expiring_days(uuid,integer[])', format($$ select public.set_webhook_expiring_days(%L, array[7]) $$, :'wh'), 'ok', 'refused'),
   ('public.send_webhook_test(uuid)', format($$ select public.send_webhook_test(%L) $$, :'wh'), 'ok', 'refused'),
   ('public.list_webhook_deliveries(uuid,integer,text)', format($$ select * from public.list_webhook_deliveries(%L, 10, null) $$, :'wh'), 'ok', 'refused'),
+  -- an organization's watchlist, claims (issue 42): the app's, never an assistant's
+  ('public.add_organization_watchlist_domains(uuid,text[])', format($$ select * from public.add_organization_watchlist_domains(%L, array['org-new.com']) $$, :'org'), 'ok', 'refused'),
+  ('public.remove_organization_watchlist_domain(uuid,text)', format($$ select public.remove_organization_watchlist_domain(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.organization_watchlist_page(uuid,text,text,integer,integer)', format($$ select public.organization_watchlist_page(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.claim_organization_domain(uuid,text)', format($$ select public.claim_organization_domain(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.release_organization_domain_claim(uuid,text)', format($$ select public.release_organization_domain_claim(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
   ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 
