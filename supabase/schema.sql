@@ -66,6 +66,26 @@ $$;
 ALTER FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) OWNER TO postgres;
 
 --
+-- Name: alert_watchers(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.alert_watchers(p_domain_name text) RETURNS TABLE(user_id uuid)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select e.user_id
+    from public.watchlist_entries as e
+   where e.domain_name = p_domain_name and e.deleted_at is null
+  union
+  select m.user_id
+    from public.organization_watchlist_entries as o
+    join public.organization_members as m on m.organization_id = o.organization_id and m.personal_alerts
+   where o.domain_name = p_domain_name and o.deleted_at is null
+$$;
+
+ALTER FUNCTION private.alert_watchers(p_domain_name text) OWNER TO postgres;
+
+--
 -- Name: api_request_allowance(uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1588,6 +1608,21 @@ $$;
 ALTER FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) OWNER TO postgres;
 
 --
+-- Name: org_owner(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_owner(p_organization_id uuid) RETURNS uuid
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select m.user_id from public.organization_members as m
+   where m.organization_id = p_organization_id and m.role = 'owner'
+   limit 1
+$$;
+
+ALTER FUNCTION private.org_owner(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: org_remove_domain(uuid, uuid, text, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2112,13 +2147,10 @@ CREATE FUNCTION private.queue_domain_available_alerts() RETURNS trigger
     AS $$
 begin
   with events as (
-    insert into public.alert_events (user_id, type, domain_name, unicode_name, previous_status, status, checked_at)
-    select e.user_id, 'domain.available', new.name, e.unicode_name, old.status, new.status,
-           coalesce(new.last_checked_at, now())
-      from public.watchlist_entries as e
-     where e.domain_name = new.name
-       and e.deleted_at is null
-     order by e.user_id
+    insert into public.alert_events (user_id, type, domain_name, previous_status, status, checked_at)
+    select w.user_id, 'domain.available', new.name, old.status, new.status, coalesce(new.last_checked_at, now())
+      from private.alert_watchers(new.name) as w
+     order by w.user_id
     returning id, user_id
   ),
   telegram as (
@@ -2136,7 +2168,8 @@ begin
     join public.profiles as p on p.id = ev.user_id
     join public.plans as pl on pl.id = p.plan_id and pl.webhooks
     join public.webhook_endpoints as w
-      on w.user_id = ev.user_id and w.enabled and 'domain.available' = any (w.event_types);
+      on w.user_id = ev.user_id and w.organization_id is null and w.enabled
+     and 'domain.available' = any (w.event_types);
   return null;
 end
 $$;
@@ -2267,10 +2300,7 @@ CREATE FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_p
     AS $$
 begin
   with watchers as (
-    select e.user_id
-      from public.watchlist_entries as e
-     where e.domain_name = p_domain_name
-       and e.deleted_at is null
+    select w.user_id from private.alert_watchers(p_domain_name) as w
   ),
   telegram_targets as (
     select w.user_id
@@ -2286,7 +2316,7 @@ begin
       join public.profiles as p on p.id = w.user_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
       join public.webhook_endpoints as we
-        on we.user_id = w.user_id and we.enabled and p_type = any (we.event_types)
+        on we.user_id = w.user_id and we.organization_id is null and we.enabled and p_type = any (we.event_types)
   ),
   events as (
     insert into public.alert_events
@@ -2312,6 +2342,67 @@ end
 $$;
 
 ALTER FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: queue_organization_alerts(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_organization_alerts() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_type text;
+begin
+  v_type := case
+    when new.status = 'available' and old.status is distinct from 'available' then 'domain.available'
+    when new.status = 'pending_delete' and old.status is distinct from 'pending_delete' then 'domain.pending_delete'
+    when new.status = 'registered' and old.status = 'pending_delete' then 'domain.restored'
+    when new.status = 'registered'
+         and (old.status = 'available' or (old.status = 'unknown' and old.last_checked_at is not null))
+      then 'domain.registered'
+  end;
+  if v_type is null then
+    return null;
+  end if;
+
+  with targets as (
+    select o.organization_id, w.id as endpoint_id, private.org_owner(o.organization_id) as owner_id
+      from public.organization_watchlist_entries as o
+      join public.webhook_endpoints as w
+        on w.organization_id = o.organization_id and w.enabled and v_type = any (w.event_types)
+     where o.domain_name = new.name and o.deleted_at is null
+  ),
+  orgs as (
+    select distinct t.organization_id, t.owner_id
+      from targets as t
+      join public.profiles as p on p.id = t.owner_id
+      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+  ),
+  events as (
+    insert into public.alert_events
+      (user_id, organization_id, organization_name, claimed_by_name, type, domain_name, previous_status, status,
+       checked_at, registrar, expires_at)
+    select g.owner_id, g.organization_id, org.name,
+           (select private.member_label(c.claimed_by) from public.organization_claims as c
+             where c.organization_id = g.organization_id and c.domain_name = new.name),
+           v_type, new.name, old.status, new.status, coalesce(new.last_checked_at, now()),
+           case when v_type in ('domain.restored', 'domain.registered') then new.registrar end,
+           case when v_type in ('domain.restored', 'domain.registered') then new.expires_at end
+      from orgs as g
+      join public.organizations as org on org.id = g.organization_id
+     order by g.organization_id
+    returning id, user_id, organization_id
+  )
+  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
+  select ev.id, ev.user_id, 'webhook', t.endpoint_id
+    from events as ev
+    join targets as t on t.organization_id = ev.organization_id;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.queue_organization_alerts() OWNER TO postgres;
 
 --
 -- Name: queue_test_alert(uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -4385,6 +4476,40 @@ $$;
 ALTER FUNCTION public.create_organization(p_name text) OWNER TO postgres;
 
 --
+-- Name: create_organization_webhook(uuid, text, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text DEFAULT NULL::text, p_secret text DEFAULT NULL::text, p_kind text DEFAULT NULL::text, p_event_types text[] DEFAULT NULL::text[]) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_owner uuid := private.org_owner(p_organization_id);
+  v_id uuid;
+begin
+  perform private.require_webhook_plan(v_owner);
+  if char_length(p_description) > 500 then
+    raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
+  end if;
+  if p_kind is not null and p_kind not in ('generic', 'slack', 'discord') then
+    raise exception using errcode = 'DW400', message = 'DW400: The webhook kind must be generic, slack or discord.';
+  end if;
+  insert into public.webhook_endpoints (user_id, organization_id, url, description, secret, kind, event_types)
+  values (v_owner, p_organization_id, private.validated_webhook_url(p_url), nullif(btrim(p_description), ''),
+          private.validated_webhook_secret(p_secret), coalesce(p_kind, 'generic'),
+          coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}'))
+  returning id into v_id;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.added', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'kind', coalesce(p_kind, 'generic'),
+                                                      'channel_id', v_id));
+  return v_id;
+end
+$$;
+
+ALTER FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) OWNER TO postgres;
+
+--
 -- Name: create_telegram_link(); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4471,6 +4596,33 @@ end
 $$;
 
 ALTER FUNCTION public.current_account_id() OWNER TO postgres;
+
+--
+-- Name: delete_organization_webhook(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_kind text;
+begin
+  delete from public.webhook_endpoints as w
+   where w.id = p_webhook_id and w.organization_id = p_organization_id
+  returning w.kind into v_kind;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'kind', v_kind,
+                                                      'channel_id', p_webhook_id));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) OWNER TO postgres;
 
 --
 -- Name: delete_webhook_endpoint(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5173,6 +5325,59 @@ $$;
 ALTER FUNCTION public.send_webhook_test(p_id uuid) OWNER TO postgres;
 
 --
+-- Name: set_organization_personal_alerts(uuid, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  if p_enabled is null then
+    raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
+  end if;
+  update public.organization_members as m
+     set personal_alerts = p_enabled
+   where m.organization_id = p_organization_id and m.user_id = v_uid;
+  return p_enabled;
+end
+$$;
+
+ALTER FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) OWNER TO postgres;
+
+--
+-- Name: set_organization_webhook_enabled(uuid, uuid, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+begin
+  if p_enabled is null then
+    raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
+  end if;
+  update public.webhook_endpoints as w
+     set enabled = p_enabled
+   where w.id = p_webhook_id and w.organization_id = p_organization_id and w.enabled is distinct from p_enabled;
+  if not found then
+    return exists (select 1 from public.webhook_endpoints as w
+                    where w.id = p_webhook_id and w.organization_id = p_organization_id);
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'channel_id', p_webhook_id,
+                                                      'enabled', p_enabled));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) OWNER TO postgres;
+
+--
 -- Name: set_telegram_chat(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -5626,6 +5831,7 @@ CREATE TABLE public.webhook_endpoints (
     kind text DEFAULT 'generic'::text NOT NULL,
     event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
     expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    organization_id uuid,
     CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500))),
     CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
     CONSTRAINT webhook_endpoints_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
@@ -5674,6 +5880,12 @@ COMMENT ON COLUMN public.webhook_endpoints.event_types IS 'The events this endpo
 COMMENT ON COLUMN public.webhook_endpoints.expiring_days IS 'domain.expiring: the days before a watched name''s expiration date this endpoint is reminded at.';
 
 --
+-- Name: COLUMN webhook_endpoints.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.organization_id IS 'A team channel of this organization (null: the account''s own). user_id is then the organization''s owner.';
+
+--
 -- Name: expiring_reminder_channels; Type: VIEW; Schema: private; Owner: postgres
 --
 
@@ -5694,7 +5906,7 @@ UNION ALL
    FROM ((public.webhook_endpoints w
      JOIN public.profiles p ON ((p.id = w.user_id)))
      JOIN public.plans pl ON (((pl.id = p.plan_id) AND pl.webhooks)))
-  WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)));
+  WHERE (w.enabled AND (w.organization_id IS NULL) AND ('domain.expiring'::text = ANY (w.event_types)));
 
 ALTER TABLE private.expiring_reminder_channels OWNER TO postgres;
 
@@ -5879,6 +6091,9 @@ CREATE TABLE public.alert_events (
     registrar text,
     expires_at timestamp with time zone,
     days_before integer,
+    organization_id uuid,
+    organization_name text,
+    claimed_by_name text,
     CONSTRAINT alert_events_evidence_check CHECK (((evidence IS NULL) OR (jsonb_typeof(evidence) = 'object'::text))),
     CONSTRAINT alert_events_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
     CONSTRAINT alert_events_type_check CHECK ((type = ANY (ARRAY['domain.available'::text, 'domain.pending_delete'::text, 'domain.restored'::text, 'domain.registered'::text, 'domain.expiring'::text, 'test'::text])))
@@ -5927,6 +6142,18 @@ COMMENT ON COLUMN public.alert_events.expires_at IS 'domain.restored, domain.reg
 --
 
 COMMENT ON COLUMN public.alert_events.days_before IS 'domain.expiring: which reminder (days before expires_at).';
+
+--
+-- Name: COLUMN alert_events.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.organization_id IS 'A team alert: the organization whose list holds the name (user_id is then its owner); null: personal.';
+
+--
+-- Name: COLUMN alert_events.claimed_by_name; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.claimed_by_name IS 'A team alert of a claimed name: the claimer as the members see them (display name or address before @).';
 
 --
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: postgres
@@ -6298,10 +6525,17 @@ CREATE TABLE public.organization_members (
     user_id uuid NOT NULL,
     role text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    personal_alerts boolean DEFAULT false NOT NULL,
     CONSTRAINT organization_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
 );
 
 ALTER TABLE public.organization_members OWNER TO postgres;
+
+--
+-- Name: COLUMN organization_members.personal_alerts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.organization_members.personal_alerts IS 'The member gets the organization''s names'' events on their own channels too (off by default); set only by the member through set_organization_personal_alerts.';
 
 --
 -- Name: organization_watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
@@ -7243,6 +7477,12 @@ CREATE INDEX alert_delivery_lanes_webhook_endpoint_id_idx ON public.alert_delive
 CREATE INDEX alert_events_available_idx ON public.alert_events USING btree (domain_name, checked_at) WHERE (type = 'domain.available'::text);
 
 --
+-- Name: alert_events_organization_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_events_organization_idx ON public.alert_events USING btree (organization_id, created_at DESC) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: alert_events_pending_delete_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7369,6 +7609,12 @@ CREATE INDEX organization_claims_claimed_by_idx ON public.organization_claims US
 CREATE INDEX organization_claims_domain_idx ON public.organization_claims USING btree (domain_name);
 
 --
+-- Name: organization_members_personal_alerts_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_members_personal_alerts_idx ON public.organization_members USING btree (organization_id) WHERE personal_alerts;
+
+--
 -- Name: organization_members_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7429,6 +7675,12 @@ CREATE INDEX watchlist_entries_active_domain_idx ON public.watchlist_entries USI
 CREATE INDEX watchlist_entries_active_user_idx ON public.watchlist_entries USING btree (user_id, domain_name COLLATE "C") WHERE (deleted_at IS NULL);
 
 --
+-- Name: webhook_endpoints_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX webhook_endpoints_organization_id_idx ON public.webhook_endpoints USING btree (organization_id) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: webhook_endpoints_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7457,6 +7709,12 @@ CREATE TRIGGER alert_events_derive_unicode_name BEFORE INSERT OR UPDATE OF domai
 --
 
 CREATE TRIGGER domains_queue_available_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'available'::text) AND (old.status IS DISTINCT FROM 'available'::text))) EXECUTE FUNCTION private.queue_domain_available_alerts();
+
+--
+-- Name: domains domains_queue_organization_alerts; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_queue_organization_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN ((new.status IS DISTINCT FROM old.status)) EXECUTE FUNCTION private.queue_organization_alerts();
 
 --
 -- Name: domains domains_queue_pending_delete_alerts; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7650,6 +7908,13 @@ ALTER TABLE ONLY public.alert_delivery_lanes
 
 ALTER TABLE ONLY public.alert_delivery_lanes
     ADD CONSTRAINT alert_delivery_lanes_webhook_endpoint_id_fkey FOREIGN KEY (webhook_endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE CASCADE;
+
+--
+-- Name: alert_events alert_events_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_events
+    ADD CONSTRAINT alert_events_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: alert_events alert_events_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7869,6 +8134,13 @@ ALTER TABLE ONLY public.watchlist_entries
     ADD CONSTRAINT watchlist_entries_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: webhook_endpoints webhook_endpoints_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: webhook_endpoints webhook_endpoints_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -8056,10 +8328,22 @@ CREATE POLICY "Members can read their organizations" ON public.organizations FOR
 CREATE POLICY "Members can read their organizations' activity" ON public.organization_activity FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
+-- Name: alert_events Members can read their organizations' alert events; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' alert events" ON public.alert_events FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
+
+--
 -- Name: organization_claims Members can read their organizations' claims; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "Members can read their organizations' claims" ON public.organization_claims FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: webhook_endpoints Members can read their organizations' team webhooks; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' team webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
 
 --
 -- Name: organization_watchlist_entries Members can read their organizations' watchlists; Type: POLICY; Schema: public; Owner: postgres
@@ -8125,7 +8409,7 @@ CREATE POLICY "Users can delete their own notification settings" ON public.notif
 -- Name: webhook_endpoints Users can delete their own webhooks; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: alert_delivery_attempts Users can read the attempts of their own deliveries; Type: POLICY; Schema: public; Owner: postgres
@@ -8207,7 +8491,7 @@ CREATE POLICY "Users can read their own watchlist entries" ON public.watchlist_e
 -- Name: webhook_endpoints Users can read their own webhooks; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: profiles Users can update their own display name; Type: POLICY; Schema: public; Owner: postgres
@@ -8492,6 +8776,12 @@ GRANT USAGE ON SCHEMA private TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION alert_watchers(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.alert_watchers(p_domain_name text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION api_request_allowance(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -8783,6 +9073,12 @@ REVOKE ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_i
 GRANT ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) TO service_role;
 
 --
+-- Name: FUNCTION org_owner(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_owner(p_organization_id uuid) FROM PUBLIC;
+
+--
 -- Name: FUNCTION org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8879,6 +9175,12 @@ REVOKE ALL ON FUNCTION private.queue_domain_registration_alerts() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION queue_organization_alerts(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_organization_alerts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -9244,6 +9546,13 @@ REVOKE ALL ON FUNCTION public.create_organization(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_organization(p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) TO authenticated;
+
+--
 -- Name: FUNCTION create_telegram_link(); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9264,6 +9573,13 @@ GRANT ALL ON FUNCTION public.create_webhook_endpoint(p_url text, p_description t
 REVOKE ALL ON FUNCTION public.current_account_id() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.current_account_id() TO authenticated;
 GRANT ALL ON FUNCTION public.current_account_id() TO service_role;
+
+--
+-- Name: FUNCTION delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION delete_webhook_endpoint(p_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -9394,6 +9710,20 @@ GRANT ALL ON FUNCTION public.send_telegram_test() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.send_webhook_test(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.send_webhook_test(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) TO authenticated;
+
+--
+-- Name: FUNCTION set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) TO authenticated;
 
 --
 -- Name: FUNCTION set_telegram_chat(p_chat_id text); Type: ACL; Schema: public; Owner: postgres
@@ -9614,6 +9944,12 @@ GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 --
 
 GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: TABLE public_suffixes; Type: ACL; Schema: private; Owner: postgres

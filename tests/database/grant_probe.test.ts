@@ -119,6 +119,16 @@ const allowedGrants: Record<string, string> = {
     "members claim a listed name; one open claim per name (primary key)",
   "authenticated EXECUTE public.release_organization_domain_claim(uuid,text)":
     "the claimer, an admin or the owner releases a claim",
+  "authenticated SELECT public.webhook_endpoints(organization_id)":
+    "a team channel's organization: members read their organizations' team webhooks (masked, RLS)",
+  "authenticated EXECUTE public.create_organization_webhook(uuid,text,text,text,text,text[])":
+    "owners and admins add a team webhook; the owner's plan and every webhook rule inside",
+  "authenticated EXECUTE public.set_organization_webhook_enabled(uuid,uuid,boolean)":
+    "owners and admins switch their organization's team webhook",
+  "authenticated EXECUTE public.delete_organization_webhook(uuid,uuid)":
+    "owners and admins delete their organization's team webhook",
+  "authenticated EXECUTE public.set_organization_personal_alerts(uuid,boolean)":
+    "a member's own opt-in to the organization's alerts on their own channels",
   // notifications and webhooks ------------------------------------------------------------------------
   "authenticated SELECT public.notification_settings(user_id)": "own settings without the chat ID",
   "authenticated SELECT public.notification_settings(telegram_enabled)": "own settings without the chat ID",

@@ -133,6 +133,10 @@ insert into cases values
   ('public.organization_watchlist_page(uuid,text,text,integer,integer)', format($$ select public.organization_watchlist_page(%L) $$, :'org'), 'ok', 'refused'),
   ('public.claim_organization_domain(uuid,text)', format($$ select public.claim_organization_domain(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
   ('public.release_organization_domain_claim(uuid,text)', format($$ select public.release_organization_domain_claim(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.create_organization_webhook(uuid,text,text,text,text,text[])', format($$ select public.create_organization_webhook(%L, 'https://hooks.example.com/team') $$, :'org'), 'ok', 'refused'),
+  ('public.set_organization_webhook_enabled(uuid,uuid,boolean)', format($$ select public.set_organization_webhook_enabled(%L, %L, false) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.delete_organization_webhook(uuid,uuid)', format($$ select public.delete_organization_webhook(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.set_organization_personal_alerts(uuid,boolean)', format($$ select public.set_organization_personal_alerts(%L, true) $$, :'org'), 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
   ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 
