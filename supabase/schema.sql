@@ -160,7 +160,7 @@ ALTER FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean
 -- Name: authorize_api_request(text, boolean); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -168,6 +168,7 @@ CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean D
 declare
   v_key_id uuid;
   v_user_id uuid;
+  v_org uuid;
   v_last_used_at timestamptz;
   v_plan_id text;
   v_api_access boolean;
@@ -175,12 +176,12 @@ declare
 begin
   if p_key_hash is null or p_key_hash = '' then
     return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
-                        null::timestamptz;
+                        null::timestamptz, null::uuid;
     return;
   end if;
 
-  select k.id, k.user_id, k.last_used_at, p.plan_id, pl.api_access, pl.requests_per_day
-    into v_key_id, v_user_id, v_last_used_at, v_plan_id, v_api_access, v_requests_per_day
+  select k.id, k.user_id, k.organization_id, k.last_used_at, p.plan_id, pl.api_access, pl.requests_per_day
+    into v_key_id, v_user_id, v_org, v_last_used_at, v_plan_id, v_api_access, v_requests_per_day
     from public.api_keys as k
     join public.profiles as p on p.id = k.user_id
     join public.plans as pl on pl.id = p.plan_id
@@ -189,12 +190,10 @@ begin
 
   if not found then
     return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
-                        null::timestamptz;
+                        null::timestamptz, null::uuid;
     return;
   end if;
 
-  -- Record use at most once a minute, and never wait for a concurrent request holding the row. Like the
-  -- counter, this bookkeeping need not wait for a durable flush (see count_api_request).
   if v_last_used_at is null or v_last_used_at < now() - interval '1 minute' then
     perform set_config('synchronous_commit', 'off', true);
     update public.api_keys as k
@@ -208,8 +207,22 @@ begin
      );
   end if;
 
-  return query select * from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day,
-                                                      p_count);
+  if v_org is null then
+    return query select a.*, null::uuid
+                   from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day, p_count) as a;
+    return;
+  end if;
+
+  -- An organization's key: the owner's plan and the organization's own count.
+  select o.plan_id, o.api_access, o.requests_per_day into v_plan_id, v_api_access, v_requests_per_day
+    from private.org_plan(v_org) as o;
+  if not coalesce(v_api_access, false) then
+    return query select 'upgrade_required'::text, v_user_id, v_plan_id, false, v_requests_per_day,
+                        null::integer, null::timestamptz, v_org;
+    return;
+  end if;
+  return query select 'ok'::text, v_user_id, v_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at, v_org
+                 from private.count_org_api_request(v_org, v_requests_per_day, p_count) as c;
 end
 $$;
 
@@ -623,6 +636,31 @@ $$;
 ALTER FUNCTION private.consume_api_request(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: consume_org_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.consume_org_api_request(p_organization_id uuid) RETURNS TABLE(allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_plan record;
+begin
+  select * into v_plan from private.org_plan(p_organization_id);
+  if not found then
+    raise exception using errcode = 'DW401', message = 'DW401: Unknown organization.';
+  end if;
+  if not v_plan.api_access then
+    raise exception using errcode = 'DWUPG', message = 'DWUPG: API access needs the Pro plan or higher.';
+  end if;
+  return query select * from private.count_org_api_request(p_organization_id, v_plan.requests_per_day, true);
+end
+$$;
+
+ALTER FUNCTION private.consume_org_api_request(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: consume_session_request(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -738,6 +776,50 @@ end
 $$;
 
 ALTER FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) OWNER TO postgres;
+
+--
+-- Name: count_org_api_request(uuid, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) RETURNS TABLE(allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_day date := (now() at time zone 'UTC')::date;
+  v_reset_at timestamptz := ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC';
+  v_count integer;
+begin
+  if p_limit is null then
+    return query select true, null::integer, null::integer, v_reset_at;
+    return;
+  end if;
+  if not p_count then
+    select c.request_count into v_count from public.organization_api_request_counters as c
+     where c.organization_id = p_organization_id and c.day = v_day;
+    return query select coalesce(v_count, 0) < p_limit, p_limit, greatest(p_limit - coalesce(v_count, 0), 0),
+                        v_reset_at;
+    return;
+  end if;
+  if p_limit > 0 then
+    perform set_config('synchronous_commit', 'off', true);
+    insert into public.organization_api_request_counters as c (organization_id, day, request_count)
+    values (p_organization_id, v_day, 1)
+    on conflict (organization_id, day) do update
+       set request_count = c.request_count + 1
+     where c.request_count < p_limit
+    returning c.request_count into v_count;
+    if found then
+      return query select true, p_limit, p_limit - v_count, v_reset_at;
+      return;
+    end if;
+  end if;
+  return query select false, p_limit, 0, v_reset_at;
+end
+$$;
+
+ALTER FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) OWNER TO postgres;
 
 --
 -- Name: defer_alert_delivery(uuid, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1621,6 +1703,22 @@ CREATE FUNCTION private.org_owner(p_organization_id uuid) RETURNS uuid
 $$;
 
 ALTER FUNCTION private.org_owner(p_organization_id uuid) OWNER TO postgres;
+
+--
+-- Name: org_plan(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_plan(p_organization_id uuid) RETURNS TABLE(plan_id text, api_access boolean, requests_per_day integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select pl.id, pl.api_access, pl.requests_per_day
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = private.org_owner(p_organization_id)
+$$;
+
+ALTER FUNCTION private.org_plan(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: org_remove_domain(uuid, uuid, text, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3585,6 +3683,26 @@ $$;
 ALTER FUNCTION private.revoke_invitations_of_former_inviter() OWNER TO postgres;
 
 --
+-- Name: revoke_org_keys_of_former_admin(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.revoke_org_keys_of_former_admin() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'DELETE' or new.role not in ('owner', 'admin') then
+    update public.api_keys as k
+       set revoked_at = now()
+     where k.organization_id = old.organization_id and k.user_id = old.user_id and k.revoked_at is null;
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.revoke_org_keys_of_former_admin() OWNER TO postgres;
+
+--
 -- Name: schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4214,7 +4332,8 @@ CREATE FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid
 declare
   v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
 begin
-  return query select * from private.org_add_domains(p_organization_id, v_uid, p_domain_names);
+  return query select * from private.org_add_domains(p_organization_id, v_uid, p_domain_names,
+    case when auth.jwt() ->> 'organization_id' is not null then '{"via": "api_key"}'::jsonb else '{}'::jsonb end);
 end
 $$;
 
@@ -4474,6 +4593,41 @@ end
 $$;
 
 ALTER FUNCTION public.create_organization(p_name text) OWNER TO postgres;
+
+--
+-- Name: create_organization_api_key(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) RETURNS TABLE(id uuid, name text, prefix text, api_key text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_name text := btrim(coalesce(p_name, ''));
+  v_raw text;
+  v_id uuid;
+begin
+  if char_length(v_name) < 1 or char_length(v_name) > 100 then
+    raise exception using errcode = 'DW400', message = 'DW400: An API key needs a name of 1 to 100 characters.';
+  end if;
+  if not coalesce((select pl.api_access from public.profiles as p join public.plans as pl on pl.id = p.plan_id
+                    where p.id = private.org_owner(p_organization_id)), false) then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: An organization''s API keys need its owner''s plan to be Pro or higher.';
+  end if;
+  v_raw := 'dwo_' || encode(extensions.gen_random_bytes(24), 'hex');
+  insert into public.api_keys as k (user_id, organization_id, name, prefix, key_hash)
+  values (v_uid, p_organization_id, v_name, left(v_raw, 12), encode(extensions.digest(v_raw, 'sha256'), 'hex'))
+  returning k.id into v_id;
+  perform private.log_org_activity(p_organization_id, v_uid, 'api_key.created', null, null,
+                                   jsonb_build_object('key_id', v_id, 'name', v_name, 'prefix', left(v_raw, 12)));
+  return query select v_id, v_name, left(v_raw, 12), v_raw;
+end
+$$;
+
+ALTER FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) OWNER TO postgres;
 
 --
 -- Name: create_organization_webhook(uuid, text, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4805,6 +4959,22 @@ CREATE FUNCTION public.is_valid_domain_name(p_name text) RETURNS boolean
 $$;
 
 ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
+
+--
+-- Name: list_organization_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  return query select * from private.list_org_watchlist(p_organization_id, p_limit, p_offset, p_cursor);
+end
+$$;
+
+ALTER FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
 
 --
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5192,7 +5362,8 @@ CREATE FUNCTION public.remove_organization_watchlist_domain(p_organization_id uu
 declare
   v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
 begin
-  return private.org_remove_domain(p_organization_id, v_uid, p_domain_name);
+  return private.org_remove_domain(p_organization_id, v_uid, p_domain_name,
+    case when auth.jwt() ->> 'organization_id' is not null then '{"via": "api_key"}'::jsonb else '{}'::jsonb end);
 end
 $$;
 
@@ -5250,6 +5421,33 @@ end
 $$;
 
 ALTER FUNCTION public.revoke_api_key(p_key_id uuid) OWNER TO postgres;
+
+--
+-- Name: revoke_organization_api_key(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_prefix text;
+begin
+  update public.api_keys as k
+     set revoked_at = now()
+   where k.id = p_key_id and k.organization_id = p_organization_id and k.revoked_at is null
+  returning k.prefix into v_prefix;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'api_key.revoked', null, null,
+                                   jsonb_build_object('key_id', p_key_id, 'prefix', v_prefix));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) OWNER TO postgres;
 
 --
 -- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6168,6 +6366,7 @@ CREATE TABLE public.api_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_used_at timestamp with time zone,
     revoked_at timestamp with time zone,
+    organization_id uuid,
     CONSTRAINT api_keys_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)))
 );
 
@@ -6178,6 +6377,12 @@ ALTER TABLE public.api_keys OWNER TO postgres;
 --
 
 COMMENT ON COLUMN public.api_keys.key_hash IS 'SHA-256 hex of the raw key. Never readable by authenticated (no column privilege).';
+
+--
+-- Name: COLUMN api_keys.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.api_keys.organization_id IS 'An organization''s key (null: the account''s own). Reads and changes only that organization''s watchlist.';
 
 --
 -- Name: api_request_counters; Type: TABLE; Schema: public; Owner: postgres
@@ -6496,6 +6701,25 @@ ALTER TABLE public.organization_activity ALTER COLUMN id ADD GENERATED BY DEFAUL
     NO MAXVALUE
     CACHE 1
 );
+
+--
+-- Name: organization_api_request_counters; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_api_request_counters (
+    organization_id uuid NOT NULL,
+    day date NOT NULL,
+    request_count integer DEFAULT 0 NOT NULL,
+    CONSTRAINT organization_api_request_counters_request_count_check CHECK ((request_count >= 0))
+);
+
+ALTER TABLE public.organization_api_request_counters OWNER TO postgres;
+
+--
+-- Name: TABLE organization_api_request_counters; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_api_request_counters IS 'Counted API requests of an organization''s keys per UTC day (service_role only).';
 
 --
 -- Name: organization_claims; Type: TABLE; Schema: public; Owner: postgres
@@ -7210,6 +7434,13 @@ ALTER TABLE ONLY public.organization_activity
     ADD CONSTRAINT organization_activity_pkey PRIMARY KEY (id);
 
 --
+-- Name: organization_api_request_counters organization_api_request_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_api_request_counters
+    ADD CONSTRAINT organization_api_request_counters_pkey PRIMARY KEY (organization_id, day);
+
+--
 -- Name: organization_claims organization_claims_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7501,6 +7732,12 @@ CREATE INDEX alert_events_user_id_created_at_idx ON public.alert_events USING bt
 CREATE INDEX alert_events_user_id_domain_name_created_at_idx ON public.alert_events USING btree (user_id, domain_name, created_at DESC);
 
 --
+-- Name: api_keys_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX api_keys_organization_id_idx ON public.api_keys USING btree (organization_id) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: api_keys_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7777,6 +8014,12 @@ CREATE TRIGGER organization_claims_log AFTER INSERT OR DELETE ON public.organiza
 CREATE TRIGGER organization_members_log AFTER INSERT OR DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW EXECUTE FUNCTION private.on_org_member_change();
 
 --
+-- Name: organization_members organization_members_revoke_api_keys; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_members_revoke_api_keys AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_org_keys_of_former_admin();
+
+--
 -- Name: organization_members organization_members_revoke_invitations; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7924,6 +8167,13 @@ ALTER TABLE ONLY public.alert_events
     ADD CONSTRAINT alert_events_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: api_keys api_keys_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: api_keys api_keys_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -8006,6 +8256,13 @@ ALTER TABLE ONLY public.organization_activity
 
 ALTER TABLE ONLY public.organization_activity
     ADD CONSTRAINT organization_activity_subject_id_fkey FOREIGN KEY (subject_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_api_request_counters organization_api_request_counters_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_api_request_counters
+    ADD CONSTRAINT organization_api_request_counters_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organization_claims organization_claims_claimed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -8358,6 +8615,12 @@ CREATE POLICY "Members can read their organizations' watchlists" ON public.organ
 CREATE POLICY "Owners and admins can invite people" ON public.invitations FOR INSERT TO authenticated WITH CHECK ((public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text]) AND (invited_by = ( SELECT auth.uid() AS uid)) AND (status = 'pending'::text)));
 
 --
+-- Name: api_keys Owners and admins can read their organizations' API keys; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Owners and admins can read their organizations' API keys" ON public.api_keys FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text])));
+
+--
 -- Name: organization_members Owners and admins can remove members, and members can leave; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -8437,7 +8700,7 @@ CREATE POLICY "Users can read the history of the names they watch or watched" ON
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own API keys" ON public.api_keys FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own API keys" ON public.api_keys FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: api_request_counters Users can read their own API request counters; Type: POLICY; Schema: public; Owner: postgres
@@ -8606,6 +8869,12 @@ ALTER TABLE public.notification_settings ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.organization_activity ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_api_request_counters; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_api_request_counters ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organization_claims; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -8871,6 +9140,13 @@ REVOKE ALL ON FUNCTION private.consume_api_request(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.consume_api_request(p_user_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION consume_org_api_request(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) TO service_role;
+
+--
 -- Name: FUNCTION consume_session_request(p_user_id uuid, p_action text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8882,6 +9158,12 @@ GRANT ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action t
 --
 
 REVOKE ALL ON FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -9077,6 +9359,12 @@ GRANT ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id
 --
 
 REVOKE ALL ON FUNCTION private.org_owner(p_organization_id uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION org_plan(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_plan(p_organization_id uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
@@ -9361,6 +9649,12 @@ REVOKE ALL ON FUNCTION private.reset_drop_prediction() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.revoke_invitations_of_former_inviter() FROM PUBLIC;
 
 --
+-- Name: FUNCTION revoke_org_keys_of_former_admin(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.revoke_org_keys_of_former_admin() FROM PUBLIC;
+
+--
 -- Name: FUNCTION schedule_alert_delivery_retry(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -9546,6 +9840,13 @@ REVOKE ALL ON FUNCTION public.create_organization(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_organization(p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION create_organization_api_key(p_organization_id uuid, p_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) TO authenticated;
+
+--
 -- Name: FUNCTION create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9627,6 +9928,13 @@ GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO service_role;
 
 --
+-- Name: FUNCTION list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) TO authenticated;
+
+--
 -- Name: FUNCTION list_watchlist(p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9689,6 +9997,13 @@ GRANT ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) TO auth
 
 REVOKE ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION revoke_organization_api_key(p_organization_id uuid, p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION rotate_webhook_secret(p_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -10105,6 +10420,12 @@ GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
 GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 --
+-- Name: COLUMN api_keys.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.api_keys TO authenticated;
+
+--
 -- Name: TABLE api_request_counters; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -10256,6 +10577,12 @@ GRANT SELECT ON TABLE public.organization_activity TO authenticated;
 --
 
 GRANT SELECT,USAGE ON SEQUENCE public.organization_activity_id_seq TO service_role;
+
+--
+-- Name: TABLE organization_api_request_counters; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_api_request_counters TO service_role;
 
 --
 -- Name: TABLE organization_claims; Type: ACL; Schema: public; Owner: postgres

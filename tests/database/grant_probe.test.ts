@@ -127,6 +127,14 @@ const allowedGrants: Record<string, string> = {
     "owners and admins switch their organization's team webhook",
   "authenticated EXECUTE public.delete_organization_webhook(uuid,uuid)":
     "owners and admins delete their organization's team webhook",
+  "authenticated SELECT public.api_keys(organization_id)":
+    "an organization's key (owners and admins read their organizations' keys, RLS; never key_hash)",
+  "authenticated EXECUTE public.create_organization_api_key(uuid,text)":
+    "owners and admins; the owner's plan must have API access; the raw key returned once, hash stored",
+  "authenticated EXECUTE public.revoke_organization_api_key(uuid,uuid)":
+    "owners and admins revoke their organization's key",
+  "authenticated EXECUTE public.list_organization_watchlist(uuid,integer,integer,text)":
+    "members page their organization's list (what an organization key's GET /domains runs)",
   "authenticated EXECUTE public.set_organization_personal_alerts(uuid,boolean)":
     "a member's own opt-in to the organization's alerts on their own channels",
   // notifications and webhooks ------------------------------------------------------------------------

@@ -137,6 +137,9 @@ insert into cases values
   ('public.set_organization_webhook_enabled(uuid,uuid,boolean)', format($$ select public.set_organization_webhook_enabled(%L, %L, false) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
   ('public.delete_organization_webhook(uuid,uuid)', format($$ select public.delete_organization_webhook(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
   ('public.set_organization_personal_alerts(uuid,boolean)', format($$ select public.set_organization_personal_alerts(%L, true) $$, :'org'), 'ok', 'refused'),
+  ('public.create_organization_api_key(uuid,text)', format($$ select * from public.create_organization_api_key(%L, 'org key') $$, :'org'), 'ok', 'refused'),
+  ('public.revoke_organization_api_key(uuid,uuid)', format($$ select public.revoke_organization_api_key(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.list_organization_watchlist(uuid,integer,integer,text)', format($$ select * from public.list_organization_watchlist(%L, 10) $$, :'org'), 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
   ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 
