@@ -1077,6 +1077,7 @@ begin
              )
         from public.webhook_endpoints as w
        where w.user_id = v_uid
+         and w.organization_id is null
     ), '[]'::jsonb),
     'organization_memberships', coalesce((
       select jsonb_agg(
@@ -1108,12 +1109,67 @@ begin
              )
         from public.invitations as i
        where i.invited_by = v_uid
-    ), '[]'::jsonb)
+    ), '[]'::jsonb),
+    'organizations_owned', private.export_owned_organizations(v_uid)
   );
 end
 $$;
 
 ALTER FUNCTION private.export_account(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: export_owned_organizations(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.export_owned_organizations(p_user_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+  select coalesce(jsonb_agg(
+    jsonb_build_object(
+      'id', o.id,
+      'name', o.name,
+      'created_at', o.created_at,
+      'watchlist', (
+        select coalesce(jsonb_agg(jsonb_build_object('domain_name', e.domain_name, 'unicode_name', e.unicode_name,
+                                                     'status', d.status, 'added_at', e.added_at,
+                                                     'added_by', private.member_label(e.added_by),
+                                                     'removed_at', e.deleted_at)
+                                  order by e.domain_name collate "C"), '[]'::jsonb)
+          from public.organization_watchlist_entries as e
+          join public.domains as d on d.name = e.domain_name
+         where e.organization_id = o.id),
+      'claims', (
+        select coalesce(jsonb_agg(jsonb_build_object('domain_name', c.domain_name,
+                                                     'claimed_by', private.member_label(c.claimed_by),
+                                                     'claimed_at', c.claimed_at)
+                                  order by c.domain_name collate "C"), '[]'::jsonb)
+          from public.organization_claims as c where c.organization_id = o.id),
+      'channels', (
+        select coalesce(jsonb_agg(jsonb_build_object('id', w.id, 'kind', w.kind, 'description', w.description,
+                                                     'enabled', w.enabled, 'event_types', to_jsonb(w.event_types),
+                                                     'created_at', w.created_at,
+                                                     'secret_configured', w.secret is not null)
+                                  order by w.created_at, w.id), '[]'::jsonb)
+          from public.webhook_endpoints as w where w.organization_id = o.id),
+      'api_keys', (
+        select coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'prefix', k.prefix, 'created_at', k.created_at,
+                                                     'revoked_at', k.revoked_at)
+                                  order by k.created_at, k.id), '[]'::jsonb)
+          from public.api_keys as k where k.organization_id = o.id),
+      'activity', (
+        select coalesce(jsonb_agg(jsonb_build_object('at', l.created_at, 'action', l.action, 'actor', l.actor_name,
+                                                     'domain_name', l.domain_name, 'subject', l.subject_name,
+                                                     'detail', l.detail)
+                                  order by l.created_at, l.id), '[]'::jsonb)
+          from public.organization_activity as l where l.organization_id = o.id)
+    ) order by o.created_at, o.id), '[]'::jsonb)
+    from public.organizations as o
+    join public.organization_members as m on m.organization_id = o.id and m.user_id = p_user_id and m.role = 'owner'
+$$;
+
+ALTER FUNCTION private.export_owned_organizations(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: fail_alert_delivery(uuid, text, integer, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -9217,6 +9273,12 @@ REVOKE ALL ON FUNCTION private.expiring_reminder_days(p_user_id uuid) FROM PUBLI
 
 REVOKE ALL ON FUNCTION private.export_account(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.export_account(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION export_owned_organizations(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.export_owned_organizations(p_user_id uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION fail_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer); Type: ACL; Schema: private; Owner: postgres

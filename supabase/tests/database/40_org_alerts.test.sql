@@ -4,7 +4,7 @@
 -- stranger sam, an assistant's token.
 \ir _setup.psql
 
-select plan(30);
+select plan(36);
 
 select tests.create_user('olga@test.local', 'pro') as olga \gset
 select tests.create_user('adam@test.local', 'pro') as adam \gset
@@ -145,6 +145,25 @@ update public.domains set status = 'pending_delete', last_checked_at = now() whe
 select results_eq($$ select e.organization_name, d.webhook_endpoint_id from public.alert_events as e
                      join public.alert_deliveries as d on d.event_id = e.id where e.domain_name = 'team-other.com' $$,
   format($$ values ('Acme'::text, %L::uuid) $$, :'team_hook'), 'a team channel gets the event types it lists');
+
+-- The owner's export: the organization's list, claims, channels and log, never a URL or secret ------------
+select private.export_account(:'olga') as olga_export \gset
+select is(jsonb_array_length((:'olga_export'::jsonb) -> 'organizations_owned'), 1, 'the owner''s export has the organization she owns');
+select results_eq(format($$ select (o -> 'watchlist' -> 0 ->> 'domain_name'), (o -> 'claims' -> 0 ->> 'claimed_by'),
+                                  jsonb_array_length(o -> 'channels'), jsonb_array_length(o -> 'activity') > 0
+                              from jsonb_array_elements(%L::jsonb -> 'organizations_owned') as o $$, :'olga_export'),
+  $$ values ('team-drop.com'::text, 'Mia M.'::text, 1, true) $$, 'with its list, claims, channels and log');
+select ok(:'olga_export' not like '%hooks.example.com%' and :'olga_export' not like '%team-secret%',
+  'no channel URL or secret in the export');
+select is(jsonb_array_length((:'olga_export'::jsonb) -> 'webhooks'), 0, 'team webhooks are not listed as the owner''s own');
+select is((select jsonb_array_length(private.export_account(:'mia') -> 'organizations_owned')), 0,
+  'a member''s export has no organization she does not own');
+
+-- Deleting the organization removes its channels (and its team alerts) -------------------------------
+delete from public.organizations where id = :'org';
+select results_eq(format($$ select (select count(*)::int from public.webhook_endpoints where organization_id = %1$L),
+                                   (select count(*)::int from public.alert_events where organization_id = %1$L) $$, :'org'),
+  $$ values (0, 0) $$, 'deleting the organization removes its team channels and team alerts');
 
 select * from tests.finish();
 rollback;

@@ -3,7 +3,7 @@
 -- Pro), admin adam, member mia, removed member rem, stranger sam, an assistant's token.
 \ir _setup.psql
 
-select plan(25);
+select plan(27);
 
 select tests.create_user('olga@test.local', 'free') as olga \gset
 select tests.create_user('adam@test.local', 'pro') as adam \gset
@@ -105,6 +105,12 @@ select is((select revoked_at is not null from public.api_keys where id = :'adam_
   'an admin demoted to member loses the organization keys they made');
 select results_eq(format($$ select action from public.organization_activity where organization_id = %L and action like 'api_key.%%' order by id $$, :'org'),
   $$ values ('api_key.created'::text), ('api_key.created'), ('api_key.revoked') $$, 'keys made and revoked are in the log');
+
+select ok((private.export_account(:'olga') -> 'organizations_owned' -> 0 -> 'api_keys')::text not like '%key_hash%',
+  'the export lists the organization''s keys by name and prefix, never a hash');
+delete from public.organizations where id = :'org';
+select is((select count(*)::integer from public.api_keys where organization_id = :'org'), 0,
+  'deleting the organization removes its keys');
 
 select * from tests.finish();
 rollback;
