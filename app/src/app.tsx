@@ -13,6 +13,7 @@ import { DomainPage } from "./screens/domain.tsx";
 import { Alerts } from "./screens/alerts.tsx";
 import { Developer } from "./screens/developer.tsx";
 import { Organizations } from "./screens/organizations.tsx";
+import { TeamScreen } from "./screens/team.tsx";
 import { Account } from "./screens/account.tsx";
 import { Consent } from "./screens/consent.tsx";
 import { AcceptInvite } from "./screens/accept_invite.tsx";
@@ -127,7 +128,11 @@ export function App() {
     } else if (path === "/alerts") screen = <Alerts {...props} />;
     else if (path === "/developer") screen = <Developer {...props} />;
     else if (path === "/organizations") screen = <Organizations {...props} />;
-    else if (path === "/account") screen = <Account {...props} />;
+    else if (path.startsWith("/organizations/")) {
+      screen = (
+        <TeamScreen {...props} organizationId={decodeURIComponent(path.slice("/organizations/".length))} />
+      );
+    } else if (path === "/account") screen = <Account {...props} />;
     else {
       screen = (
         <section>

@@ -16,6 +16,8 @@ export interface Locator {
     options?: { state?: "attached" | "detached" | "visible" | "hidden"; timeout?: number },
   ): Promise<void>;
   first(): Locator;
+  count(): Promise<number>;
+  screenshot(options?: { path?: string }): Promise<Uint8Array>;
   filter(options: { hasText?: string | RegExp }): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator;

@@ -21,6 +21,7 @@ import type {
   Webhook,
   WebhookDeliveryPage,
 } from "./types.ts";
+import type { ActivityEntry, TeamPage, TeamWebhook } from "./types.ts";
 
 let client: SupabaseClient;
 let config: AppConfig;
@@ -482,4 +483,122 @@ export async function connectedAssistants(): Promise<AssistantGrant[]> {
 /** Revokes the user's approval of an assistant: it must ask again, and its refresh tokens stop working. */
 export async function disconnectAssistant(clientId: string): Promise<void> {
   await run(client.auth.oauth.revokeGrant({ clientId }));
+}
+
+// ---------------------------------------------------------------- Organizations' watchlists (issue 42)
+// docs/organizations.md: every rule (roles, quota, one claim per name, the log) is the database's.
+
+export async function teamWatchlistPage(
+  organizationId: string,
+  params: { status: string; search: string; limit: number; offset: number },
+): Promise<TeamPage> {
+  return await run(client.rpc("organization_watchlist_page", {
+    p_organization_id: organizationId,
+    p_status: params.status || null,
+    p_search: params.search || null,
+    p_limit: params.limit,
+    p_offset: params.offset,
+  }));
+}
+
+export async function addTeamDomains(organizationId: string, names: string[]): Promise<AddResult> {
+  const input = names.map(domainInput);
+  const rows = await run<AddResult[]>(
+    client.rpc("add_organization_watchlist_domains", {
+      p_organization_id: organizationId,
+      p_domain_names: input,
+    }),
+  );
+  const result = { ...rows[0], rejected_names: [] as string[] };
+  if (result.rejected_over_limit > 0) {
+    // What the quota turned away goes back as typed: the names not on the list now.
+    const listed = new Set<string>();
+    for (let i = 0; i < input.length; i += 100) {
+      const found = await run<{ domain_name: string }[]>(
+        client.from("organization_watchlist_entries").select("domain_name").eq(
+          "organization_id",
+          organizationId,
+        )
+          .in("domain_name", input.slice(i, i + 100)).is("deleted_at", null),
+      );
+      for (const row of found) listed.add(row.domain_name);
+    }
+    result.rejected_names = [...new Set(names.filter((_, i) => !listed.has(input[i])))];
+  }
+  return result;
+}
+
+export async function removeTeamDomain(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("remove_organization_watchlist_domain", {
+      p_organization_id: organizationId,
+      p_domain_name: name,
+    }),
+  );
+}
+
+export async function claimTeamDomain(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("claim_organization_domain", { p_organization_id: organizationId, p_domain_name: name }),
+  );
+}
+
+export async function releaseTeamClaim(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("release_organization_domain_claim", {
+      p_organization_id: organizationId,
+      p_domain_name: name,
+    }),
+  );
+}
+
+export async function teamActivity(organizationId: string, limit = 100): Promise<ActivityEntry[]> {
+  return await run(
+    client.from("organization_activity")
+      .select("id, created_at, actor_name, action, domain_name, subject_name, detail")
+      .eq("organization_id", organizationId)
+      .order("created_at", { ascending: false }).order("id", { ascending: false })
+      .limit(limit),
+  );
+}
+
+export async function teamWebhooks(organizationId: string): Promise<TeamWebhook[]> {
+  return await run(
+    client.from("webhook_endpoints").select("id, kind, description, url_masked, enabled, event_types")
+      .eq("organization_id", organizationId).order("created_at"),
+  );
+}
+
+export async function createTeamWebhook(
+  organizationId: string,
+  url: string,
+  kind: string,
+  eventTypes: string[],
+): Promise<string> {
+  return await run(client.rpc("create_organization_webhook", {
+    p_organization_id: organizationId,
+    p_url: url,
+    p_kind: kind,
+    p_event_types: eventTypes,
+  }));
+}
+
+export async function deleteTeamWebhook(organizationId: string, id: string): Promise<void> {
+  await run(
+    client.rpc("delete_organization_webhook", { p_organization_id: organizationId, p_webhook_id: id }),
+  );
+}
+
+export async function personalTeamAlerts(organizationId: string, userId: string): Promise<boolean> {
+  const rows = await run<{ personal_alerts: boolean }[]>(
+    client.from("organization_members").select("personal_alerts").eq("organization_id", organizationId)
+      .eq("user_id", userId),
+  );
+  return rows[0]?.personal_alerts ?? false;
+}
+
+export async function setPersonalTeamAlerts(organizationId: string, enabled: boolean): Promise<void> {
+  await run(
+    client.rpc("set_organization_personal_alerts", { p_organization_id: organizationId, p_enabled: enabled }),
+  );
 }

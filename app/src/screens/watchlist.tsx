@@ -18,6 +18,7 @@ import {
 } from "../ui/components.tsx";
 import { Form } from "../ui/form.tsx";
 import { Table } from "../ui/table.tsx";
+import { ListSwitcher } from "../ui/list_switcher.tsx";
 
 const pageSize = 50;
 
@@ -80,7 +81,7 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-export function Watchlist({ refreshOverview }: ScreenProps) {
+export function Watchlist({ session, refreshOverview }: ScreenProps) {
   const [status, setStatus] = useState("");
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
@@ -128,6 +129,7 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
           Export CSV
         </ActButton>
       </div>
+      <ListSwitcher userId={session.user.id} current={null} />
       <AddForm onAdded={reload} />
       <div class="filters" role="search">
         <label>
