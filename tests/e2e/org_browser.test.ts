@@ -97,6 +97,12 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
       await page.getByRole("button", { name: `Release the claim on ${name}` }).waitFor();
       assertEquals(await page.getByRole("button", { name: `Claim ${name}` }).count(), 0);
       await audit(page, "organization (owner)");
+      // The name's page shows the claim too.
+      await page.getByRole("link", { name, exact: true }).click();
+      await page.getByText(`claimed by ${memberLabel}`).waitFor();
+      await page.getByRole("button", { name: `Release the claim on ${name} in Acme` }).waitFor();
+      await audit(page, "a name's page (organization claim)");
+      await page.goto(orgUrl);
       await other.screenshot({ path: ".local/organization-claim.png", fullPage: true });
     });
 

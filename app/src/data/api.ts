@@ -602,3 +602,37 @@ export async function setPersonalTeamAlerts(organizationId: string, enabled: boo
     client.rpc("set_organization_personal_alerts", { p_organization_id: organizationId, p_enabled: enabled }),
   );
 }
+
+/** The organizations whose lists hold a name (the caller's memberships, RLS) and each one's open claim. */
+export async function teamClaimsOf(
+  userId: string,
+  name: string,
+): Promise<{ organization: Organization; claim: { user_id: string; claimed_at: string } | null }[]> {
+  const domain = domainInput(name);
+  const entries = await run<{ organization_id: string }[]>(
+    client.from("organization_watchlist_entries").select("organization_id").eq("domain_name", domain)
+      .is("deleted_at", null),
+  );
+  if (entries.length === 0) return [];
+  const claims = await run<{ organization_id: string; claimed_by: string; claimed_at: string }[]>(
+    client.from("organization_claims").select("organization_id, claimed_by, claimed_at").eq(
+      "domain_name",
+      domain,
+    ),
+  );
+  const orgs = await organizations(userId);
+  return entries.flatMap((entry) => {
+    const organization = orgs.find((o) => o.id === entry.organization_id);
+    if (!organization) return [];
+    const claim = claims.find((c) => c.organization_id === entry.organization_id);
+    return [{
+      organization,
+      claim: claim ? { user_id: claim.claimed_by, claimed_at: claim.claimed_at } : null,
+    }];
+  });
+}
+
+/** A typed or linked name in the stored form (lower case, A-labels), as the database compares names. */
+export function normalizedName(name: string): string {
+  return domainInput(name);
+}

@@ -12,6 +12,7 @@ import {
   useAction,
 } from "../ui/components.tsx";
 import { Table } from "../ui/table.tsx";
+import { TeamClaims } from "../ui/team_claims.tsx";
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -43,7 +44,7 @@ function changeLabel(previous: string | null, status: string): string {
   return `${statusLabels[previous] ?? previous} → ${statusLabels[status] ?? status}`;
 }
 
-export function DomainPage({ name }: ScreenProps & { name: string }) {
+export function DomainPage({ session, name }: ScreenProps & { name: string }) {
   const [detail, setDetail] = useState<DomainDetail | null>(null);
   const { error, act } = useAction();
   useEffect(() => {
@@ -57,6 +58,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <a href="/">← Watchlist</a>
         </p>
         <h1>{name}</h1>
+        <TeamClaims userId={session.user.id} name={name} />
         <ErrorNote error={error} />
       </section>
     );
@@ -68,6 +70,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
         <a href="/">← Watchlist</a>
       </p>
       <h1>{domain.unicode_name ?? domain.domain_name}</h1>
+      <TeamClaims userId={session.user.id} name={domain.domain_name} />
       <dl class="facts">
         <div>
           <dt>Status</dt>

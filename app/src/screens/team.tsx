@@ -126,7 +126,9 @@ function TeamList({ org, userId, onChange }: { org: Organization; userId: string
           const mine = domain.claim?.user_id === userId;
           return (
             <tr key={domain.domain_name}>
-              <th scope="row">{name}</th>
+              <th scope="row">
+                <a href={`/domains/${encodeURIComponent(domain.domain_name)}`}>{name}</a>
+              </th>
               <td data-label="Status">
                 <StatusBadge status={domain.status} />
               </td>
