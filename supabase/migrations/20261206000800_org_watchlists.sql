@@ -387,9 +387,9 @@ begin
 
   insert into public.organization_activity
     (organization_id, actor_id, actor_name, action, domain_name, detail)
-  select p_organization_id, p_actor_id, private.member_label(p_actor_id), 'name.added', a.name,
-         coalesce(p_detail, '{}'::jsonb)
-    from unnest(v_added) as a (name);
+  select p_organization_id, p_actor_id, l.label, 'name.added', a.name, coalesce(p_detail, '{}'::jsonb)
+    from unnest(v_added) as a (name)
+   cross join (select private.member_label(p_actor_id) as label) as l;
 
   return query select cardinality(v_added), v_dups, v_count - v_dups - cardinality(v_added),
                       greatest(v_quota - (v_active + cardinality(v_added)), 0);
@@ -559,24 +559,45 @@ begin
     from public.organization_watchlist_entries as e
    where e.organization_id = p_organization_id and e.deleted_at is null;
 
-  select count(*)::integer into v_total
-    from public.organization_watchlist_entries as e
-    join public.domains as d on d.name = e.domain_name
-   where e.organization_id = p_organization_id
-     and e.deleted_at is null
-     and (p_status is null or d.status = p_status)
-     and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
-
-  with page as (
-    select e.domain_name, e.unicode_name, e.added_at, e.added_by, d
+  -- Without a status only the entries are counted and paged (index on (organization_id, name)); only the
+  -- page is joined to its domains, as watchlist_page does.
+  if p_status is null then
+    if v_pattern is null then
+      v_total := v_used;
+    else
+      select count(*)::integer into v_total
+        from public.organization_watchlist_entries as e
+       where e.organization_id = p_organization_id
+         and e.deleted_at is null
+         and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+    end if;
+  else
+    select count(*)::integer into v_total
       from public.organization_watchlist_entries as e
       join public.domains as d on d.name = e.domain_name
      where e.organization_id = p_organization_id
        and e.deleted_at is null
-       and (p_status is null or d.status = p_status)
+       and d.status = p_status
+       and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+  end if;
+
+  with keys as (
+    select e.domain_name
+      from public.organization_watchlist_entries as e
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
        and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+       and (p_status is null
+            or exists (select 1 from public.domains as s where s.name = e.domain_name and s.status = p_status))
      order by e.domain_name collate "C"
      limit p_limit offset p_offset
+  ),
+  page as (
+    select e.domain_name, e.unicode_name, e.added_at, e.added_by, d
+      from keys as k
+      join public.organization_watchlist_entries as e
+        on e.organization_id = p_organization_id and e.domain_name = k.domain_name
+      join public.domains as d on d.name = e.domain_name
   )
   select coalesce(jsonb_agg(
            private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
