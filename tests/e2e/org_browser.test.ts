@@ -123,6 +123,22 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
       assertEquals(receiver.accepted("team").length, 1, "one alert per event on the team channel");
     });
 
+    await t.step("the owner makes an organization API key; it lists the organization's names", async () => {
+      await page.goto(orgUrl);
+      await page.getByLabel("Organization key name").fill("ci");
+      await page.getByRole("button", { name: "Create organization key" }).click();
+      const key = (await page.getByLabel("The organization's new API key").textContent())!;
+      assert(key.startsWith("dwo_"), key);
+      const listed = await fetch(`${stack.apiBase}/domains`, { headers: { "x-api-key": key } });
+      const body = await listed.json();
+      assertEquals(listed.status, 200, JSON.stringify(body));
+      assertEquals(body.domains.map((d: { domain_name: string }) => d.domain_name), [name]);
+      await page.reload();
+      await page.getByRole("button", { name: "Revoke the organization key ci" }).waitFor();
+      assert(!(await page.content()).includes(key), "the key is not shown again");
+      await audit(page, "organization (keys)");
+    });
+
     await t.step("the activity log shows who added and who claimed", async () => {
       await page.goto(orgUrl);
       const log = page.getByRole("region", { name: "Activity" });

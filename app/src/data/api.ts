@@ -260,7 +260,7 @@ export async function webhooks(): Promise<Webhook[]> {
   return await run(
     client.from("webhook_endpoints").select(
       "id, description, enabled, event_types, kind, secret_configured, url_masked, created_at, expiring_days",
-    ).order("created_at"),
+    ).is("organization_id", null).order("created_at"), // the account's own, not its organizations' team ones
   );
 }
 
@@ -320,7 +320,8 @@ export async function redeliver(deliveryId: string): Promise<void> {
 export async function apiKeys(): Promise<ApiKey[]> {
   return await run(
     client.from("api_keys").select("id, name, prefix, created_at, last_used_at, revoked_at")
-      .is("revoked_at", null).order("created_at", { ascending: false }),
+      .is("revoked_at", null).is("organization_id", null) // the account's own, not its organizations'
+      .order("created_at", { ascending: false }),
   );
 }
 
@@ -635,4 +636,25 @@ export async function teamClaimsOf(
 /** A typed or linked name in the stored form (lower case, A-labels), as the database compares names. */
 export function normalizedName(name: string): string {
   return domainInput(name);
+}
+
+export async function teamApiKeys(organizationId: string): Promise<ApiKey[]> {
+  return await run(
+    client.from("api_keys").select("id, name, prefix, created_at, last_used_at, revoked_at")
+      .eq("organization_id", organizationId).is("revoked_at", null).order("created_at", { ascending: false }),
+  );
+}
+
+export async function createTeamApiKey(
+  organizationId: string,
+  name: string,
+): Promise<{ id: string; api_key: string }> {
+  const rows = await run<{ id: string; api_key: string }[]>(
+    client.rpc("create_organization_api_key", { p_organization_id: organizationId, p_name: name }),
+  );
+  return rows[0];
+}
+
+export async function revokeTeamApiKey(organizationId: string, id: string): Promise<void> {
+  await run(client.rpc("revoke_organization_api_key", { p_organization_id: organizationId, p_key_id: id }));
 }

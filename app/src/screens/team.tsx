@@ -7,11 +7,12 @@ import { useEffect, useState } from "preact/hooks";
 import type { ScreenProps } from "../app.tsx";
 import * as api from "../data/api.ts";
 import { namesFromText } from "../data/csv.ts";
-import type { ActivityEntry, AddResult, Organization, TeamPage, TeamWebhook } from "../data/types.ts";
+import type { ActivityEntry, AddResult, ApiKey, Organization, TeamPage, TeamWebhook } from "../data/types.ts";
 import { ActButton } from "../ui/act_button.tsx";
 import { ErrorNote, formatDate, formatTime, Notice, StatusBadge, useAction } from "../ui/components.tsx";
 import { Field, Form } from "../ui/form.tsx";
 import { ListSwitcher } from "../ui/list_switcher.tsx";
+import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
 
 const pageSize = 50;
@@ -305,6 +306,60 @@ function TeamChannels({ org }: { org: Organization }) {
   );
 }
 
+function TeamApiKeys({ org }: { org: Organization }) {
+  const [keys, setKeys] = useState<ApiKey[]>([]);
+  const [name, setName] = useState("");
+  const [created, setCreated] = useState<string | null>(null);
+  const { busy, error, act } = useAction();
+  const reload = () => act(async () => setKeys(await api.teamApiKeys(org.id)));
+  useEffect(() => void reload(), [org.id]);
+  return (
+    <section class="card" aria-labelledby="team-keys-title">
+      <h2 id="team-keys-title">{org.name}'s API keys</h2>
+      <p class="muted">
+        A key for the organization reads and changes only its list, through the same REST endpoints and MCP
+        tools, on the owner's plan with its own daily count.
+      </p>
+      <ul class="plain">
+        {keys.map((key) => (
+          <li key={key.id} class="row">
+            <span>
+              <strong>{key.name}</strong> <code>{key.prefix}…</code> · made {formatTime(key.created_at)}
+            </span>
+            <ActButton
+              act={act}
+              busy={busy}
+              variant="link danger"
+              label={`Revoke the organization key ${key.name}`}
+              run={async () => {
+                await api.revokeTeamApiKey(org.id, key.id);
+                await reload();
+              }}
+            >
+              Revoke
+            </ActButton>
+          </li>
+        ))}
+      </ul>
+      <Form
+        class="row"
+        onSubmit={() =>
+          act(async () => {
+            const made = await api.createTeamApiKey(org.id, name);
+            setCreated(made.api_key);
+            setName("");
+            await reload();
+          })}
+      >
+        <Field label="Organization key name" value={name} onValue={setName} />
+        <button type="submit" disabled={busy}>Create organization key</button>
+      </Form>
+      {created ? <ShownOnce label="The organization's new API key" value={created} /> : null}
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
 function PersonalAlerts({ org, userId }: { org: Organization; userId: string }) {
   const [on, setOn] = useState(false);
   const { busy, error, act } = useAction();
@@ -361,6 +416,7 @@ export function TeamScreen({ session, organizationId }: ScreenProps & { organiza
       <TeamList org={org} userId={session.user.id} onChange={() => setVersion((v) => v + 1)} />
       <PersonalAlerts org={org} userId={session.user.id} />
       <TeamChannels org={org} />
+      {org.role === "owner" || org.role === "admin" ? <TeamApiKeys org={org} /> : null}
       <ActivityLog org={org} version={version} />
     </section>
   );
