@@ -13,6 +13,7 @@ import { DomainPage } from "./screens/domain.tsx";
 import { Alerts } from "./screens/alerts.tsx";
 import { Developer } from "./screens/developer.tsx";
 import { Organizations } from "./screens/organizations.tsx";
+import { TeamScreen } from "./screens/team.tsx";
 import { Account } from "./screens/account.tsx";
 import { Consent } from "./screens/consent.tsx";
 import { AcceptInvite } from "./screens/accept_invite.tsx";
@@ -76,6 +77,17 @@ export const routes: Route[] = [
     nav: "Organizations",
     access: "signed-in",
     render: (i) => <Organizations {...i.screen!} />,
+  },
+  {
+    path: "/organizations/",
+    title: "Organization",
+    access: "signed-in",
+    render: (i) => (
+      <TeamScreen
+        {...i.screen!}
+        organizationId={decodeURIComponent(i.path.slice("/organizations/".length))}
+      />
+    ),
   },
   {
     path: "/account",

@@ -106,6 +106,40 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.has_org_role(uuid,text[])": "used by policies; answers only about the caller",
   "authenticated EXECUTE public.shares_organization_with(uuid)":
     "used by policies; answers only about the caller",
+  // organizations' watchlists, claims and log (issue 42; docs/organizations.md) ------------------------
+  "authenticated SELECT public.organization_watchlist_entries":
+    "members read their organizations' lists (RLS); writes only through the functions",
+  "authenticated SELECT public.organization_claims": "members read their organizations' open claims (RLS)",
+  "authenticated SELECT public.organization_activity":
+    "members read their organizations' log (RLS); written only by the database",
+  "authenticated EXECUTE public.add_organization_watchlist_domains(uuid,text[])":
+    "members add; the owner's plan's quota counted for the organization, under the organization's row lock",
+  "authenticated EXECUTE public.remove_organization_watchlist_domain(uuid,text)":
+    "members remove from their organization's list (releases the name's claim)",
+  "authenticated EXECUTE public.organization_watchlist_page(uuid,text,text,integer,integer)":
+    "members read a page of their organization's list with who added and who claimed",
+  "authenticated EXECUTE public.claim_organization_domain(uuid,text)":
+    "members claim a listed name; one open claim per name (primary key)",
+  "authenticated EXECUTE public.release_organization_domain_claim(uuid,text)":
+    "the claimer, an admin or the owner releases a claim",
+  "authenticated SELECT public.webhook_endpoints(organization_id)":
+    "a team channel's organization: members read their organizations' team webhooks (masked, RLS)",
+  "authenticated EXECUTE public.create_organization_webhook(uuid,text,text,text,text,text[])":
+    "owners and admins add a team webhook; the owner's plan and every webhook rule inside",
+  "authenticated EXECUTE public.set_organization_webhook_enabled(uuid,uuid,boolean)":
+    "owners and admins switch their organization's team webhook",
+  "authenticated EXECUTE public.delete_organization_webhook(uuid,uuid)":
+    "owners and admins delete their organization's team webhook",
+  "authenticated SELECT public.api_keys(organization_id)":
+    "an organization's key (owners and admins read their organizations' keys, RLS; never key_hash)",
+  "authenticated EXECUTE public.create_organization_api_key(uuid,text)":
+    "owners and admins; the owner's plan must have API access; the raw key returned once, hash stored",
+  "authenticated EXECUTE public.revoke_organization_api_key(uuid,uuid)":
+    "owners and admins revoke their organization's key",
+  "authenticated EXECUTE public.list_organization_watchlist(uuid,integer,integer,text)":
+    "members page their organization's list (what an organization key's GET /domains runs)",
+  "authenticated EXECUTE public.set_organization_personal_alerts(uuid,boolean)":
+    "a member's own opt-in to the organization's alerts on their own channels",
   // notifications and webhooks ------------------------------------------------------------------------
   "authenticated SELECT public.notification_settings(user_id)": "own settings without the chat ID",
   "authenticated SELECT public.notification_settings(telegram_enabled)": "own settings without the chat ID",
@@ -332,6 +366,8 @@ async function buildWorld(tx: Tx): Promise<World> {
             where user_id = ${victim.id}`;
   await actAs(tx, "authenticated", victim.id, victim.email);
   await tx`select * from public.add_watchlist_domains(array['victim-name.test', 'xn--bcher-kva.test'])`;
+  await tx`select * from public.add_organization_watchlist_domains(${org}, array['victim-org-name.test'])`;
+  await tx`select public.claim_organization_domain(${org}, 'victim-org-name.test')`;
   const [{ id: key }] = await tx<{ id: string }[]>`select id from public.create_api_key('victim key')`;
   const [{ id: invitation }] = await tx<{ id: string }[]>`
     insert into public.invitations (organization_id, email, role) values (${org}, 'friend@test.local', 'member')
@@ -402,6 +438,10 @@ async function protectedState(tx: Tx, w: World): Promise<Record<string, string>>
         as target_policy,
       (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.alert_events t
         where t.user_id = ${w.victim}) as victim_alerts,
+      (select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from public.organization_activity t
+        where t.actor_id = ${w.victim}) as victim_org_log,
+      (select count(*) <= 1000 from public.organization_watchlist_entries t
+        where t.organization_id = ${w.victimOrg} and t.deleted_at is null)::text as victim_org_within_quota,
       (select count(*) <= 10 from public.webhook_endpoints t where t.user_id = ${w.attacker})::text
         as attacker_webhooks_within_cap,
       (select count(*) = 0 from public.webhook_endpoints t

@@ -18,6 +18,7 @@ export interface Locator {
   first(): Locator;
   count(): Promise<number>;
   isVisible(): Promise<boolean>;
+  screenshot(options?: { path?: string }): Promise<Uint8Array>;
   filter(options: { hasText?: string | RegExp }): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
   getByText(text: string | RegExp, options?: { exact?: boolean }): Locator;

@@ -22,6 +22,7 @@ import type {
   Webhook,
   WebhookDeliveryPage,
 } from "./types.ts";
+import type { ActivityEntry, TeamPage, TeamWebhook } from "./types.ts";
 
 let client: SupabaseClient;
 let config: AppConfig;
@@ -292,7 +293,7 @@ export async function webhooks(): Promise<Webhook[]> {
   return await run(
     client.from("webhook_endpoints").select(
       "id, description, enabled, event_types, kind, secret_configured, url_masked, created_at, expiring_days",
-    ).order("created_at"),
+    ).is("organization_id", null).order("created_at"), // the account's own, not its organizations' team ones
   );
 }
 
@@ -352,7 +353,8 @@ export async function redeliver(deliveryId: string): Promise<void> {
 export async function apiKeys(): Promise<ApiKey[]> {
   return await run(
     client.from("api_keys").select("id, name, prefix, created_at, last_used_at, revoked_at")
-      .is("revoked_at", null).order("created_at", { ascending: false }),
+      .is("revoked_at", null).is("organization_id", null) // the account's own, not its organizations'
+      .order("created_at", { ascending: false }),
   );
 }
 
@@ -545,4 +547,177 @@ export async function setCalendarReminderDays(days: number[]): Promise<void> {
 
 export async function revokeCalendarFeed(): Promise<void> {
   await run(client.rpc("revoke_calendar_feed"));
+}
+
+// ---------------------------------------------------------------- Organizations' watchlists (issue 42)
+// docs/organizations.md: every rule (roles, quota, one claim per name, the log) is the database's.
+
+export async function teamWatchlistPage(
+  organizationId: string,
+  params: { status: string; search: string; limit: number; offset: number },
+): Promise<TeamPage> {
+  return await run(client.rpc("organization_watchlist_page", {
+    p_organization_id: organizationId,
+    p_status: params.status || null,
+    p_search: params.search || null,
+    p_limit: params.limit,
+    p_offset: params.offset,
+  }));
+}
+
+export async function addTeamDomains(organizationId: string, names: string[]): Promise<AddResult> {
+  const input = names.map(domainInput);
+  const rows = await run<AddResult[]>(
+    client.rpc("add_organization_watchlist_domains", {
+      p_organization_id: organizationId,
+      p_domain_names: input,
+    }),
+  );
+  const result = { ...rows[0], rejected_names: [] as string[] };
+  if (result.rejected_over_limit > 0) {
+    // What the quota turned away goes back as typed: the names not on the list now.
+    const listed = new Set<string>();
+    for (let i = 0; i < input.length; i += 100) {
+      const found = await run<{ domain_name: string }[]>(
+        client.from("organization_watchlist_entries").select("domain_name").eq(
+          "organization_id",
+          organizationId,
+        )
+          .in("domain_name", input.slice(i, i + 100)).is("deleted_at", null),
+      );
+      for (const row of found) listed.add(row.domain_name);
+    }
+    result.rejected_names = [...new Set(names.filter((_, i) => !listed.has(input[i])))];
+  }
+  return result;
+}
+
+export async function removeTeamDomain(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("remove_organization_watchlist_domain", {
+      p_organization_id: organizationId,
+      p_domain_name: name,
+    }),
+  );
+}
+
+export async function claimTeamDomain(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("claim_organization_domain", { p_organization_id: organizationId, p_domain_name: name }),
+  );
+}
+
+export async function releaseTeamClaim(organizationId: string, name: string): Promise<void> {
+  await run(
+    client.rpc("release_organization_domain_claim", {
+      p_organization_id: organizationId,
+      p_domain_name: name,
+    }),
+  );
+}
+
+export async function teamActivity(organizationId: string, limit = 100): Promise<ActivityEntry[]> {
+  return await run(
+    client.from("organization_activity")
+      .select("id, created_at, actor_name, action, domain_name, subject_name, detail")
+      .eq("organization_id", organizationId)
+      .order("created_at", { ascending: false }).order("id", { ascending: false })
+      .limit(limit),
+  );
+}
+
+export async function teamWebhooks(organizationId: string): Promise<TeamWebhook[]> {
+  return await run(
+    client.from("webhook_endpoints").select("id, kind, description, url_masked, enabled, event_types")
+      .eq("organization_id", organizationId).order("created_at"),
+  );
+}
+
+export async function createTeamWebhook(
+  organizationId: string,
+  url: string,
+  kind: string,
+  eventTypes: string[],
+): Promise<string> {
+  return await run(client.rpc("create_organization_webhook", {
+    p_organization_id: organizationId,
+    p_url: url,
+    p_kind: kind,
+    p_event_types: eventTypes,
+  }));
+}
+
+export async function deleteTeamWebhook(organizationId: string, id: string): Promise<void> {
+  await run(
+    client.rpc("delete_organization_webhook", { p_organization_id: organizationId, p_webhook_id: id }),
+  );
+}
+
+export async function personalTeamAlerts(organizationId: string, userId: string): Promise<boolean> {
+  const rows = await run<{ personal_alerts: boolean }[]>(
+    client.from("organization_members").select("personal_alerts").eq("organization_id", organizationId)
+      .eq("user_id", userId),
+  );
+  return rows[0]?.personal_alerts ?? false;
+}
+
+export async function setPersonalTeamAlerts(organizationId: string, enabled: boolean): Promise<void> {
+  await run(
+    client.rpc("set_organization_personal_alerts", { p_organization_id: organizationId, p_enabled: enabled }),
+  );
+}
+
+/** The organizations whose lists hold a name (the caller's memberships, RLS) and each one's open claim. */
+export async function teamClaimsOf(
+  userId: string,
+  name: string,
+): Promise<{ organization: Organization; claim: { user_id: string; claimed_at: string } | null }[]> {
+  const domain = domainInput(name);
+  const entries = await run<{ organization_id: string }[]>(
+    client.from("organization_watchlist_entries").select("organization_id").eq("domain_name", domain)
+      .is("deleted_at", null),
+  );
+  if (entries.length === 0) return [];
+  const claims = await run<{ organization_id: string; claimed_by: string; claimed_at: string }[]>(
+    client.from("organization_claims").select("organization_id, claimed_by, claimed_at").eq(
+      "domain_name",
+      domain,
+    ),
+  );
+  const orgs = await organizations(userId);
+  return entries.flatMap((entry) => {
+    const organization = orgs.find((o) => o.id === entry.organization_id);
+    if (!organization) return [];
+    const claim = claims.find((c) => c.organization_id === entry.organization_id);
+    return [{
+      organization,
+      claim: claim ? { user_id: claim.claimed_by, claimed_at: claim.claimed_at } : null,
+    }];
+  });
+}
+
+/** A typed or linked name in the stored form (lower case, A-labels), as the database compares names. */
+export function normalizedName(name: string): string {
+  return domainInput(name);
+}
+
+export async function teamApiKeys(organizationId: string): Promise<ApiKey[]> {
+  return await run(
+    client.from("api_keys").select("id, name, prefix, created_at, last_used_at, revoked_at")
+      .eq("organization_id", organizationId).is("revoked_at", null).order("created_at", { ascending: false }),
+  );
+}
+
+export async function createTeamApiKey(
+  organizationId: string,
+  name: string,
+): Promise<{ id: string; api_key: string }> {
+  const rows = await run<{ id: string; api_key: string }[]>(
+    client.rpc("create_organization_api_key", { p_organization_id: organizationId, p_name: name }),
+  );
+  return rows[0];
+}
+
+export async function revokeTeamApiKey(organizationId: string, id: string): Promise<void> {
+  await run(client.rpc("revoke_organization_api_key", { p_organization_id: organizationId, p_key_id: id }));
 }

@@ -129,3 +129,49 @@ export interface Invitation {
   expires_at: string;
   emailed_at: string | null;
 }
+
+// Organizations' watchlists (issue 42, docs/organizations.md) -------------------------------------------
+
+/** A member as the other members see them (display name, or the address before the @). */
+export interface MemberLabel {
+  id: string;
+  name: string | null;
+}
+
+export interface TeamClaim {
+  user_id: string;
+  name: string | null;
+  claimed_at: string;
+}
+
+/** A row of organization_watchlist_page: the personal row's fields, who added it and its open claim. */
+export interface TeamDomain extends WatchedDomain {
+  added_by: MemberLabel | null;
+  claim: TeamClaim | null;
+}
+
+export interface TeamPage {
+  total: number;
+  used: number;
+  quota: number;
+  domains: TeamDomain[];
+}
+
+export interface ActivityEntry {
+  id: number;
+  created_at: string;
+  actor_name: string | null;
+  action: string;
+  domain_name: string | null;
+  subject_name: string | null;
+  detail: Record<string, unknown>;
+}
+
+export interface TeamWebhook {
+  id: string;
+  kind: string;
+  description: string | null;
+  url_masked: string;
+  enabled: boolean;
+  event_types: string[];
+}

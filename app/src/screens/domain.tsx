@@ -13,6 +13,7 @@ import {
 } from "../ui/components.tsx";
 import { Table } from "../ui/table.tsx";
 import { eventLabel } from "../ui/event_labels.ts";
+import { TeamClaims } from "../ui/team_claims.tsx";
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -44,7 +45,7 @@ function changeLabel(previous: string | null, status: string): string {
   return `${statusLabels[previous] ?? previous} → ${statusLabels[status] ?? status}`;
 }
 
-export function DomainPage({ name }: ScreenProps & { name: string }) {
+export function DomainPage({ session, name }: ScreenProps & { name: string }) {
   const [detail, setDetail] = useState<DomainDetail | null>(null);
   const { error, act } = useAction();
   useEffect(() => {
@@ -58,6 +59,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <a href="/">← Watchlist</a>
         </p>
         <h1>{name}</h1>
+        <TeamClaims userId={session.user.id} name={name} />
         <ErrorNote error={error} />
       </section>
     );
@@ -69,6 +71,7 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
         <a href="/">← Watchlist</a>
       </p>
       <h1>{domain.unicode_name ?? domain.domain_name}</h1>
+      <TeamClaims userId={session.user.id} name={domain.domain_name} />
       <dl class="facts">
         <div>
           <dt>Status</dt>

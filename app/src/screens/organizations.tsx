@@ -91,6 +91,9 @@ function OrganizationCard({ org, userId }: { org: Organization; userId: string }
     <li class="card">
       <h2>{org.name}</h2>
       <p class="muted">Your role: {org.role}</p>
+      <p>
+        <a href={`/organizations/${org.id}`}>Open {org.name}'s watchlist, claims and activity</a>
+      </p>
       <ErrorNote error={error} />
       <h3>Members</h3>
       <ul class="plain members">

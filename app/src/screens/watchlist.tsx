@@ -19,6 +19,7 @@ import {
 import { Form } from "../ui/form.tsx";
 import { Table } from "../ui/table.tsx";
 import { UndoNote, useUndo } from "../ui/undo.tsx";
+import { ListSwitcher } from "../ui/list_switcher.tsx";
 
 const pageSize = 50;
 
@@ -81,7 +82,7 @@ function AddForm({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-export function Watchlist({ refreshOverview }: ScreenProps) {
+export function Watchlist({ session, refreshOverview }: ScreenProps) {
   const [status, setStatus] = useState("");
   const [search, setSearch] = useState("");
   const [query, setQuery] = useState("");
@@ -130,6 +131,7 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
           Export CSV
         </ActButton>
       </div>
+      <ListSwitcher userId={session.user.id} current={null} />
       <AddForm onAdded={reload} />
       <div class="filters" role="search">
         <label>

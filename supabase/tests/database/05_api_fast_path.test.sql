@@ -24,7 +24,7 @@ select encode(sha256(convert_to(:'tia_key', 'UTF8')), 'hex') as tia_hash,
 
 select tests.authenticate_as_service_role();
 select results_eq(format('select * from private.authorize_api_request(%L)', :'tia_hash'),
-  format($$ values ('ok'::text, %L::uuid, 'tiny'::text, true, 2, 1, %L::timestamptz) $$, :'tia', :'next_midnight'),
+  format($$ values ('ok'::text, %L::uuid, 'tiny'::text, true, 2, 1, %L::timestamptz, null::uuid) $$, :'tia', :'next_midnight'),
   'a valid key is ok and the request is counted');
 select results_eq(format('select allowed, remaining from private.authorize_api_request(%L, false)', :'tia_hash'),
   $$ values (true, 1) $$, 'without counting, the allowance is reported as it stands');

@@ -67,7 +67,7 @@ select is((select doc -> 'invitations_sent' -> 0 ->> 'email' from export_doc), '
   'invitations sent by the account');
 select is((select array_agg(k order by k) from export_doc, jsonb_object_keys(doc) as k),
   array['exported_at', 'format_version', 'invitations_sent', 'notification_preferences',
-        'organization_memberships', 'profile', 'watchlist', 'webhooks'],
+        'organization_memberships', 'organizations_owned', 'profile', 'watchlist', 'webhooks'],
   'the document''s sections (no api_keys)');
 
 select unalike((select doc::text from export_doc), '%8675309424242%', 'no Telegram chat ID');

@@ -35,8 +35,9 @@ begin
     perform private.authorize_account_request(p_user_id, true);
   end loop;
   if p_by = 'key' then
-    return query select * from private.authorize_api_request(
-      encode(sha256(convert_to(p_user_id::text, 'UTF8')), 'hex'), p_count);
+    -- (organization_id, the last column, is null for a personal key: docs/organizations.md)
+    return query select a.outcome, a.user_id, a.plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at
+      from private.authorize_api_request(encode(sha256(convert_to(p_user_id::text, 'UTF8')), 'hex'), p_count) as a;
   else
     return query select * from private.authorize_account_request(p_user_id, p_count);
   end if;

@@ -23,6 +23,7 @@ insert into public.invitations (organization_id, email, role) values (:'org', 's
 select public.create_webhook_endpoint('https://hooks.example.com/olga') as wh \gset
 select id as key_id from public.create_api_key('laptop') \gset
 select count(*) as added from public.add_watchlist_domains(array['watched.com']) \gset
+select count(*) as org_added from public.add_organization_watchlist_domains(:'org', array['org-watched.com']) \gset
 select tests.clear_authentication();
 select token as bob_token from public.invitations where id = :'bob_inv' \gset
 insert into public.organization_members (organization_id, user_id, role) values (:'org', :'bob', 'member');
@@ -131,6 +132,19 @@ insert into cases values
   ('public.create_calendar_feed(integer[])', $$ select public.create_calendar_feed() $$, 'ok', 'refused'),
   ('public.set_calendar_reminder_days(integer[])', $$ select public.set_calendar_reminder_days(array[7]) $$, 'DW404', 'refused'),
   ('public.revoke_calendar_feed()', $$ select public.revoke_calendar_feed() $$, 'ok', 'refused'),
+  -- an organization's watchlist, claims (issue 42): the app's, never an assistant's
+  ('public.add_organization_watchlist_domains(uuid,text[])', format($$ select * from public.add_organization_watchlist_domains(%L, array['org-new.com']) $$, :'org'), 'ok', 'refused'),
+  ('public.remove_organization_watchlist_domain(uuid,text)', format($$ select public.remove_organization_watchlist_domain(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.organization_watchlist_page(uuid,text,text,integer,integer)', format($$ select public.organization_watchlist_page(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.claim_organization_domain(uuid,text)', format($$ select public.claim_organization_domain(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.release_organization_domain_claim(uuid,text)', format($$ select public.release_organization_domain_claim(%L, 'org-watched.com') $$, :'org'), 'ok', 'refused'),
+  ('public.create_organization_webhook(uuid,text,text,text,text,text[])', format($$ select public.create_organization_webhook(%L, 'https://hooks.example.com/team') $$, :'org'), 'ok', 'refused'),
+  ('public.set_organization_webhook_enabled(uuid,uuid,boolean)', format($$ select public.set_organization_webhook_enabled(%L, %L, false) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.delete_organization_webhook(uuid,uuid)', format($$ select public.delete_organization_webhook(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.set_organization_personal_alerts(uuid,boolean)', format($$ select public.set_organization_personal_alerts(%L, true) $$, :'org'), 'ok', 'refused'),
+  ('public.create_organization_api_key(uuid,text)', format($$ select * from public.create_organization_api_key(%L, 'org key') $$, :'org'), 'ok', 'refused'),
+  ('public.revoke_organization_api_key(uuid,uuid)', format($$ select public.revoke_organization_api_key(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.list_organization_watchlist(uuid,integer,integer,text)', format($$ select * from public.list_organization_watchlist(%L, 10) $$, :'org'), 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
   ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 

@@ -28,4 +28,8 @@ export interface AlertEvent {
   expiresAt?: Date | null;
   /** `domain.expiring`: which reminder (days before the expiration date). */
   daysBefore?: number | null;
+  /** A team alert: the organization whose list holds the name (null or absent: a personal alert). */
+  organization?: { id: string; name: string } | null;
+  /** A team alert of a claimed name: the claimer as the members see them. */
+  claimedBy?: string | null;
 }

@@ -26,6 +26,7 @@ import {
   telegramAlertText,
 } from "./telegram_message.ts";
 import { WEBHOOK_USER_AGENT } from "./webhook_payload.ts";
+import { teamLine } from "./team_line.ts";
 import type { WebhookKind } from "../net/url_policy.ts";
 
 export type ChatWebhookKind = Exclude<WebhookKind, "generic">;
@@ -43,6 +44,15 @@ interface ChatMessage {
 }
 
 function chatMessage(event: AlertEvent): ChatMessage {
+  const message = personalMessage(event);
+  const team = teamLine(event);
+  // (An available alert's lines come from telegramAlertText, which has the team line already.)
+  return team
+    ? { headline: message.headline, details: [team, ...message.details.filter((line) => line !== team)] }
+    : message;
+}
+
+function personalMessage(event: AlertEvent): ChatMessage {
   const name = displayName(event);
   if (event.type === "domain.pending_delete") {
     return {

@@ -99,6 +99,9 @@ interface ClaimRow {
   registrar: string | null;
   expires_at: Date | null;
   days_before: number | null;
+  organization_id: string | null;
+  organization_name: string | null;
+  claimed_by_name: string | null;
 }
 
 export function databaseDeliveryQueue(
@@ -111,7 +114,8 @@ export function databaseDeliveryQueue(
         // The event's own fields (evidence, registrar, expiry, reminder) are read beside the claim, in the
         // same statement, in the claim's order.
         const rows = await tx<ClaimRow[]>`
-          select c.*, ev.evidence, ev.registrar, ev.expires_at, ev.days_before
+          select c.*, ev.evidence, ev.registrar, ev.expires_at, ev.days_before,
+                 ev.organization_id, ev.organization_name, ev.claimed_by_name
             from private.claim_fair_alert_deliveries(${limit}, ${leaseSeconds}) with ordinality as c
             join public.alert_events as ev on ev.id = c.event_id
            order by c.ordinality`;
@@ -177,6 +181,10 @@ function toClaimedDelivery(row: ClaimRow): ClaimedDelivery {
       registrar: row.registrar,
       expiresAt: row.expires_at,
       daysBefore: row.days_before,
+      organization: row.organization_id
+        ? { id: row.organization_id, name: row.organization_name ?? "" }
+        : null,
+      claimedBy: row.claimed_by_name,
     },
     webhook: {
       endpointId: row.webhook_endpoint_id,

@@ -5,6 +5,7 @@
  * looks like a domain name (letters, marks, digits, hyphens and dots), so no link, space or control
  * character can reach a chat through it.
  */
+import { teamLine } from "./team_line.ts";
 import type { AlertEvent } from "./alert_event.ts";
 import type { AvailabilityEvidence } from "../contract/webhook_event.ts";
 
@@ -126,6 +127,14 @@ export function eventDetails(event: AlertEvent): string[] {
 }
 
 export function telegramAlertText(event: AlertEvent): string {
+  const text = personalAlertText(event);
+  const team = teamLine(event);
+  if (!team) return text;
+  const [headline, ...rest] = text.split("\n");
+  return [headline, team, ...rest].join("\n");
+}
+
+function personalAlertText(event: AlertEvent): string {
   const name = displayName(event);
   if (event.type === "domain.pending_delete") {
     return `${pendingDeleteHeadline(event, name)}\n\n${predictedDropLine(event)}\n` +

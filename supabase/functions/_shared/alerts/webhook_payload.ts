@@ -4,6 +4,7 @@
  */
 import type { AlertEvent } from "./alert_event.ts";
 import type { AvailabilityEvidence } from "../contract/webhook_event.ts";
+import { teamData } from "./team_line.ts";
 
 export const WEBHOOK_USER_AGENT = "DomainWatchlist-Webhooks/1.0";
 
@@ -15,11 +16,15 @@ export const WEBHOOK_USER_AGENT = "DomainWatchlist-Webhooks/1.0";
  * `expires_at` and `days_before`.
  */
 export function webhookBody(event: AlertEvent): string {
+  const data = eventData(event);
+  // A team alert (docs/organizations.md) adds `organization: {id, name, claimed_by}`; personal ones have none.
+  const team = teamData(event);
+  if (team) data.organization = team;
   return JSON.stringify({
     id: event.id,
     type: event.type,
     created_at: event.createdAt.toISOString(),
-    data: eventData(event),
+    data,
   });
 }
 

@@ -22,19 +22,26 @@ interface AuthorizationRow {
   request_limit: number | null;
   remaining: number | null;
   reset_at: Date | null;
+  organization_id: string | null;
 }
 
 /** The statement that admits the credential (and counts the request when `count`); no parameters. */
 function authorizationStatement(credential: Credential, count: boolean, extraColumns = ""): string {
-  return `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at${extraColumns}
+  return `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at, organization_id${extraColumns}
      from ${credential.admissionCall(count)} as a`;
 }
 
 /** The request's account and allowance, or 401/403 (no such key or account; plan without API access). */
 function authorizedFrom(row: AuthorizationRow | undefined, credential: Credential): AuthorizedRequest {
-  if (row?.outcome === "ok" && row.user_id && row.plan_id && row.reset_at) {
+  // An organization's key and a personal one are told apart twice (the key's start, the stored row): both
+  // must agree, so a request never acts on the other list.
+  const organizationKey = row?.organization_id != null;
+  if (
+    row?.outcome === "ok" && row.user_id && row.plan_id && row.reset_at &&
+    organizationKey === credential.organizationKey
+  ) {
     return {
-      account: { userId: row.user_id, planId: row.plan_id },
+      account: { userId: row.user_id, planId: row.plan_id, organizationId: row.organization_id },
       allowance: toAllowance({ ...row, reset_at: row.reset_at }),
     };
   }
@@ -82,7 +89,7 @@ export async function authorizeAndQuery<T>(
   statement: string,
 ): Promise<{ authorized: AuthorizedRequest; rows: T[] }> {
   const identity = `, set_config('request.jwt.claims', case when a.outcome = 'ok' and a.allowed then ${
-    accountClaimsSql("a.user_id")
+    accountClaimsSql("a.user_id", "a.organization_id")
   } else '' end, true) as claims, set_config('role', 'authenticated', true) as role`;
   const results = await database().script(
     `${authorizationStatement(credential, true, identity)};

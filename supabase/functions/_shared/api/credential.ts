@@ -30,7 +30,15 @@ export interface Credential {
   admissionCall(count: boolean): string;
   /** The 401 sentence when that function finds no account. */
   unknownMessage: string;
+  /**
+   * An organization's API key (`dwo_…`, docs/organizations.md): the request is about the organization's
+   * list. Known before the look-up, so a request's statement can be chosen first; the look-up must agree.
+   */
+  organizationKey: boolean;
 }
+
+/** The start of an organization's API key (a personal key starts `dwl_`). */
+export const organizationKeyPrefix = "dwo_";
 
 /** Keys are far shorter; anything longer is refused before it is hashed. */
 const maxKeyLength = 200;
@@ -44,6 +52,7 @@ function apiKeyCredential(header: string | undefined, missingMessage: string): C
     admissionCall: (count) =>
       `private.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(count)})`,
     unknownMessage: "The API key is unknown or has been revoked.",
+    organizationKey: key.startsWith(organizationKeyPrefix),
   };
 }
 
@@ -51,8 +60,11 @@ function oauthCredential(caller: OAuthTokenCaller): Credential {
   const account = uuidLiteral(caller.userId);
   return {
     kind: "oauth_token",
-    admissionCall: (count) => `private.authorize_account_request(${account}, ${booleanLiteral(count)})`,
+    admissionCall: (count) =>
+      `(select t.*, null::uuid as organization_id
+          from private.authorize_account_request(${account}, ${booleanLiteral(count)}) as t)`,
     unknownMessage: "The account of this access token no longer exists.",
+    organizationKey: false,
   };
 }
 

@@ -43,13 +43,13 @@ async function peekJson(request: Request): Promise<unknown> {
 }
 
 /** The page statement of a body that is one `list_watchlist` call with valid arguments; else undefined. */
-function listStatementOf(body: unknown): ListStatement | undefined {
+function listStatementOf(body: unknown, organizationKey: boolean): ListStatement | undefined {
   const params = (body as { params: { name: string; arguments?: unknown } }).params;
   if (params.name !== "list_watchlist") return undefined;
   const args = validToolArguments(params.name, params.arguments);
   if (!args) return undefined;
   try {
-    return listWatchlistStatement(args);
+    return listWatchlistStatement(args, organizationKey);
   } catch {
     return undefined; // cursor with offset: the tool answers with the error
   }
@@ -82,7 +82,7 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   // A request that is one call of one of our tools is counted together with the admission (one round
   // trip); anything else (protocol chatter, batches) is not counted here, and each tool call in it counts.
   const toolCall = isSingleToolCall(body, toolNames);
-  const listing = toolCall ? listStatementOf(body) : undefined;
+  const listing = toolCall ? listStatementOf(body, credential.organizationKey) : undefined;
   let authorized: AuthorizedRequest;
   let listedPage: Page<WatchlistDomain> | undefined;
   if (listing) {

@@ -22,7 +22,10 @@ import { addDomainsBody, listQuery } from "../contract/schemas.ts";
 export async function listDomainsHandler(c: ApiContext): Promise<Response> {
   let page: ListStatement;
   try {
-    page = listWatchlistStatement(parseWith(listQuery, c.req.query(), "query"));
+    page = listWatchlistStatement(
+      parseWith(listQuery, c.req.query(), "query"),
+      c.get("credential").organizationKey,
+    );
   } catch (error) {
     await admitCounted(c);
     throw error;
@@ -34,9 +37,9 @@ export async function listDomainsHandler(c: ApiContext): Promise<Response> {
 
 export async function addDomainsHandler(c: ApiContext): Promise<Response> {
   const body = parseWith(addDomainsBody, await readJsonBody(c.req.raw), "body");
-  return c.json(await addDomains(c.get("account").userId, body.domains));
+  return c.json(await addDomains(c.get("account"), body.domains));
 }
 
 export async function removeDomainHandler(c: ApiContext): Promise<Response> {
-  return c.json(await removeDomain(c.get("account").userId, c.req.param("name") ?? ""));
+  return c.json(await removeDomain(c.get("account"), c.req.param("name") ?? ""));
 }

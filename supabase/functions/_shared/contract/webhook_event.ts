@@ -33,6 +33,15 @@ export const availabilityEvidence = z.strictObject({
 
 export type AvailabilityEvidence = z.infer<typeof availabilityEvidence>;
 
+/** A team alert (an organization's list; docs/organizations.md): which organization, and who claimed the name. */
+const teamOrganization = z.strictObject({
+  id: z.string().uuid().describe("The organization's id."),
+  name: z.string().describe("The organization's name."),
+  claimed_by: z.string().nullable().describe(
+    "The member who claimed the name (their display name), or null.",
+  ),
+}).optional().describe("Only in a team alert: the organization whose list holds the name, and its claimer.");
+
 /** The body of a `domain.available` webhook; its raw bytes are what both signatures sign. */
 export const domainAvailableEvent = z.strictObject({
   id: eventId,
@@ -48,6 +57,7 @@ export const domainAvailableEvent = z.strictObject({
     evidence: availabilityEvidence.nullable().describe(
       "Why the service believes the name is free; null only for a status an operator set by hand.",
     ),
+    organization: teamOrganization,
   }),
 }).describe("A watched domain became available.");
 
@@ -69,6 +79,7 @@ export const domainPendingDeleteEvent = z.strictObject({
         "How predicted_drop_at was found: RDAP's last change + 35 days (30 of redemption, 5 of pending " +
           "delete), last change + 5 days, or not at all.",
       ),
+    organization: teamOrganization,
   }),
 }).describe("A watched domain entered pending delete or redemption: it may drop soon.");
 
@@ -88,6 +99,7 @@ export const domainRestoredEvent = z.strictObject({
     checked_at: isoTimestamp.describe("When the check saw the name registered again."),
     registrar,
     expires_at: expiresAt,
+    organization: teamOrganization,
   }),
 }).describe("A watched domain left pending delete back to registered: the drop is off.");
 
@@ -106,6 +118,7 @@ export const domainRegisteredEvent = z.strictObject({
     checked_at: isoTimestamp.describe("When the check saw the name registered."),
     registrar,
     expires_at: expiresAt,
+    organization: teamOrganization,
   }),
 }).describe("A watched domain that was free (or never found registered) is now registered.");
 

@@ -9,6 +9,11 @@ import { ApiError } from "../http/errors.ts";
 export interface ApiAccount {
   userId: string;
   planId: string;
+  /**
+   * An organization's API key (docs/organizations.md): the organization whose list the request reads and
+   * changes (userId is then the member who made the key, planId the owner's plan). Null or absent: personal.
+   */
+  organizationId?: string | null;
 }
 
 export interface DailyAllowance {
@@ -37,8 +42,12 @@ export function toAllowance(row: AllowanceRow): DailyAllowance {
 
 /** Counts one request of an already authenticated account against its daily limit (one statement). */
 export async function consumeDailyRequest(account: ApiAccount): Promise<DailyAllowance> {
-  const [row] = await database()<AllowanceRow[]>`
-    select allowed, request_limit, remaining, reset_at from private.consume_api_request(${account.userId})`;
+  const [row] = account.organizationId
+    ? await database()<AllowanceRow[]>`
+      select allowed, request_limit, remaining, reset_at
+        from private.consume_org_api_request(${account.organizationId})`
+    : await database()<AllowanceRow[]>`
+      select allowed, request_limit, remaining, reset_at from private.consume_api_request(${account.userId})`;
   return toAllowance(row);
 }
 

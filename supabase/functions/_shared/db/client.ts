@@ -53,14 +53,17 @@ export async function closeDatabase(timeoutSeconds = 1): Promise<void> {
  * The JWT claims a transaction runs with as an account, as SQL text of type text, from an SQL expression
  * that holds the account's id. The one place these claims are made.
  */
-export function accountClaimsSql(userIdSql: string): string {
-  return `json_build_object('sub', ${userIdSql}, 'role', 'authenticated', 'aud', 'authenticated')::text`;
+export function accountClaimsSql(userIdSql: string, organizationIdSql?: string): string {
+  // An organization's API key (docs/organizations.md) adds the claim `organization_id`: the request acts on
+  // that organization's list only, as the member who made the key.
+  const organization = organizationIdSql ? `, 'organization_id', ${organizationIdSql}` : "";
+  return `json_build_object('sub', ${userIdSql}, 'role', 'authenticated', 'aud', 'authenticated'${organization})::text`;
 }
 
 /** The statement that makes the rest of a transaction run as the account (no parameters; see literals.ts). */
-export function accountIdentityStatement(userId: string): string {
+export function accountIdentityStatement(userId: string, organizationId?: string | null): string {
   return `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${
-    accountClaimsSql(textLiteral(userId))
+    accountClaimsSql(textLiteral(userId), organizationId ? textLiteral(organizationId) : undefined)
   }, true)`;
 }
 
@@ -69,14 +72,22 @@ export function accountIdentityStatement(userId: string): string {
  * claims, so `auth.uid()` and every row-level-security policy apply. The one way the code base acts as an
  * account; scripts and tests use it on their own connections (`scripts/lib/accounts.ts`).
  */
-export async function actAsAccount(tx: Transaction, userId: string): Promise<void> {
-  await tx.unsafe(accountIdentityStatement(userId));
+export async function actAsAccount(
+  tx: Transaction,
+  userId: string,
+  organizationId?: string | null,
+): Promise<void> {
+  await tx.unsafe(accountIdentityStatement(userId, organizationId));
 }
 
 /** Runs `work` in one transaction as the given account (see `actAsAccount`). */
-export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<T>): Promise<T> {
+export function asAccount<T>(
+  userId: string,
+  work: (tx: Transaction) => Promise<T>,
+  organizationId?: string | null,
+): Promise<T> {
   return database().begin(async (tx) => {
-    await actAsAccount(tx, userId);
+    await actAsAccount(tx, userId, organizationId);
     return await work(tx);
   });
 }
@@ -87,8 +98,12 @@ export function asAccount<T>(userId: string, work: (tx: Transaction) => Promise<
  * which PostgreSQL runs as a single implicit transaction (so the identity, set with `is_local`, holds for
  * the statement and ends with it, and a failure rolls both back). The rows are the last statement's.
  */
-export async function asAccountStatement<T>(userId: string, statement: string): Promise<T[]> {
-  return await database().unsafe<T[]>(`${accountIdentityStatement(userId)};\n${statement}`);
+export async function asAccountStatement<T>(
+  userId: string,
+  statement: string,
+  organizationId?: string | null,
+): Promise<T[]> {
+  return await database().unsafe<T[]>(`${accountIdentityStatement(userId, organizationId)};\n${statement}`);
 }
 
 /** Runs `work` in one transaction as `service_role` (bypasses RLS; used before an account is known). */

@@ -92,7 +92,7 @@ function listFor(caller: ToolCaller, args: ListOptions): Promise<Page<WatchlistD
     caller.listedPage = undefined;
     return Promise.resolve(page);
   }
-  return listWatchlist(caller.account.userId, args);
+  return listWatchlist(caller.account, args);
 }
 
 function allowanceFor(caller: ToolCaller): Promise<DailyAllowance> {
@@ -222,7 +222,7 @@ const toolDefinitions: ToolDefinition[] = [
     (caller, { domains }) =>
       toolCall(
         caller,
-        () => addDomains(caller.account.userId, domains),
+        () => addDomains(caller.account, domains),
         (result: AddDomainsResponse) =>
           `Added ${result.added}, skipped ${result.skipped_duplicates} already watched, rejected ` +
           `${result.rejected_over_limit} over the plan quota; ${result.remaining_quota} more can be added.`,
@@ -240,7 +240,7 @@ const toolDefinitions: ToolDefinition[] = [
     (caller, { domain }) =>
       toolCall(
         caller,
-        () => removeDomain(caller.account.userId, domain),
+        () => removeDomain(caller.account, domain),
         (result: RemoveDomainResponse) => `Removed ${result.domain_name} from the watchlist.`,
       ),
   ),

@@ -34,6 +34,19 @@ interface WatchlistRow {
   registrar: string | null;
 }
 
+/**
+ * Whose list an operation is about: the account's own, or, for an organization's API key
+ * (docs/organizations.md), that organization's (acting as the member who made the key).
+ */
+export interface ListOwner {
+  userId: string;
+  organizationId?: string | null;
+}
+
+function ownerOf(owner: string | ListOwner): ListOwner {
+  return typeof owner === "string" ? { userId: owner } : owner;
+}
+
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
@@ -59,7 +72,7 @@ export interface ListStatement {
  * The page's statement (one SELECT without parameters, to run as the account: db/literals.ts), or a 400
  * when cursor and offset are combined.
  */
-export function listWatchlistStatement(options: ListOptions): ListStatement {
+export function listWatchlistStatement(options: ListOptions, organization = false): ListStatement {
   if (options.offset !== undefined && options.cursor !== undefined) {
     throw new ApiError("invalid_request", "Use either offset or cursor paging, not both.", {
       details: [{ field: "cursor", message: "cannot be combined with offset" }],
@@ -68,11 +81,15 @@ export function listWatchlistStatement(options: ListOptions): ListStatement {
   const limit = options.limit ?? defaultPageSize;
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
+  // An organization key's request names its organization in the claims the admission set from the key.
+  const source = organization
+    ? "public.list_organization_watchlist((auth.jwt() ->> 'organization_id')::uuid, "
+    : "public.list_watchlist(";
   return {
     limit,
     statement: `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at,
               expires_at, registrar
-       from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
+       from ${source}${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
       nullableLiteral(cursor, textLiteral)
     })`,
   };
@@ -83,16 +100,24 @@ export function watchlistPageFrom(rows: unknown[], limit: number): Page<Watchlis
   return pageFrom((rows as WatchlistRow[]).map(toWatchlistDomain), limit);
 }
 
-export function listWatchlist(userId: string, options: ListOptions): Promise<Page<WatchlistDomain>> {
-  const { statement, limit } = listWatchlistStatement(options);
+export function listWatchlist(
+  owner: string | ListOwner,
+  options: ListOptions,
+): Promise<Page<WatchlistDomain>> {
+  const { userId, organizationId } = ownerOf(owner);
+  const { statement, limit } = listWatchlistStatement(options, Boolean(organizationId));
   return inDatabase(async () => {
     // One statement without parameters, so the whole transaction is one round trip (db/literals.ts).
-    return watchlistPageFrom(await asAccountStatement<WatchlistRow>(userId, statement), limit);
+    return watchlistPageFrom(
+      await asAccountStatement<WatchlistRow>(userId, statement, organizationId),
+      limit,
+    );
   });
 }
 
 /** Validates every name first (any invalid name → 400 listing them, nothing written), then adds. */
-export function addDomains(userId: string, names: unknown[]): Promise<AddDomainsResult> {
+export function addDomains(owner: string | ListOwner, names: unknown[]): Promise<AddDomainsResult> {
+  const { userId, organizationId } = ownerOf(owner);
   if (names.length < 1 || names.length > maxBatchSize) {
     throw new ApiError("invalid_request", `Send between 1 and ${maxBatchSize} domain names.`, {
       details: [{ field: "domains", message: `must hold 1–${maxBatchSize} names, got ${names.length}` }],
@@ -120,15 +145,24 @@ export function addDomains(userId: string, names: unknown[]): Promise<AddDomains
     );
   }
   return inDatabase(async () => {
-    const [row] = await asAccount(userId, (tx) =>
-      tx<AddDomainsResult[]>`
+    const [row] = await asAccount(
+      userId,
+      (tx) =>
+        organizationId
+          ? tx<AddDomainsResult[]>`
         select added, skipped_duplicates, rejected_over_limit, remaining_quota
-        from public.add_watchlist_domains(${domainNames}::text[])`);
+        from public.add_organization_watchlist_domains(${organizationId}::uuid, ${domainNames}::text[])`
+          : tx<AddDomainsResult[]>`
+        select added, skipped_duplicates, rejected_over_limit, remaining_quota
+        from public.add_watchlist_domains(${domainNames}::text[])`,
+      organizationId,
+    );
     return row;
   });
 }
 
-export function removeDomain(userId: string, name: string): Promise<RemoveDomainResponse> {
+export function removeDomain(owner: string | ListOwner, name: string): Promise<RemoveDomainResponse> {
+  const { userId, organizationId } = ownerOf(owner);
   const normalized = normalizeDomainName(name);
   if (!normalized.ok) {
     throw new ApiError("invalid_request", `"${name.slice(0, 300)}" ${normalized.reason}.`, {
@@ -139,12 +173,18 @@ export function removeDomain(userId: string, name: string): Promise<RemoveDomain
     const [row] = await asAccount(
       userId,
       (tx) =>
-        tx<
-          { removed: boolean }[]
-        >`select public.remove_watchlist_domain(${normalized.domainName}) as removed`,
+        organizationId
+          ? tx<{ removed: boolean }[]>`
+            select public.remove_organization_watchlist_domain(${organizationId}::uuid, ${normalized.domainName})
+              as removed`
+          : tx<
+            { removed: boolean }[]
+          >`select public.remove_watchlist_domain(${normalized.domainName}) as removed`,
+      organizationId,
     );
     if (!row.removed) {
-      throw new ApiError("not_found", `${normalized.domainName} is not on your watchlist.`);
+      const list = organizationId ? "the organization's watchlist" : "your watchlist";
+      throw new ApiError("not_found", `${normalized.domainName} is not on ${list}.`);
     }
     return { removed: true, domain_name: normalized.domainName };
   });
