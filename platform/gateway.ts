@@ -20,6 +20,7 @@ export const functionNames = [
   "send-org-invite",
   "rdap-poller",
   "telegram-bot",
+  "email-links",
 ] as const;
 
 const handlers = new Map<string, Handler>();
