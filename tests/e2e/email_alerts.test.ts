@@ -77,7 +77,7 @@ Deno.test("email alerts through the local mailbox's SMTP", options, async (t) =>
   });
   const { sql } = stack;
   deleteMails();
-  const owner = await stack.account("pro");
+  const owner = await stack.account("pro", { email: true });
 
   const mailsTo = async (address: string): Promise<MailSummary[]> => {
     const response = await fetch(`${mailbox.url}/api/v1/search?query=${encodeURIComponent(`to:${address}`)}`);
@@ -235,7 +235,7 @@ Deno.test("email alerts through the local mailbox's SMTP", options, async (t) =>
     });
 
     await t.step("a permanent SMTP failure, three mails in a row, stops the address", async () => {
-      const bouncing = await stack.account("free");
+      const bouncing = await stack.account("free", { email: true });
       rejected.add(bouncing.email);
       for (let mailNumber = 1; mailNumber <= 3; mailNumber++) {
         await drop(sql, bouncing);
