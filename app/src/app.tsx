@@ -16,6 +16,7 @@ import { Organizations } from "./screens/organizations.tsx";
 import { Account } from "./screens/account.tsx";
 import { Consent } from "./screens/consent.tsx";
 import { AcceptInvite } from "./screens/accept_invite.tsx";
+import { EmailLink } from "./screens/email_link.tsx";
 
 export interface ScreenProps {
   session: Session;
@@ -110,6 +111,7 @@ export function App() {
   let screen;
   if (path === "/oauth/consent") screen = <Consent session={session} query={where.query} />;
   else if (path === "/accept-invite") screen = <AcceptInvite session={session} query={where.query} />;
+  else if (path === "/email-link") screen = <EmailLink query={where.query} />;
   else if (path === "/reset-password") screen = <ResetPassword session={session} />;
   else if (!session || path === "/sign-in") {
     if (session && path === "/sign-in") {

@@ -1,5 +1,5 @@
 /**
- * Alerts: Telegram (deep link, unlink, events, reminder days, test) for every plan; webhooks, Slack and
+ * Alerts: email (./alerts_email.tsx) and Telegram (deep link, unlink, events, reminder days, test) for every plan; webhooks, Slack and
  * Discord for Pro and higher (create with the secret shown once, rotate, events, test, delivery log,
  * redeliver). A Free account sees what Pro adds.
  */
@@ -14,6 +14,7 @@ import { Field, Form } from "../ui/form.tsx";
 import { ReminderDaysForm } from "../ui/reminder_days.tsx";
 import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
+import { EmailAlerts } from "./alerts_email.tsx";
 
 function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[] }) {
   const [settings, setSettings] = useState<NotificationSettings | null>(null);
@@ -351,6 +352,7 @@ export function Alerts({ session, overview }: ScreenProps) {
     <section>
       <h1>Alerts</h1>
       <ErrorNote error={error} />
+      <EmailAlerts session={session} eventTypes={eventTypes} />
       <Telegram userId={session.user.id} eventTypes={eventTypes} />
       {overview && !overview.webhooks_allowed
         ? (
