@@ -196,6 +196,40 @@ $$;
 ALTER FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) OWNER TO postgres;
 
 --
+-- Name: check_email_address_cap(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_email_address_cap() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_allowed integer;
+begin
+  if new.is_account then
+    return new;
+  end if;
+  select pl.extra_alert_emails into v_allowed
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = new.user_id
+     for no key update of p;
+  if coalesce(v_allowed, 0) = 0 then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Extra alert email addresses come with the Pro plan and higher.';
+  end if;
+  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account)
+     >= v_allowed then
+    raise exception using errcode = 'DW409',
+      message = format('DW409: email_address_limit: At most %s extra alert email addresses.', v_allowed);
+  end if;
+  return new;
+end
+$$;
+
+ALTER FUNCTION private.check_email_address_cap() OWNER TO postgres;
+
+--
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -407,6 +441,146 @@ $$;
 ALTER FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) OWNER TO postgres;
 
 --
+-- Name: claim_email_confirmations(integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.claim_email_confirmations(p_limit integer) RETURNS TABLE(email_address_id uuid, address text, token text, expires_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_row record;
+  v_token text;
+begin
+  for v_row in
+    select a.id, a.address from public.email_addresses as a
+     where a.confirmation_mail_due_at <= now() and a.status = 'pending' and not a.is_account
+     order by a.confirmation_mail_due_at
+     limit greatest(coalesce(p_limit, 0), 0)
+       for update skip locked
+  loop
+    v_token := encode(extensions.gen_random_bytes(24), 'hex');
+    update public.email_addresses as a
+       set confirmation_token_hash = encode(extensions.digest(v_token, 'sha256'), 'hex'),
+           confirmation_expires_at = now() + interval '24 hours',
+           confirmation_mail_due_at = null,
+           confirmation_sent_at = now()
+     where a.id = v_row.id;
+    email_address_id := v_row.id;
+    address := v_row.address;
+    token := v_token;
+    expires_at := now() + interval '24 hours';
+    return next;
+  end loop;
+end
+$$;
+
+ALTER FUNCTION private.claim_email_confirmations(p_limit integer) OWNER TO postgres;
+
+--
+-- Name: claim_email_mails(integer, integer, integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) RETURNS TABLE(mail_id uuid, delivery_id uuid, attempt_count integer, failure_count integer, delivery_created_at timestamp with time zone, event_id text, email_address_id uuid, to_address text, address_status text, address_enabled boolean, unsubscribe_token text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_lane record;
+  v_ids uuid[];
+  v_until timestamptz;
+  v_token text;
+  v_mails integer := 0;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000
+     or p_lease_seconds is null or p_lease_seconds < 1 or p_lease_seconds > 3600
+     or p_window_seconds is null or p_window_seconds < 0 or p_window_seconds > 86400
+     or p_max_events is null or p_max_events < 1 or p_max_events > 500 then
+    raise exception using errcode = 'DW400', message = 'DW400: claim_email_mails: invalid limits.';
+  end if;
+
+  insert into public.alert_delivery_lanes (lane_key, user_id, channel, email_address_id)
+  select distinct on (d.lane_key) d.lane_key, d.user_id, 'email', d.email_address_id
+    from public.alert_deliveries as d
+   where d.status = 'pending'
+     and d.channel = 'email'
+     and d.email_address_id is not null
+     and d.next_attempt_at <= clock_timestamp()
+     and not exists (select 1 from public.alert_delivery_lanes as l where l.lane_key = d.lane_key)
+   order by d.lane_key
+  on conflict do nothing;
+
+  for v_lane in
+    select h.lane_key, h.email_address_id, h.id
+      from (
+        select distinct on (d.lane_key) d.lane_key, d.email_address_id, d.id, d.user_id, d.created_at
+          from public.alert_deliveries as d
+         where d.status = 'pending'
+           and d.channel = 'email'
+           and d.next_attempt_at <= clock_timestamp()
+           and (d.lease_until is null or d.lease_until <= clock_timestamp())
+         order by d.lane_key, d.created_at, d.id
+      ) as h
+      left join public.alert_delivery_lanes as l on l.lane_key = h.lane_key
+     where h.created_at <= clock_timestamp() - make_interval(secs => p_window_seconds)
+       and (l.lane_key is null or l.busy_until is null or l.busy_until <= clock_timestamp())
+     order by h.created_at, h.lane_key
+     limit p_limit * 2
+  loop
+    exit when v_mails >= p_limit;
+    v_until := clock_timestamp() + make_interval(secs => p_lease_seconds);
+    if v_lane.email_address_id is not null then
+      perform 1 from public.alert_delivery_lanes as l
+       where l.lane_key = v_lane.lane_key
+         and (l.busy_until is null or l.busy_until <= clock_timestamp())
+         for update skip locked;
+      continue when not found;
+    end if;
+    select array_agg(x.id order by x.created_at, x.id) into v_ids
+      from (
+        select d.id, d.created_at
+          from public.alert_deliveries as d
+         where d.lane_key = v_lane.lane_key
+           and d.status = 'pending'
+           and d.next_attempt_at <= clock_timestamp()
+           and (d.lease_until is null or d.lease_until <= clock_timestamp())
+         order by d.created_at, d.id
+         limit p_max_events
+           for update skip locked
+      ) as x;
+    continue when v_ids is null or not (v_lane.id = any (v_ids));
+
+    update public.alert_deliveries as d set lease_until = v_until where d.id = any (v_ids);
+    update public.alert_delivery_lanes as l
+       set busy_delivery_id = v_ids[1], busy_until = v_until, updated_at = now()
+     where l.lane_key = v_lane.lane_key;
+    v_token := null;
+    if v_lane.email_address_id is not null then
+      v_token := encode(extensions.gen_random_bytes(24), 'hex');
+      insert into public.email_unsubscribe_tokens (token_hash, email_address_id)
+      values (encode(extensions.digest(v_token, 'sha256'), 'hex'), v_lane.email_address_id);
+    end if;
+    v_mails := v_mails + 1;
+
+    return query
+      select v_ids[1], c.id, c.attempt_count, c.failure_count, c.created_at, c.event_id, c.email_address_id,
+             case when a.is_account then
+               (select u.email::text from auth.users as u
+                 where u.id = a.user_id and u.email_confirmed_at is not null)
+             else a.address end,
+             a.status, a.enabled, v_token
+        from public.alert_deliveries as c
+        left join public.email_addresses as a on a.id = c.email_address_id
+       where c.id = any (v_ids)
+       order by array_position(v_ids, c.id);
+  end loop;
+end
+$$;
+
+ALTER FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) OWNER TO postgres;
+
+--
 -- Name: claim_fair_alert_deliveries(integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -430,11 +604,11 @@ begin
       message = 'DW400: claim_fair_alert_deliveries: lease must be 1-3600 s.';
   end if;
 
-  -- The lanes of every due delivery exist before any is claimed, created in lane_key order (see above).
   insert into public.alert_delivery_lanes (lane_key, user_id, channel, webhook_endpoint_id)
   select distinct on (d.lane_key) d.lane_key, d.user_id, d.channel, d.webhook_endpoint_id
     from public.alert_deliveries as d
    where d.status = 'pending'
+     and d.channel <> 'email'
      and d.next_attempt_at <= clock_timestamp()
      and d.lane_key not like 'delivery:%'
      and not exists (select 1 from public.alert_delivery_lanes as l where l.lane_key = d.lane_key)
@@ -447,6 +621,7 @@ begin
              d.next_attempt_at, d.created_at
         from public.alert_deliveries as d
        where d.status = 'pending'
+         and d.channel <> 'email'
          and d.next_attempt_at <= clock_timestamp()
          and (d.lease_until is null or d.lease_until <= clock_timestamp())
        order by d.lane_key, d.next_attempt_at, d.created_at, d.id
@@ -567,6 +742,33 @@ end
 $$;
 
 ALTER FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) OWNER TO postgres;
+
+--
+-- Name: confirm_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.confirm_email_address(p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_id uuid;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' then
+    return 'invalid';
+  end if;
+  update public.email_addresses as a
+     set status = 'active', confirmed_at = now(), confirmation_token_hash = null,
+         confirmation_expires_at = null, confirmation_mail_due_at = null
+   where a.confirmation_token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex')
+     and a.confirmation_expires_at > now()
+     and a.status = 'pending'
+  returning a.id into v_id;
+  return case when v_id is null then 'invalid' else 'confirmed' end;
+end
+$_$;
+
+ALTER FUNCTION private.confirm_email_address(p_token text) OWNER TO postgres;
 
 --
 -- Name: consume_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -719,6 +921,24 @@ end
 $$;
 
 ALTER FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) OWNER TO postgres;
+
+--
+-- Name: create_account_email_channel(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.create_account_email_channel() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.email_addresses (user_id, is_account, status, confirmed_at)
+  values (new.id, true, 'active', now())
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.create_account_email_channel() OWNER TO postgres;
 
 --
 -- Name: defer_alert_delivery(uuid, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -880,6 +1100,122 @@ CREATE FUNCTION private.drop_accuracy_report() RETURNS TABLE(registry text, basi
 $$;
 
 ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
+
+--
+-- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mask_email(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_address is null then null
+    when position('@' in p_address) < 2 then '•••'
+    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
+  end
+$$;
+
+ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_addresses (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    is_account boolean DEFAULT false NOT NULL,
+    address text,
+    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
+    status text DEFAULT 'pending'::text NOT NULL,
+    stopped_reason text,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    permanent_failures integer DEFAULT 0 NOT NULL,
+    last_failure text,
+    confirmation_token_hash text,
+    confirmation_expires_at timestamp with time zone,
+    confirmation_mail_due_at timestamp with time zone,
+    confirmation_sent_at timestamp with time zone,
+    confirmed_at timestamp with time zone,
+    stopped_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
+    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
+    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
+    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
+    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
+    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
+    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
+    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text]))))
+);
+
+ALTER TABLE public.email_addresses OWNER TO postgres;
+
+--
+-- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
+
+--
+-- Name: email_channel_json(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_channel_json(p_address public.email_addresses) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'id', p_address.id,
+    'is_account', p_address.is_account,
+    'address_masked', p_address.address_masked,
+    'status', p_address.status,
+    'stopped_reason', p_address.stopped_reason,
+    'enabled', p_address.enabled,
+    'event_types', to_jsonb(p_address.event_types),
+    'expiring_days', to_jsonb(p_address.expiring_days),
+    'permanent_failures', p_address.permanent_failures,
+    'confirmation_sent_at', p_address.confirmation_sent_at,
+    'confirmation_expires_at', p_address.confirmation_expires_at,
+    'confirmed_at', p_address.confirmed_at,
+    'stopped_at', p_address.stopped_at,
+    'created_at', p_address.created_at
+  )
+$$;
+
+ALTER FUNCTION private.email_channel_json(p_address public.email_addresses) OWNER TO postgres;
+
+--
+-- Name: email_confirmation_not_sent(uuid, timestamp with time zone, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_addresses as a
+     set confirmation_mail_due_at = p_retry_at,
+         confirmation_token_hash = null,
+         confirmation_expires_at = null,
+         last_failure = left(p_error, 500),
+         status = case when p_retry_at is null then 'stopped' else a.status end,
+         stopped_reason = case when p_retry_at is null then 'bounced' else a.stopped_reason end,
+         stopped_at = case when p_retry_at is null then now() else a.stopped_at end
+   where a.id = p_id and a.status = 'pending';
+end
+$$;
+
+ALTER FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) OWNER TO postgres;
 
 --
 -- Name: expiring_reminder_days(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1235,6 +1571,25 @@ CREATE FUNCTION private.next_check_delay(status text, expires_at timestamp with 
 $$;
 
 ALTER FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) OWNER TO postgres;
+
+--
+-- Name: normalized_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.normalized_email_address(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+  select case
+    when v is null or char_length(v) > 254
+         or v !~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$'
+      then null
+    else split_part(v, '@', 1) || '@' || lower(split_part(v, '@', 2))
+  end
+    from (select btrim(p_address) as v) as t
+$_$;
+
+ALTER FUNCTION private.normalized_email_address(p_address text) OWNER TO postgres;
 
 --
 -- Name: note_check_evidence(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1763,6 +2118,22 @@ $_$;
 ALTER FUNCTION private.punycode_decode(p_input text) OWNER TO postgres;
 
 --
+-- Name: purge_email_unsubscribe_tokens(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.purge_email_unsubscribe_tokens() RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with gone as (
+    delete from public.email_unsubscribe_tokens as t where t.created_at < now() - interval '180 days' returning 1
+  )
+  select count(*)::integer from gone
+$$;
+
+ALTER FUNCTION private.purge_email_unsubscribe_tokens() OWNER TO postgres;
+
+--
 -- Name: purge_expired_rows(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1854,6 +2225,13 @@ begin
      where n.telegram_chat_id is not null
        and n.telegram_enabled
        and 'domain.available' = any (n.telegram_event_types)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', a.id
+      from events as ev
+      join private.email_alert_channels as a
+        on a.user_id = ev.user_id and 'domain.available' = any (a.event_types)
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', w.id
@@ -1914,7 +2292,6 @@ begin
             and r.days_before <= k.days_before)
   ),
   events as (
-    -- One event per account, name and reminder (a name has one expiration date at a time).
     insert into public.alert_events
       (user_id, type, domain_name, previous_status, status, checked_at, expires_at, days_before)
     select distinct on (q.user_id, q.domain_name, q.days_before)
@@ -1925,8 +2302,10 @@ begin
     returning id, user_id, domain_name, days_before
   ),
   deliveries as (
-    insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
-    select ev.id, q.user_id, q.channel, q.endpoint_id
+    insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id, email_address_id)
+    select ev.id, q.user_id, q.channel,
+           case when q.channel = 'webhook' then q.endpoint_id end,
+           case when q.channel = 'email' then q.endpoint_id end
       from due as q
       join events as ev
         on ev.user_id = q.user_id and ev.domain_name = q.domain_name and ev.days_before = q.days_before
@@ -2013,13 +2392,19 @@ begin
       join public.webhook_endpoints as we
         on we.user_id = w.user_id and we.enabled and p_type = any (we.event_types)
   ),
+  email_targets as (
+    select w.user_id, a.id as address_id
+      from watchers as w
+      join private.email_alert_channels as a on a.user_id = w.user_id and p_type = any (a.event_types)
+  ),
   events as (
     insert into public.alert_events
       (user_id, type, domain_name, previous_status, status, checked_at, registrar, expires_at)
     select w.user_id, p_type, p_domain_name, p_previous_status, p_status, p_checked_at, p_registrar, p_expires_at
       from watchers as w
      where w.user_id in (select t.user_id from telegram_targets as t
-                         union select h.user_id from webhook_targets as h)
+                         union select h.user_id from webhook_targets as h
+                         union select m.user_id from email_targets as m)
      order by w.user_id
     returning id, user_id
   ),
@@ -2028,6 +2413,12 @@ begin
     select ev.id, ev.user_id, 'telegram'
       from events as ev
      where ev.user_id in (select t.user_id from telegram_targets as t)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', m.address_id
+      from events as ev
+      join email_targets as m on m.user_id = ev.user_id
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', h.endpoint_id
@@ -2212,10 +2603,6 @@ end
 $$;
 
 ALTER FUNCTION private.rate_limit_confirm(p_token uuid) OWNER TO postgres;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: rate_limit_classes; Type: TABLE; Schema: public; Owner: postgres
@@ -3320,6 +3707,48 @@ $$;
 ALTER FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_breaker_threshold integer, p_breaker_base_seconds integer, p_breaker_max_seconds integer) OWNER TO postgres;
 
 --
+-- Name: settle_email_mail(uuid[], text, integer, text, integer, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_id uuid;
+  v_address uuid;
+  v_status text;
+begin
+  if p_delivery_ids is null or cardinality(p_delivery_ids) = 0 then
+    raise exception using errcode = 'DW400', message = 'DW400: settle_email_mail: no deliveries.';
+  end if;
+  select d.email_address_id into v_address from public.alert_deliveries as d where d.id = p_delivery_ids[1];
+  foreach v_id in array p_delivery_ids loop
+    perform private.settle_alert_delivery(v_id, p_outcome, p_smtp_code, p_error, p_duration_ms,
+                                          case when p_permanent then null else p_next_attempt_at end,
+                                          1000, 60, 3600);
+  end loop;
+  if p_outcome = 'delivered' then
+    update public.email_addresses as a
+       set permanent_failures = 0, last_failure = null
+     where a.id = v_address and a.permanent_failures > 0;
+  elsif p_permanent then
+    update public.email_addresses as a
+       set permanent_failures = a.permanent_failures + 1,
+           last_failure = left(p_error, 500),
+           status = case when a.permanent_failures + 1 >= 3 then 'stopped' else a.status end,
+           stopped_reason = case when a.permanent_failures + 1 >= 3 then 'bounced' else a.stopped_reason end,
+           stopped_at = case when a.permanent_failures + 1 >= 3 then now() else a.stopped_at end
+     where a.id = v_address and a.status <> 'stopped';
+  end if;
+  select a.status into v_status from public.email_addresses as a where a.id = v_address;
+  return v_status;
+end
+$$;
+
+ALTER FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) OWNER TO postgres;
+
+--
 -- Name: telegram_chat_watchlist(text, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3406,6 +3835,34 @@ end
 $$;
 
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
+
+--
+-- Name: unsubscribe_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.unsubscribe_email_address(p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_id uuid;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' then
+    return 'invalid';
+  end if;
+  select t.email_address_id into v_id from public.email_unsubscribe_tokens as t
+   where t.token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex');
+  if v_id is null then
+    return 'invalid';
+  end if;
+  update public.email_addresses as a
+     set status = 'stopped', stopped_reason = 'unsubscribed', stopped_at = now()
+   where a.id = v_id and a.status <> 'stopped';
+  return 'unsubscribed';
+end
+$_$;
+
+ALTER FUNCTION private.unsubscribe_email_address(p_token text) OWNER TO postgres;
 
 --
 -- Name: validated_alert_event_types(text[]); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3809,6 +4266,40 @@ $$;
 ALTER FUNCTION public.account_overview() OWNER TO postgres;
 
 --
+-- Name: add_email_address(text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_email_address(p_address text, p_event_types text[] DEFAULT NULL::text[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_address text := private.normalized_email_address(p_address);
+  v_types text[] := coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}');
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  if v_address is null then
+    raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
+  end if;
+  if exists (select 1 from public.email_addresses as a
+              where a.user_id = v_uid and not a.is_account and lower(a.address) = lower(v_address)) then
+    raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
+  end if;
+  -- The cap and plan (a trigger) first; the rate limit is consumed only by an address that is added.
+  insert into public.email_addresses (user_id, address, status, event_types, confirmation_mail_due_at)
+  values (v_uid, v_address, 'pending', v_types, now())
+  returning * into v_row;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.add_email_address(p_address text, p_event_types text[]) OWNER TO postgres;
+
+--
 -- Name: add_watchlist_domains(text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4105,6 +4596,31 @@ $$;
 ALTER FUNCTION public.current_account_id() OWNER TO postgres;
 
 --
+-- Name: delete_email_address(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_email_address(p_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+begin
+  perform private.refuse_oauth_client_token();
+  if exists (select 1 from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and a.is_account) then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: account_address: The account''s own address can be switched off, not removed.';
+  end if;
+  delete from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and not a.is_account;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+end
+$$;
+
+ALTER FUNCTION public.delete_email_address(p_id uuid) OWNER TO postgres;
+
+--
 -- Name: delete_webhook_endpoint(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4285,6 +4801,137 @@ CREATE FUNCTION public.is_valid_domain_name(p_name text) RETURNS boolean
 $$;
 
 ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
+
+--
+-- Name: list_email_channels(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_email_channels() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+begin
+  perform private.refuse_oauth_client_token();
+  return jsonb_build_object(
+    'channels', coalesce((
+      select jsonb_agg(private.email_channel_json(a) order by a.is_account desc, a.created_at, a.id)
+        from public.email_addresses as a where a.user_id = v_uid), '[]'::jsonb),
+    'extra_allowed', (select pl.extra_alert_emails from public.profiles as p
+                        join public.plans as pl on pl.id = p.plan_id where p.id = v_uid)
+  );
+end
+$$;
+
+ALTER FUNCTION public.list_email_channels() OWNER TO postgres;
+
+--
+-- Name: list_email_deliveries(uuid, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer DEFAULT 20, p_cursor text DEFAULT NULL::text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $_$
+declare
+  v_uid uuid := public.current_account_id();
+  v_limit integer := coalesce(p_limit, 20);
+  v_after_created timestamptz;
+  v_after_id uuid;
+  v_rows jsonb;
+  v_count integer;
+  v_next_cursor text;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_address_id is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Name the email address (p_address_id).';
+  end if;
+  if v_limit < 1 or v_limit > 100 then
+    raise exception using errcode = 'DW400', message = 'DW400: p_limit must be between 1 and 100.';
+  end if;
+  if p_cursor is not null then
+    begin
+      if p_cursor !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z_[0-9a-f-]{36}$' then
+        raise exception 'bad cursor';
+      end if;
+      v_after_created := split_part(p_cursor, '_', 1)::timestamptz;
+      v_after_id := split_part(p_cursor, '_', 2)::uuid;
+    exception when others then
+      raise exception using errcode = 'DW400', message = 'DW400: p_cursor is not a cursor this function returned.';
+    end;
+  end if;
+  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid) then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-delivery-log', 'delivery log requests');
+
+  with page as (
+    select d.*
+      from public.alert_deliveries as d
+     where d.email_address_id = p_address_id
+       and d.channel = 'email'
+       and d.user_id = v_uid
+       and (v_after_created is null or (d.created_at, d.id) < (v_after_created, v_after_id))
+     order by d.created_at desc, d.id desc
+     limit v_limit + 1
+  ),
+  numbered as (
+    select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from page as p
+  )
+  select coalesce(jsonb_agg(
+           jsonb_build_object(
+             'id', d.id,
+             'event_id', d.event_id,
+             'event_type', ev.type,
+             'domain_name', ev.domain_name,
+             'unicode_name', ev.unicode_name,
+             'status', d.status,
+             'created_at', d.created_at,
+             'next_attempt_at', case when d.status = 'pending' then d.next_attempt_at end,
+             'delivered_at', d.delivered_at,
+             'failed_at', d.failed_at,
+             'attempt_count', d.attempt_count,
+             'redelivery_count', d.redelivery_count,
+             'redelivered_at', d.redelivered_at,
+             'attempts', coalesce((
+               select jsonb_agg(jsonb_build_object(
+                        'attempted_at', a.attempted_at,
+                        'outcome', a.outcome,
+                        'smtp_code', a.http_status,
+                        'duration_ms', a.duration_ms,
+                        'error', a.error
+                      ) order by a.attempted_at desc, a.id desc)
+                 from (select * from public.alert_delivery_attempts as a
+                        where a.delivery_id = d.id
+                        order by a.attempted_at desc, a.id desc
+                        limit 20) as a
+             ), '[]'::jsonb)
+           ) order by d.created_at desc, d.id desc
+         ) filter (where d.n <= v_limit), '[]'::jsonb),
+         count(*)
+    into v_rows, v_count
+    from numbered as d
+    join public.alert_events as ev on ev.id = d.event_id;
+
+  if v_count > v_limit then
+    select to_char(d.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || d.id::text into v_next_cursor
+      from public.alert_deliveries as d
+     where d.id = (v_rows -> (v_limit - 1) ->> 'id')::uuid;
+  end if;
+
+  return jsonb_build_object('deliveries', v_rows, 'has_more', v_count > v_limit, 'next_cursor', v_next_cursor);
+end
+$_$;
+
+ALTER FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) IS 'The caller''s email channel''s deliveries, newest first, keyset pages as list_webhook_deliveries; each attempt with its SMTP reply code (smtp_code). Never an address. Rate-limited (email-delivery-log).';
 
 --
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4474,6 +5121,87 @@ $$;
 ALTER FUNCTION public.mask_url(p_url text) OWNER TO postgres;
 
 --
+-- Name: redeliver_email_delivery(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_delivery record;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_delivery_id is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
+  end if;
+  perform 1 from public.profiles as p where p.id = v_uid for no key update;
+
+  select d.id, d.status, d.created_at, a.status as address_status, a.enabled, ev.type as event_type
+    into v_delivery
+    from public.alert_deliveries as d
+    join public.alert_events as ev on ev.id = d.event_id
+    join public.email_addresses as a on a.id = d.email_address_id and a.user_id = v_uid
+   where d.id = p_delivery_id
+     and d.user_id = v_uid
+     and d.channel = 'email'
+     for update of d;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such delivery.';
+  end if;
+
+  perform private.require_session_request(v_uid, 'email-redelivery', 'redeliveries');
+
+  if v_delivery.status = 'pending' then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: delivery_pending: This delivery is still queued or being sent; wait for its outcome.';
+  end if;
+  if v_delivery.address_status <> 'active' or (not v_delivery.enabled and v_delivery.event_type <> 'test') then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: email_not_active: The address is switched off, unconfirmed or stopped.';
+  end if;
+  if v_delivery.created_at < now() - interval '7 days' then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: delivery_too_old: Only deliveries of the last 7 days can be redelivered.';
+  end if;
+
+  update public.alert_deliveries as d
+     set status = 'pending',
+         next_attempt_at = now(),
+         lease_until = null,
+         delivered_at = null,
+         failed_at = null,
+         redelivery_count = d.redelivery_count + 1,
+         redelivered_at = now()
+   where d.id = p_delivery_id;
+
+  perform private.nudge_alert_delivery();
+
+  return (
+    select jsonb_build_object(
+             'id', d.id,
+             'status', d.status,
+             'next_attempt_at', d.next_attempt_at,
+             'redelivery_count', d.redelivery_count,
+             'redelivered_at', d.redelivered_at
+           )
+      from public.alert_deliveries as d
+     where d.id = p_delivery_id
+  );
+end
+$$;
+
+ALTER FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION redeliver_email_delivery(p_delivery_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) IS 'Queues the caller''s finished email delivery again (one attempt, in the address''s next mail). DW404 not the caller''s, DW409 still pending / address not active / older than 7 days, DW429 (email-redelivery).';
+
+--
 -- Name: redeliver_webhook_delivery(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4585,6 +5313,39 @@ $$;
 ALTER FUNCTION public.remove_watchlist_domain(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: resend_email_confirmation(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.resend_email_confirmation(p_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.user_id = v_uid and not a.is_account for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if v_row.status <> 'pending' then
+    raise exception using errcode = 'DW409', message = 'DW409: email_not_pending: This address needs no confirmation.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  update public.email_addresses as a
+     set confirmation_mail_due_at = now(), confirmation_token_hash = null, confirmation_expires_at = null
+   where a.id = p_id
+  returning * into v_row;
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.resend_email_confirmation(p_id uuid) OWNER TO postgres;
+
+--
 -- Name: revoke_api_key(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4634,6 +5395,34 @@ end
 $$;
 
 ALTER FUNCTION public.rotate_webhook_secret(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: send_email_test(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.send_email_test(p_id uuid) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_event_id text;
+  v_delivery_id uuid;
+begin
+  perform private.refuse_oauth_client_token();
+  perform 1 from public.profiles as p where p.id = v_uid for no key update;
+  if not exists (select 1 from public.email_addresses as a
+                  where a.id = p_id and a.user_id = v_uid and a.status = 'active') then
+    raise exception using errcode = 'DW404', message = 'DW404: No such confirmed email address.';
+  end if;
+  -- queue_test_alert's rule and event, with an email delivery.
+  v_delivery_id := private.queue_test_alert(v_uid, 'email', null);
+  update public.alert_deliveries as d set email_address_id = p_id where d.id = v_delivery_id;
+  return v_delivery_id;
+end
+$$;
+
+ALTER FUNCTION public.send_email_test(p_id uuid) OWNER TO postgres;
 
 --
 -- Name: send_telegram_test(); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4847,6 +5636,51 @@ $$;
 ALTER FUNCTION public.shares_organization_with(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: update_email_address(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_email_address(p_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if p_enabled and v_row.status = 'stopped' and not v_row.is_account then
+    perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  end if;
+  update public.email_addresses as a
+     set enabled = coalesce(p_enabled, a.enabled),
+         event_types = coalesce(v_types, a.event_types),
+         expiring_days = coalesce(v_days, a.expiring_days),
+         status = case when p_enabled and a.status = 'stopped'
+                       then case when a.is_account then 'active' else 'pending' end
+                       else a.status end,
+         stopped_reason = case when p_enabled and a.status = 'stopped' then null else a.stopped_reason end,
+         stopped_at = case when p_enabled and a.status = 'stopped' then null else a.stopped_at end,
+         permanent_failures = case when p_enabled and a.status = 'stopped' then 0 else a.permanent_failures end,
+         confirmation_mail_due_at = case when p_enabled and a.status = 'stopped' and not a.is_account
+                                         then now() else a.confirmation_mail_due_at end
+   where a.id = p_id
+  returning * into v_row;
+  if v_row.confirmation_mail_due_at is not null then
+    perform private.nudge_alert_delivery();
+  end if;
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
 -- Name: update_webhook_endpoint(uuid, text, text, boolean, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -5026,6 +5860,20 @@ CREATE TABLE private.domain_name_rules (
 ALTER TABLE private.domain_name_rules OWNER TO postgres;
 
 --
+-- Name: email_alert_channels; Type: VIEW; Schema: private; Owner: postgres
+--
+
+CREATE VIEW private.email_alert_channels AS
+ SELECT a.id,
+    a.user_id,
+    a.event_types,
+    a.expiring_days
+   FROM public.email_addresses a
+  WHERE (a.enabled AND (a.status = 'active'::text));
+
+ALTER TABLE private.email_alert_channels OWNER TO postgres;
+
+--
 -- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5081,6 +5929,8 @@ CREATE TABLE public.plans (
     watchlist_quota integer NOT NULL,
     webhooks boolean DEFAULT false NOT NULL,
     sort_order integer DEFAULT 0 NOT NULL,
+    extra_alert_emails integer DEFAULT 0 NOT NULL,
+    CONSTRAINT plans_extra_alert_emails_check CHECK (((extra_alert_emails >= 0) AND (extra_alert_emails <= 100))),
     CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
     CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
 );
@@ -5092,6 +5942,12 @@ ALTER TABLE public.plans OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
+
+--
+-- Name: COLUMN plans.extra_alert_emails; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.plans.extra_alert_emails IS 'Confirmed or pending extra alert email addresses an account may have besides its own (Free 0, Pro+ 5).';
 
 --
 -- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
@@ -5203,7 +6059,15 @@ UNION ALL
    FROM ((public.webhook_endpoints w
      JOIN public.profiles p ON ((p.id = w.user_id)))
      JOIN public.plans pl ON (((pl.id = p.plan_id) AND pl.webhooks)))
-  WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)));
+  WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)))
+UNION ALL
+ SELECT ('email:'::text || (a.id)::text) AS lane_key,
+    a.user_id,
+    'email'::text AS channel,
+    a.id AS endpoint_id,
+    a.expiring_days AS days
+   FROM private.email_alert_channels a
+  WHERE ('domain.expiring'::text = ANY (a.event_types));
 
 ALTER TABLE private.expiring_reminder_channels OWNER TO postgres;
 
@@ -5244,15 +6108,17 @@ CREATE TABLE public.alert_deliveries (
     delivered_at timestamp with time zone,
     failed_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    redelivery_count integer DEFAULT 0 NOT NULL,
+    redelivered_at timestamp with time zone,
+    email_address_id uuid,
     lane_key text GENERATED ALWAYS AS (
 CASE
     WHEN (channel = 'telegram'::text) THEN ('telegram:'::text || (user_id)::text)
-    WHEN (webhook_endpoint_id IS NOT NULL) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
+    WHEN ((channel = 'webhook'::text) AND (webhook_endpoint_id IS NOT NULL)) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
+    WHEN ((channel = 'email'::text) AND (email_address_id IS NOT NULL)) THEN ('email:'::text || (email_address_id)::text)
     ELSE ('delivery:'::text || (id)::text)
 END) STORED,
-    redelivery_count integer DEFAULT 0 NOT NULL,
-    redelivered_at timestamp with time zone,
-    CONSTRAINT alert_deliveries_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text]))),
+    CONSTRAINT alert_deliveries_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text, 'email'::text]))),
     CONSTRAINT alert_deliveries_redelivery_count_check CHECK ((redelivery_count >= 0)),
     CONSTRAINT alert_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
@@ -5272,12 +6138,6 @@ COMMENT ON COLUMN public.alert_deliveries.webhook_endpoint_id IS 'The webhook th
 COMMENT ON COLUMN public.alert_deliveries.failure_count IS 'Failed attempts that count towards the retry schedule (a Telegram 429 does not).';
 
 --
--- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, or delivery:<id> when its webhook was deleted. At most one delivery per lane is in flight.';
-
---
 -- Name: COLUMN alert_deliveries.redelivery_count; Type: COMMENT; Schema: public; Owner: postgres
 --
 
@@ -5288,6 +6148,18 @@ COMMENT ON COLUMN public.alert_deliveries.redelivery_count IS 'Times the owner q
 --
 
 COMMENT ON COLUMN public.alert_deliveries.redelivered_at IS 'When the owner last queued it again. A redelivery is one attempt: a failure after it is final.';
+
+--
+-- Name: COLUMN alert_deliveries.email_address_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.email_address_id IS 'The email channel this delivery goes to; null for other channels, and for addresses deleted since.';
+
+--
+-- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
 
 --
 -- Name: alert_delivery_attempts; Type: TABLE; Schema: public; Owner: postgres
@@ -5338,8 +6210,9 @@ CREATE TABLE public.alert_delivery_lanes (
     busy_delivery_id uuid,
     busy_until timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    email_address_id uuid,
     CONSTRAINT alert_delivery_lanes_breaker_state_check CHECK ((breaker_state = ANY (ARRAY['closed'::text, 'open'::text, 'half_open'::text]))),
-    CONSTRAINT alert_delivery_lanes_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text])))
+    CONSTRAINT alert_delivery_lanes_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text, 'email'::text])))
 );
 
 ALTER TABLE public.alert_delivery_lanes OWNER TO postgres;
@@ -5624,6 +6497,24 @@ ALTER TABLE public.drop_prediction_corrections OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.drop_prediction_corrections IS 'Per registry (TLD) and basis: seconds added to new drop predictions. measured rows: the median offset of the latest (up to 100) observed drops, from 20 on; operator rows (measured = false) are never overwritten. source says where the figure comes from.';
+
+--
+-- Name: email_unsubscribe_tokens; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_unsubscribe_tokens (
+    token_hash text NOT NULL,
+    email_address_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.email_unsubscribe_tokens OWNER TO postgres;
+
+--
+-- Name: TABLE email_unsubscribe_tokens; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_unsubscribe_tokens IS 'SHA-256 of each alert mail''s one-click unsubscribe token (RFC 8058), kept 180 days. service_role only.';
 
 --
 -- Name: invitations; Type: TABLE; Schema: public; Owner: postgres
@@ -6340,6 +7231,27 @@ ALTER TABLE ONLY public.drop_prediction_corrections
     ADD CONSTRAINT drop_prediction_corrections_pkey PRIMARY KEY (registry, basis);
 
 --
+-- Name: email_addresses email_addresses_confirmation_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_confirmation_token_hash_key UNIQUE (confirmation_token_hash);
+
+--
+-- Name: email_addresses email_addresses_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_pkey PRIMARY KEY (token_hash);
+
+--
 -- Name: invitations invitations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6556,10 +7468,22 @@ ALTER TABLE ONLY public.whois_servers
 CREATE INDEX alert_deliveries_due_idx ON public.alert_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 --
+-- Name: alert_deliveries_email_log_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_email_log_idx ON public.alert_deliveries USING btree (email_address_id, created_at DESC, id DESC) WHERE (channel = 'email'::text);
+
+--
 -- Name: alert_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX alert_deliveries_event_id_idx ON public.alert_deliveries USING btree (event_id);
+
+--
+-- Name: alert_deliveries_one_per_email_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX alert_deliveries_one_per_email_per_event_idx ON public.alert_deliveries USING btree (event_id, email_address_id) WHERE ((channel = 'email'::text) AND (email_address_id IS NOT NULL));
 
 --
 -- Name: alert_deliveries_one_per_webhook_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6608,6 +7532,12 @@ CREATE INDEX alert_delivery_attempts_delivery_id_idx ON public.alert_delivery_at
 --
 
 CREATE INDEX alert_delivery_attempts_user_id_idx ON public.alert_delivery_attempts USING btree (user_id);
+
+--
+-- Name: alert_delivery_lanes_email_address_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_delivery_lanes_email_address_id_idx ON public.alert_delivery_lanes USING btree (email_address_id);
 
 --
 -- Name: alert_delivery_lanes_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6680,6 +7610,36 @@ CREATE INDEX domains_pending_delete_next_check_idx ON public.domains USING btree
 --
 
 CREATE INDEX drop_observations_registry_idx ON public.drop_observations USING btree (registry, basis, observed_at DESC);
+
+--
+-- Name: email_addresses_confirmation_due_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_addresses_confirmation_due_idx ON public.email_addresses USING btree (confirmation_mail_due_at) WHERE (confirmation_mail_due_at IS NOT NULL);
+
+--
+-- Name: email_addresses_one_account_row_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_one_account_row_idx ON public.email_addresses USING btree (user_id) WHERE is_account;
+
+--
+-- Name: email_addresses_unique_extra_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE (NOT is_account);
+
+--
+-- Name: email_unsubscribe_tokens_address_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_unsubscribe_tokens_address_idx ON public.email_unsubscribe_tokens USING btree (email_address_id);
+
+--
+-- Name: email_unsubscribe_tokens_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_unsubscribe_tokens_created_at_idx ON public.email_unsubscribe_tokens USING btree (created_at);
 
 --
 -- Name: invitations_invited_by_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -6826,6 +7786,18 @@ CREATE TRIGGER domains_refuse_unsupported_zone BEFORE INSERT ON public.domains F
 CREATE TRIGGER domains_reset_drop_prediction BEFORE UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'pending_delete'::text) AND (old.status IS DISTINCT FROM 'pending_delete'::text))) EXECUTE FUNCTION private.reset_drop_prediction();
 
 --
+-- Name: email_addresses email_addresses_cap; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER email_addresses_cap BEFORE INSERT ON public.email_addresses FOR EACH ROW EXECUTE FUNCTION private.check_email_address_cap();
+
+--
+-- Name: email_addresses email_addresses_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER email_addresses_set_updated_at BEFORE UPDATE ON public.email_addresses FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+
+--
 -- Name: invite_mail_limits invite_mail_limits_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -6842,6 +7814,12 @@ CREATE TRIGGER notification_settings_set_updated_at BEFORE UPDATE ON public.noti
 --
 
 CREATE TRIGGER organization_members_revoke_invitations AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_invitations_of_former_inviter();
+
+--
+-- Name: profiles profiles_create_account_email_channel; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER profiles_create_account_email_channel AFTER INSERT ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.create_account_email_channel();
 
 --
 -- Name: profiles profiles_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -6916,6 +7894,13 @@ CREATE TRIGGER webhook_endpoints_set_updated_at BEFORE UPDATE ON public.webhook_
 CREATE TRIGGER webhook_target_policy_set_updated_at BEFORE UPDATE ON public.webhook_target_policy FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
+-- Name: alert_deliveries alert_deliveries_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_deliveries
+    ADD CONSTRAINT alert_deliveries_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE SET NULL;
+
+--
 -- Name: alert_deliveries alert_deliveries_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6949,6 +7934,13 @@ ALTER TABLE ONLY public.alert_delivery_attempts
 
 ALTER TABLE ONLY public.alert_delivery_attempts
     ADD CONSTRAINT alert_delivery_attempts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: alert_delivery_lanes alert_delivery_lanes_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_delivery_lanes
+    ADD CONSTRAINT alert_delivery_lanes_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE CASCADE;
 
 --
 -- Name: alert_delivery_lanes alert_delivery_lanes_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -6991,6 +7983,20 @@ ALTER TABLE ONLY public.api_request_counters
 
 ALTER TABLE ONLY public.domain_status_changes
     ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: email_addresses email_addresses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE CASCADE;
 
 --
 -- Name: invitations invitations_accepted_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7210,6 +8216,12 @@ CREATE POLICY "Assistants' tokens cannot read api keys" ON public.api_keys AS RE
 CREATE POLICY "Assistants' tokens cannot read api request counters" ON public.api_request_counters AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: email_addresses Assistants' tokens cannot read email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read email channels" ON public.email_addresses AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: invitations Assistants' tokens cannot read invitations; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7394,6 +8406,12 @@ CREATE POLICY "Users can read their own alert events" ON public.alert_events FOR
 CREATE POLICY "Users can read their own delivery lanes" ON public.alert_delivery_lanes FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: email_addresses Users can read their own email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: notification_settings Users can read their own notification settings; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7500,6 +8518,18 @@ ALTER TABLE public.drop_observations ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.drop_prediction_corrections ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_addresses; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.email_addresses ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_unsubscribe_tokens; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.email_unsubscribe_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: invitations; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -7718,6 +8748,12 @@ REVOKE ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count bo
 GRANT ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) TO service_role;
 
 --
+-- Name: FUNCTION check_email_address_cap(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_email_address_cap() FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7756,6 +8792,20 @@ REVOKE ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_second
 GRANT ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION claim_email_confirmations(p_limit integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) TO service_role;
+
+--
 -- Name: FUNCTION claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7768,6 +8818,13 @@ GRANT ALL ON FUNCTION private.claim_fair_alert_deliveries(p_limit integer, p_lea
 
 REVOKE ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION confirm_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.confirm_email_address(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.confirm_email_address(p_token text) TO service_role;
 
 --
 -- Name: FUNCTION consume_api_request(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -7788,6 +8845,12 @@ GRANT ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action t
 --
 
 REVOKE ALL ON FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION create_account_email_channel(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.create_account_email_channel() FROM PUBLIC;
 
 --
 -- Name: FUNCTION defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -7828,6 +8891,129 @@ REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
+
+--
+-- Name: FUNCTION mask_email(p_address text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mask_email(p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO authenticated;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO service_role;
+
+--
+-- Name: TABLE email_addresses; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_addresses TO service_role;
+
+--
+-- Name: COLUMN email_addresses.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(user_id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.is_account; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(is_account) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.address_masked; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(address_masked) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.status; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(status) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_reason; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_reason) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.permanent_failures; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(permanent_failures) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_expires_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_expires_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_sent_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_sent_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmed_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmed_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.created_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(created_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: FUNCTION email_channel_json(p_address public.email_addresses); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_channel_json(p_address public.email_addresses) FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) TO service_role;
 
 --
 -- Name: FUNCTION expiring_reminder_days(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -7908,6 +9094,12 @@ REVOKE ALL ON FUNCTION private.next_check_delay(status text, expires_at timestam
 GRANT ALL ON FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) TO service_role;
 
 --
+-- Name: FUNCTION normalized_email_address(p_address text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.normalized_email_address(p_address text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -7985,6 +9177,12 @@ REVOKE ALL ON FUNCTION private.public_suffix_length(p_name text) FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.punycode_decode(p_input text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.punycode_decode(p_input text) TO service_role;
+
+--
+-- Name: FUNCTION purge_email_unsubscribe_tokens(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.purge_email_unsubscribe_tokens() FROM PUBLIC;
 
 --
 -- Name: FUNCTION purge_expired_rows(); Type: ACL; Schema: private; Owner: postgres
@@ -8223,6 +9421,13 @@ REVOKE ALL ON FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outco
 GRANT ALL ON FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_breaker_threshold integer, p_breaker_base_seconds integer, p_breaker_max_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) TO service_role;
+
+--
 -- Name: FUNCTION telegram_chat_watchlist(p_chat_id text, p_limit integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8242,6 +9447,13 @@ GRANT ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) T
 
 REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
+
+--
+-- Name: FUNCTION unsubscribe_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.unsubscribe_email_address(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unsubscribe_email_address(p_token text) TO service_role;
 
 --
 -- Name: FUNCTION validated_alert_event_types(p_event_types text[]); Type: ACL; Schema: private; Owner: postgres
@@ -8338,6 +9550,13 @@ REVOKE ALL ON FUNCTION public.account_overview() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 --
+-- Name: FUNCTION add_email_address(p_address text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) TO authenticated;
+
+--
 -- Name: FUNCTION add_watchlist_domains(p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8389,6 +9608,13 @@ GRANT ALL ON FUNCTION public.current_account_id() TO authenticated;
 GRANT ALL ON FUNCTION public.current_account_id() TO service_role;
 
 --
+-- Name: FUNCTION delete_email_address(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_email_address(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_email_address(p_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION delete_webhook_endpoint(p_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8434,6 +9660,20 @@ GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO service_role;
 
 --
+-- Name: FUNCTION list_email_channels(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_email_channels() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_email_channels() TO authenticated;
+
+--
+-- Name: FUNCTION list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) TO authenticated;
+
+--
 -- Name: FUNCTION list_watchlist(p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8456,6 +9696,13 @@ GRANT ALL ON FUNCTION public.mask_url(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO service_role;
 
 --
+-- Name: FUNCTION redeliver_email_delivery(p_delivery_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION redeliver_webhook_delivery(p_delivery_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8470,6 +9717,13 @@ REVOKE ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) FROM P
 GRANT ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) TO authenticated;
 
 --
+-- Name: FUNCTION resend_email_confirmation(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION revoke_api_key(p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8482,6 +9736,13 @@ GRANT ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) TO authenticated;
 
 REVOKE ALL ON FUNCTION public.rotate_webhook_secret(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rotate_webhook_secret(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION send_email_test(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.send_email_test(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.send_email_test(p_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION send_telegram_test(); Type: ACL; Schema: public; Owner: postgres
@@ -8546,6 +9807,13 @@ GRANT ALL ON FUNCTION public.set_webhook_secret(p_id uuid, p_secret text) TO aut
 REVOKE ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
@@ -8810,6 +10078,12 @@ GRANT SELECT(next_probe_at) ON TABLE public.alert_delivery_lanes TO authenticate
 GRANT SELECT(updated_at) ON TABLE public.alert_delivery_lanes TO authenticated;
 
 --
+-- Name: COLUMN alert_delivery_lanes.email_address_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(email_address_id) ON TABLE public.alert_delivery_lanes TO authenticated;
+
+--
 -- Name: TABLE alert_delivery_wake; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8913,6 +10187,12 @@ GRANT SELECT,USAGE ON SEQUENCE public.drop_observations_id_seq TO service_role;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.drop_prediction_corrections TO service_role;
+
+--
+-- Name: TABLE email_unsubscribe_tokens; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_unsubscribe_tokens TO service_role;
 
 --
 -- Name: TABLE invitations; Type: ACL; Schema: public; Owner: postgres
@@ -9169,5 +10449,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.whois_servers TO service_role;
 --   domain-expiring-alerts | */10 * * * * | active |  select private.queue_domain_expiring_alerts() 
 --   dwl-prune-invite-mail-log | 27 3 * * * | active |  delete from public.invite_mail_log where sent_at < now() - interval '2 days'; 
 --   dwl-prune-request-limits | 17 3 * * * | active | \n      delete from public.api_request_counters where day < (now() at time zone 'UTC')::date - 90;\n      delete from public.session_request_log where requested_at < now() - interval '2 days';\n    
+--   email-unsubscribe-token-purge | 17 3 * * * | active |  select private.purge_email_unsubscribe_tokens() 
 --   purge-expired-rows | 17 3 * * * | active |  select private.purge_expired_rows() 
 --   rdap-poller | * * * * * | active |  select private.invoke_rdap_poller() 
