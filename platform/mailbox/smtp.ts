@@ -18,11 +18,16 @@ export interface SmtpOptions {
   rejectRecipient?: (address: string) => string | null;
   /** Called with each mail kept. */
   onMail?: (mail: StoredMail) => void;
+  /**
+   * Implicit TLS from the first byte (as a provider's port 465) with this certificate; tests only (the local
+   * stack's 54325 is plain, as Mailpit's).
+   */
+  tls?: { cert: string; key: string };
 }
 
 export interface RunningSmtp {
   port: number;
-  /** `smtp://127.0.0.1:<port>` */
+  /** `smtp://127.0.0.1:<port>` (`smtps://` with `tls`) */
   url: string;
   close(): Promise<void>;
 }
@@ -200,7 +205,9 @@ export function startSmtp(options: SmtpOptions): RunningSmtp {
   if (!isLoopback(hostname)) {
     throw new Error(`The local mailbox's SMTP listens on loopback only, not ${hostname}`);
   }
-  const listener = Deno.listen({ hostname, port: options.port, transport: "tcp" });
+  const listener: Deno.Listener = options.tls
+    ? Deno.listenTls({ hostname, port: options.port, cert: options.tls.cert, key: options.tls.key })
+    : Deno.listen({ hostname, port: options.port, transport: "tcp" });
   const port = (listener.addr as Deno.NetAddr).port;
   const open = new Set<Deno.Conn>();
   const accepting = (async () => {
@@ -220,7 +227,7 @@ export function startSmtp(options: SmtpOptions): RunningSmtp {
   })().catch(() => {});
   return {
     port,
-    url: `smtp://${hostname}:${port}`,
+    url: `${options.tls ? "smtps" : "smtp"}://${hostname}:${port}`,
     async close() {
       listener.close();
       for (const connection of open) {

@@ -16,8 +16,16 @@ function replyCode(text: string | undefined): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** A sender for `settings`, from `from` (`Name <address>`). */
-export function smtpSender(settings: SmtpSettings, from: string, timeoutMs = SMTP_TIMEOUT_MS): SendMail {
+/**
+ * A sender for `settings`, from `from` (`Name <address>`). `tls` adds trusted roots or the name to verify
+ * (tests only: production trusts the runtime's roots and verifies the host's name).
+ */
+export function smtpSender(
+  settings: SmtpSettings,
+  from: string,
+  timeoutMs = SMTP_TIMEOUT_MS,
+  tls: { ca?: string; servername?: string } = {},
+): SendMail {
   return async (to, message, messageId) => {
     const transport = nodemailer.createTransport({
       host: settings.host,
@@ -25,6 +33,7 @@ export function smtpSender(settings: SmtpSettings, from: string, timeoutMs = SMT
       secure: settings.secure,
       // Plain smtp:// is only ever a loopback host (smtp_settings.ts): never upgrade there.
       ignoreTLS: !settings.secure,
+      tls: { rejectUnauthorized: true, minVersion: "TLSv1.2", ...tls },
       auth: settings.user !== null ? { user: settings.user, pass: settings.password ?? "" } : undefined,
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
