@@ -110,7 +110,7 @@ Deno.test(
       assertEquals(left.delivered, ACCOUNTS * EVENTS_PER_ACCOUNT);
       assertEquals(sentIn.size, ACCOUNTS * EVENTS_PER_ACCOUNT, "each delivery sent once");
       const mails = new Set(sentIn.values()).size;
-    console.log(`${sentIn.size} events went out in ${mails} mails over ${RUNS} parallel runs`);
+      console.log(`${sentIn.size} events went out in ${mails} mails over ${RUNS} parallel runs`);
       assert(
         mails < sentIn.size,
         `events were gathered into digests (${mails} mails for ${sentIn.size} events)`,

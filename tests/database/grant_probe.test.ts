@@ -158,14 +158,16 @@ const allowedGrants: Record<string, string> = {
     "the app checks a URL before saving; writes nothing",
   // email channels (20261206000500_email_alerts.sql) ---------------------------------------------------
   "authenticated EXECUTE public.mask_email(text)": "pure: a•••@example.com; reads nothing",
-  "authenticated EXECUTE public.list_email_channels()": "own email channels, addresses masked (never stored ones)",
+  "authenticated EXECUTE public.list_email_channels()":
+    "own email channels, addresses masked (never stored ones)",
   "authenticated EXECUTE public.add_email_address(text,text[])":
     "own extra address, pending until its mailed link is followed; Pro+ and at most 5 (trigger); 10 an hour",
   "authenticated EXECUTE public.resend_email_confirmation(uuid)": "own pending address; 10 mails an hour",
   "authenticated EXECUTE public.update_email_address(uuid,boolean,text[],integer[])":
     "own channel's switch, events and reminder days; a stopped extra address needs a new confirmation",
   "authenticated EXECUTE public.delete_email_address(uuid)": "own extra address (never the account's own)",
-  "authenticated EXECUTE public.send_email_test(uuid)": "own confirmed address; 10 test alerts per 10 minutes",
+  "authenticated EXECUTE public.send_email_test(uuid)":
+    "own confirmed address; 10 test alerts per 10 minutes",
   "authenticated EXECUTE public.list_email_deliveries(uuid,integer,text)":
     "own email channel's delivery log (no address); 60 per minute",
   "authenticated EXECUTE public.redeliver_email_delivery(uuid)":

@@ -95,7 +95,7 @@ Deno.test(
           await page.getByRole("link", { name: "Alerts" }).click();
           await page.getByRole("heading", { name: "Email" }).waitFor();
           await page.getByRole("heading", { name: `Your address ${owner}` }).waitFor();
-          assert(await page.getByText("Alerts are on.").first().isVisible());
+          await page.getByText("Alerts are on.").first().waitFor();
           await audit(page, "alerts with email");
 
           const name = await drop(sql, ownerId);
@@ -183,7 +183,10 @@ Deno.test(
         await page.getByRole("button", { name: "Sign out" }).waitFor();
         await page.goto(`${app.url}/alerts`);
         await page.getByText("More addresses come with Pro.").waitFor();
-        assertEquals(await page.getByLabel("Email address", { exact: true }).count(), 0);
+        await page.getByLabel("Email address", { exact: true }).waitFor({
+          state: "detached",
+          timeout: 1_000,
+        });
         await page.getByRole("heading", { name: `Your address ${free}` }).waitFor();
         await audit(page, "alerts on Free");
       });

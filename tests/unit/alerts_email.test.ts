@@ -151,7 +151,8 @@ Deno.test("SMTP_URL: smtps anywhere, plain smtp only to loopback, never quoting 
 });
 
 Deno.test("SMTP replies: 5yz is permanent, 4yz and no reply are retried", () => {
-  assertEquals(smtpFailure(550, "smtp_550").kind === "failed" && smtpFailure(550, "x").permanent, true);
+  const permanent = smtpFailure(550, "smtp_550");
+  assert(permanent.kind === "failed" && permanent.permanent);
   const transient = smtpFailure(451, "smtp_451");
   assert(transient.kind === "failed" && !transient.permanent);
   const noReply = smtpFailure(null, "smtp_econnection");
