@@ -67,6 +67,14 @@ export function emailLinksApp(store: EmailLinkStore): Hono<RequestIdEnv> {
   app.onError(errorHandler("email-links"));
   app.notFound(notFound());
 
+  // The bare path (what `deno task admin preflight` probes) says where the links are.
+  app.all("/", () => {
+    throw new ApiError(
+      "invalid_request",
+      "Use the link from the mail: /email-links/confirm or /email-links/unsubscribe.",
+    );
+  });
+
   for (const action of ["confirm", "unsubscribe"] as const) {
     app.get(`/${action}`, (c) => {
       const token = c.req.query("token") ?? "";
