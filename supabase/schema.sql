@@ -1351,6 +1351,32 @@ $$;
 ALTER FUNCTION private.export_account(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: export_email_channels(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.export_email_channels(p_user_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+  select coalesce(jsonb_agg(
+           jsonb_build_object(
+             'is_account', a.is_account,
+             'status', a.status,
+             'stopped_reason', a.stopped_reason,
+             'enabled', a.enabled,
+             'event_types', to_jsonb(a.event_types),
+             'expiring_days', to_jsonb(a.expiring_days),
+             'confirmed_at', a.confirmed_at,
+             'created_at', a.created_at
+           ) order by a.is_account desc, a.created_at, a.id), '[]'::jsonb)
+    from public.email_addresses as a
+   where a.user_id = p_user_id
+$$;
+
+ALTER FUNCTION private.export_email_channels(p_user_id uuid) OWNER TO postgres;
+
+--
 -- Name: fail_alert_delivery(uuid, text, integer, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -9027,6 +9053,13 @@ REVOKE ALL ON FUNCTION private.expiring_reminder_days(p_user_id uuid) FROM PUBLI
 
 REVOKE ALL ON FUNCTION private.export_account(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.export_account(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION export_email_channels(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.export_email_channels(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.export_email_channels(p_user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION fail_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer); Type: ACL; Schema: private; Owner: postgres

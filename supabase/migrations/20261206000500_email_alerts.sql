@@ -1345,3 +1345,32 @@ comment on function public.redeliver_email_delivery(uuid) is
   'the caller''s, DW409 still pending / address not active / older than 7 days, DW429 (email-redelivery).';
 revoke all on function public.redeliver_email_delivery(uuid) from public, anon, authenticated, service_role;
 grant execute on function public.redeliver_email_delivery(uuid) to authenticated;
+
+-- ---------------------------------------------------------------------------------------------------
+-- The account export's email channels (export-account adds them to export_account's document): settings
+-- only, never an address, masked or not.
+-- ---------------------------------------------------------------------------------------------------
+create function private.export_email_channels(p_user_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+set timezone = 'UTC'
+as $$
+  select coalesce(jsonb_agg(
+           jsonb_build_object(
+             'is_account', a.is_account,
+             'status', a.status,
+             'stopped_reason', a.stopped_reason,
+             'enabled', a.enabled,
+             'event_types', to_jsonb(a.event_types),
+             'expiring_days', to_jsonb(a.expiring_days),
+             'confirmed_at', a.confirmed_at,
+             'created_at', a.created_at
+           ) order by a.is_account desc, a.created_at, a.id), '[]'::jsonb)
+    from public.email_addresses as a
+   where a.user_id = p_user_id
+$$;
+revoke all on function private.export_email_channels(uuid) from public, anon, authenticated, service_role;
+grant execute on function private.export_email_channels(uuid) to service_role;

@@ -3,7 +3,7 @@
 -- readable), assistants' tokens refused, and the outbox writing email deliveries.
 \ir _setup.psql
 
-select plan(40);
+select plan(42);
 
 select tests.create_user('free-mail@test.local', 'free') as free_user \gset
 select tests.create_user('pro-mail@test.local', 'pro') as pro_user \gset
@@ -153,6 +153,12 @@ select results_eq(
 select tests.authenticate_as('pro-mail@test.local');
 select is((public.update_email_address(:'team_id', true)) ->> 'status', 'pending',
   'an unsubscribed extra address switched on again waits for a new confirmation');
+
+-- The export: settings, never an address
+select tests.clear_authentication();
+select is(jsonb_array_length(private.export_email_channels(:'pro_user')), 6, 'the export lists every email channel');
+select ok(private.export_email_channels(:'pro_user')::text !~ '(@|•••)',
+  'with no address, masked or not');
 
 select * from tests.finish();
 rollback;
