@@ -21,6 +21,7 @@ export const functionNames = [
   "rdap-poller",
   "telegram-bot",
   "calendar",
+  "email-links",
 ] as const;
 
 const handlers = new Map<string, Handler>();

@@ -1,6 +1,7 @@
 /**
  * `deno task demo`: the whole alert path on a throwaway stack, narrated. A watched name in pending delete,
- * the (fake) registry lets it go, the poller notices, and a signed webhook and a Telegram message arrive.
+ * the (fake) registry lets it go, the poller notices, and a signed webhook, a Telegram message and an email
+ * (through the local mailbox's SMTP side) arrive.
  *
  * Everything is local and temporary: a PostgreSQL cluster on a free port (migrated like the real one),
  * the functions gateway in this process, and fakes of an RDAP registry, DNS, the Telegram Bot API and a
@@ -22,6 +23,8 @@ import { startFakeTelegram } from "../tests/fakes/telegram_server.ts";
 import { linkTelegramChat, registerBotWebhook } from "../tests/support/telegram_link.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook_receiver.ts";
 import { setRdapHostLimit } from "./lib/rate_limits.ts";
+import { startSmtp } from "../platform/mailbox/smtp.ts";
+import { allMails } from "../platform/mailbox/store.ts";
 
 const DOMAIN = "drop-demo.com";
 const MINUTE = 60_000;
@@ -52,7 +55,9 @@ function pendingDeleteAnswer(dropAt: Date): Record<string, unknown> {
 }
 
 async function main(): Promise<void> {
-  console.log("Domain Watchlist demo: from a dropped name to a signed webhook and a Telegram message");
+  console.log(
+    "Domain Watchlist demo: from a dropped name to a signed webhook, a Telegram message and an email",
+  );
 
   step("Starting a throwaway PostgreSQL 15 with pg_cron …");
   const baseDir = await Deno.makeTempDir({ prefix: "watchlist-demo-" });
@@ -66,14 +71,22 @@ async function main(): Promise<void> {
     detail(`ready on 127.0.0.1:${cluster.port}, ${applied.length} migrations applied`);
 
     step(
-      "Starting local fakes: an RDAP registry for .com, a DNS server, the Telegram Bot API, a webhook receiver",
+      "Starting local fakes: an RDAP registry for .com, a DNS server, the Telegram Bot API, a webhook receiver, " +
+        "and the local mailbox's SMTP side",
     );
     const rdap = await startFakeRdap({ tlds: ["com"] });
     rdap.setDomain("example.com", { status: 200 }); // the registry's canary: it can say "found"
     const dns = await startFakeDns();
     const telegram = startFakeTelegram();
     const receiver = startWebhookReceiver();
-    cleanups.unshift(() => rdap.close(), () => dns.close(), () => telegram.close(), () => receiver.close());
+    const smtp = startSmtp({ port: 0 });
+    cleanups.unshift(
+      () => rdap.close(),
+      () => dns.close(),
+      () => telegram.close(),
+      () => receiver.close(),
+      () => smtp.close(),
+    );
 
     for (
       const [name, value] of Object.entries({
@@ -82,6 +95,10 @@ async function main(): Promise<void> {
         TELEGRAM_API_BASE: telegram.url,
         TELEGRAM_BOT_TOKEN: telegram.token,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        SMTP_URL: smtp.url,
+        ALERT_MAIL_FROM: "Domain Watchlist demo <alerts@localhost>",
+        // An address's mail waits 5 minutes for more events to go with it (a digest); the demo does not wait.
+        EMAIL_DIGEST_WINDOW_SECONDS: "0",
         POLLER_TIME_BUDGET_MS: "10000",
         SUPABASE_DB_URL: cluster.url,
       })
@@ -101,7 +118,9 @@ async function main(): Promise<void> {
     await setWebhookTargetPolicy(sql, true);
     detail(`gateway on ${gateway.url}; Vault holds project_url and poller_secret for the pg_cron job`);
 
-    step("Creating a Pro account with a Telegram chat and a signed webhook");
+    step(
+      "Creating a Pro account with a Telegram chat and a signed webhook (its own address gets email on every plan)",
+    );
     const account = await createAccount(sql, `demo-${crypto.randomUUID().slice(0, 6)}@example.test`, "pro");
     const asDemoAccount = <T>(work: (tx: postgres.TransactionSql) => Promise<T>) =>
       asAccount(sql, account, work);
@@ -191,6 +210,17 @@ async function main(): Promise<void> {
     const [message] = telegram.delivered();
     if (!message) throw new Error("no Telegram message arrived");
     detail(message.text.split("\n").map((line) => `| ${line}`).join("\n"));
+
+    step(`The account's own address got a mail (SMTP to ${smtp.url}, the local mailbox):`);
+    const mail = allMails().find((received) => received.To.some((to) => to.Address === account.email));
+    if (!mail) throw new Error("no alert mail arrived");
+    detail(`From: ${mail.From.Name} <${mail.From.Address}>`);
+    detail(`To: ${mail.To.map((to) => to.Address).join(", ")}`);
+    detail(`Subject: ${mail.Subject}`);
+    detail(`List-Unsubscribe: ${mail.Headers["List-Unsubscribe"]?.[0]}`);
+    detail(`List-Unsubscribe-Post: ${mail.Headers["List-Unsubscribe-Post"]?.[0]}`);
+    detail(`(a text/plain part and a text/html part of ${mail.HTML.length} characters)`);
+    detail(mail.Text.trimEnd().split("\n").map((line) => `| ${line}`).join("\n"));
 
     if (!verified || !webhook.standardValid) throw new Error("the webhook signature did not verify");
   } finally {

@@ -4,7 +4,8 @@
  * demo Pro account whose fresh API key is printed with a curl line, and the product app (app/, built into
  * app/dist) on APP_URL (http://localhost:3000; START_APP_PORT moves it), which is also the OAuth consent
  * page Auth sends an MCP connector's user to. The Auth stand-in answers sign-up and sign-in under /auth/v1,
- * its mails land in the local mailbox on http://127.0.0.1:54324 (START_MAILBOX_PORT), and the lines a client
+ * its mails land in the local mailbox on http://127.0.0.1:54324 (START_MAILBOX_PORT), which also takes SMTP
+ * on 127.0.0.1:54325 (START_SMTP_PORT; the alert mails: SMTP_URL defaults to it), and the lines a client
  * needs (API URL, publishable and secret keys, App URL, Mailbox) are printed as `supabase start` prints
  * them. Ctrl-C stops everything.
  */
@@ -15,6 +16,7 @@ import { buildApp } from "../platform/app_host/build.ts";
 import { type RunningAppServer, startAppServer } from "../platform/app_host/server.ts";
 import { startGateway } from "../platform/gateway.ts";
 import { startMailbox } from "../platform/mailbox/server.ts";
+import { startSmtp } from "../platform/mailbox/smtp.ts";
 import { startNetWorker } from "../platform/pg_net/worker.ts";
 import { localDir, stackStateFile } from "../platform/paths.ts";
 import { closeDatabase } from "../supabase/functions/_shared/db/client.ts";
@@ -31,6 +33,7 @@ import {
 const gatewayPort = Number(Deno.env.get("START_GATEWAY_PORT") || 54321);
 const databasePort = Number(Deno.env.get("START_DB_PORT") || 54322);
 const mailboxPort = Number(Deno.env.get("START_MAILBOX_PORT") || 54324);
+const smtpPort = Number(Deno.env.get("START_SMTP_PORT") || 54325);
 const stateDir = Deno.env.get("START_STATE_DIR") || localDir;
 const stateFile = stateDir === localDir ? stackStateFile : join(stateDir, "stack.json");
 /** Ctrl-C stops everything within this long, even with a poller run in flight. */
@@ -85,6 +88,11 @@ async function main(): Promise<void> {
   for (const file of applied) console.log(`  applied ${file}`);
 
   const supabaseUrl = `http://127.0.0.1:${gatewayPort}`;
+  // Alert mails go to the local mailbox's SMTP side unless the shell names a provider.
+  if (!Deno.env.get("SMTP_URL")) Deno.env.set("SMTP_URL", `smtp://127.0.0.1:${smtpPort}`);
+  if (!Deno.env.get("ALERT_MAIL_FROM")) {
+    Deno.env.set("ALERT_MAIL_FROM", "Domain Watchlist local <alerts@localhost>");
+  }
   // The functions connect over TLS (sslmode=require, the local CA trusted), as on hosted.
   const environment = await applyFunctionEnvironment({
     supabaseUrl,
@@ -93,6 +101,7 @@ async function main(): Promise<void> {
   });
   const gateway = await startGateway({ port: gatewayPort });
   const mailbox = startMailbox({ port: mailboxPort });
+  const smtp = startSmtp({ port: smtpPort });
   const netWorker = await startNetWorker(cluster.url);
   const authBaseUrl = Deno.env.get("AUTH_BASE_URL") || supabaseUrl;
   const [publishableKey] = keysOfJson(environment.SUPABASE_PUBLISHABLE_KEYS);
@@ -136,6 +145,7 @@ Publishable key: ${publishableKey}
 Secret key: ${secretKey}
 App URL: ${environment.APP_URL}
 Mailbox: ${mailbox.url}
+Mailbox SMTP: ${smtp.url} (alert mails; SMTP_URL)
 
   API base URL   ${baseUrl}
   MCP endpoint   ${baseUrl}/mcp (x-api-key, or OAuth: give a connector this URL alone)
@@ -172,6 +182,7 @@ Press Ctrl-C to stop.`);
       within(1_000, netWorker.close()),
       within(1_000, gateway.close()),
       within(1_000, mailbox.close()),
+      within(1_000, smtp.close()),
       within(1_000, typeof app === "string" ? Promise.resolve() : app.close()),
       within(1_000, closeDatabase(1)),
       stopCluster(cluster).catch((error) => console.error(`Stopping PostgreSQL failed: ${error.message}`)),

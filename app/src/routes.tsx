@@ -17,6 +17,7 @@ import { TeamScreen } from "./screens/team.tsx";
 import { Account } from "./screens/account.tsx";
 import { Consent } from "./screens/consent.tsx";
 import { AcceptInvite } from "./screens/accept_invite.tsx";
+import { EmailLink } from "./screens/email_link.tsx";
 
 /** What a route's screen gets: the session (null when signed out), the query, and for signed-in screens more. */
 export interface RouteInput {
@@ -119,6 +120,12 @@ export const routes: Route[] = [
     title: "Accept an invitation",
     access: "any",
     render: (i) => <AcceptInvite session={i.session} query={i.query} />,
+  },
+  {
+    path: "/email-link",
+    title: "Email alerts",
+    access: "any",
+    render: (i) => <EmailLink query={i.query} />,
   },
 ];
 

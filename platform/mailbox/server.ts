@@ -1,6 +1,6 @@
 /**
  * The local mailbox on http://127.0.0.1:54324 (as `supabase start`'s mail catcher): a page listing every
- * mail the local Auth would send, each one readable, and the part of Mailpit's JSON API tests use
+ * mail the local Auth would send and every mail received on its SMTP port (54325, ./smtp.ts), each one readable, and the part of Mailpit's JSON API tests use
  * (github.com/axllent/mailpit `server/apiv1`):
  * - `GET /api/v1/messages[?start=&limit=]`: `{total, unread, count, messages_count, messages_unread, start,
  *   tags, messages: [{ID, MessageID, Read, From, To, Cc, Bcc, ReplyTo, Subject, Created, Username, Tags,
@@ -9,6 +9,7 @@
  *   shape;
  * - `GET /api/v1/message/{ID}` (or `latest`): `{ID, MessageID, From, To, Cc, Bcc, ReplyTo, ReturnPath,
  *   Subject, Date, Tags, Text, HTML, Size, Inline, Attachments}`; marks it read;
+ * - `GET /api/v1/message/{ID}/headers`: `{"<Header-Name>": ["value", …]}` (mails received over SMTP);
  * - `DELETE /api/v1/messages` (body `{"IDs": [...]}`, or none for all): `ok`.
  */
 import { allMails, deleteMails, mailById, type StoredMail } from "./store.ts";
@@ -33,6 +34,17 @@ function summary(mail: StoredMail): Record<string, unknown> {
   };
 }
 
+/** Mailpit's `ListUnsubscribe`: the header, its links, and `List-Unsubscribe-Post`. */
+function listUnsubscribe(mail: StoredMail): Record<string, unknown> {
+  const header = mail.Headers["List-Unsubscribe"]?.[0] ?? "";
+  return {
+    Header: header,
+    Links: [...header.matchAll(/<([^>]+)>/g)].map((match) => match[1]),
+    Errors: "",
+    HeaderPost: mail.Headers["List-Unsubscribe-Post"]?.[0] ?? "",
+  };
+}
+
 function message(mail: StoredMail): Record<string, unknown> {
   return {
     ID: mail.ID,
@@ -44,7 +56,7 @@ function message(mail: StoredMail): Record<string, unknown> {
     ReplyTo: [],
     ReturnPath: mail.From.Address,
     Subject: mail.Subject,
-    ListUnsubscribe: { Header: "", Links: [], Errors: "", HeaderPost: "" },
+    ListUnsubscribe: listUnsubscribe(mail),
     Date: mail.Created,
     Tags: mail.Tags,
     Username: "",
@@ -147,6 +159,11 @@ export async function handleMailboxRequest(request: Request): Promise<Response> 
     }
     deleteMails(ids);
     return new Response("ok", { headers: { "content-type": "text/plain" } });
+  }
+  const headers = path.match(/^\/api\/v1\/message\/([^/]+)\/headers$/);
+  if (headers && request.method === "GET") {
+    const mail = mailById(decodeURIComponent(headers[1]));
+    return mail ? Response.json(mail.Headers) : new Response("Message not found", { status: 404 });
   }
   const one = path.match(/^\/api\/v1\/message\/([^/]+)$/);
   if (one && request.method === "GET") {

@@ -1,5 +1,6 @@
 /**
- * The local mailbox's store: every mail the local Auth stand-in would send, kept in this process's memory
+ * The local mailbox's store: every mail the local Auth stand-in would send, and every mail received over
+ * its SMTP port (./smtp.ts: the alert mails), kept in this process's memory
  * (as `supabase start`'s mail catcher keeps them; a restart forgets them), newest first, at most
  * `maxMessages`. Shaped as Mailpit's messages (github.com/axllent/mailpit `internal/storage`).
  */
@@ -21,6 +22,8 @@ export interface StoredMail {
   Read: boolean;
   /** What the Auth stand-in sent it for: `signup`, `magiclink`, `recovery`, `invite`, `email_change`. */
   Tags: string[];
+  /** Every header as received (names as Mailpit shows them: canonical case), for SMTP mails. */
+  Headers: Record<string, string[]>;
 }
 
 export const localSender: Address = { Name: "Domain Watchlist (local)", Address: "noreply@localhost" };
@@ -48,10 +51,41 @@ export function deliver(
     HTML: mail.html,
     Read: false,
     Tags: [mail.tag],
+    Headers: {},
   };
+  return keep(stored);
+}
+
+function keep(stored: StoredMail): StoredMail {
   messages.unshift(stored);
   messages.length = Math.min(messages.length, maxMessages);
   return stored;
+}
+
+/** Keeps one mail received over SMTP (already parsed); returns it. */
+export function receive(mail: {
+  messageId: string | null;
+  from: Address;
+  to: Address[];
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string[]>;
+}): StoredMail {
+  const id = shortId();
+  return keep({
+    ID: id,
+    MessageID: mail.messageId ?? `${id}@localhost`,
+    From: mail.from,
+    To: mail.to,
+    Subject: mail.subject,
+    Created: new Date().toISOString(),
+    Text: mail.text,
+    HTML: mail.html,
+    Read: false,
+    Tags: [],
+    Headers: mail.headers,
+  });
 }
 
 export function allMails(): readonly StoredMail[] {

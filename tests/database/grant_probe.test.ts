@@ -199,6 +199,22 @@ const allowedGrants: Record<string, string> = {
     "own finished webhook delivery, queued once under the same id; plan check; 10 per 10 minutes",
   "authenticated EXECUTE public.webhook_url_problem(text)":
     "the app checks a URL before saving; writes nothing",
+  // email channels (20261206000500_email_alerts.sql) ---------------------------------------------------
+  "authenticated EXECUTE public.mask_email(text)": "pure: a•••@example.com; reads nothing",
+  "authenticated EXECUTE public.list_email_channels()":
+    "own email channels, addresses masked (never stored ones)",
+  "authenticated EXECUTE public.add_email_address(text,text[])":
+    "own extra address, pending until its mailed link is followed; Pro+ and at most 5 (trigger); 10 an hour",
+  "authenticated EXECUTE public.resend_email_confirmation(uuid)": "own pending address; 10 mails an hour",
+  "authenticated EXECUTE public.update_email_address(uuid,boolean,text[],integer[])":
+    "own channel's switch, events and reminder days; a stopped extra address needs a new confirmation",
+  "authenticated EXECUTE public.delete_email_address(uuid)": "own extra address (never the account's own)",
+  "authenticated EXECUTE public.send_email_test(uuid)":
+    "own confirmed address; 10 test alerts per 10 minutes",
+  "authenticated EXECUTE public.list_email_deliveries(uuid,integer,text)":
+    "own email channel's delivery log (no address); 60 per minute",
+  "authenticated EXECUTE public.redeliver_email_delivery(uuid)":
+    "own finished email delivery, queued once under the same id; 10 per 10 minutes",
   // limits and alerts (read-only) ---------------------------------------------------------------------
   "authenticated SELECT public.alert_delivery_lanes(breaker_state)":
     "own delivery lanes and breakers, read-only (RLS)",
@@ -220,6 +236,40 @@ const allowedGrants: Record<string, string> = {
     "own delivery lanes and breakers, read-only (RLS)",
   "authenticated SELECT public.alert_delivery_lanes(webhook_endpoint_id)":
     "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.alert_delivery_lanes(email_address_id)":
+    "own delivery lanes and breakers, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(address_masked)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(confirmation_expires_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(confirmation_sent_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(confirmed_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(created_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(enabled)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(event_types)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(expiring_days)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(id)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(is_account)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(permanent_failures)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(status)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(stopped_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(stopped_reason)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(updated_at)":
+    "own email channels without the address or token hashes, read-only (RLS)",
+  "authenticated SELECT public.email_addresses(user_id)":
+    "own email channels without the address or token hashes, read-only (RLS)",
   "authenticated SELECT public.webhook_endpoint_breakers":
     "security-invoker view of the owner's breakers per webhook endpoint (RLS of alert_delivery_lanes)",
   "authenticated SELECT public.api_request_counters": "own daily API usage (RLS)",

@@ -14,7 +14,12 @@ export interface TestStack {
   apiBase: string;
   functionsBase: string;
   sql: postgres.Sql;
-  account(plan?: PlanId): Promise<CreatedAccount>;
+  /**
+   * A new account on `plan`. Its own email channel (on for every real account) is switched off unless
+   * `email` is true: the files that test the other channels count their deliveries, and email has its own
+   * (tests/e2e/email_alerts.test.ts).
+   */
+  account(plan?: PlanId, options?: { email?: boolean }): Promise<CreatedAccount>;
   close(): Promise<void>;
 }
 
@@ -45,7 +50,13 @@ export async function startStack(env: Record<string, string> = {}): Promise<Test
     apiBase: `${gateway.url}/functions/v1/api-v1`,
     functionsBase: `${gateway.url}/functions/v1`,
     sql,
-    account: (plan: PlanId = "pro") => createAccount(sql, uniqueEmail(plan), plan),
+    account: async (plan: PlanId = "pro", options: { email?: boolean } = {}) => {
+      const created = await createAccount(sql, uniqueEmail(plan), plan);
+      if (!options.email) {
+        await sql`update public.email_addresses set enabled = false where user_id = ${created.user_id} and is_account`;
+      }
+      return created;
+    },
     async close() {
       await gateway.close();
       await sql.end({ timeout: 2 });

@@ -14,6 +14,9 @@ import type {
   AddResult,
   ApiKey,
   DomainDetail,
+  EmailChannel,
+  EmailChannels,
+  EmailDeliveryPage,
   Invitation,
   Member,
   NotificationSettings,
@@ -346,6 +349,68 @@ export function webhookDeliveries(id: string, cursor?: string): Promise<WebhookD
 
 export async function redeliver(deliveryId: string): Promise<void> {
   await run(client.rpc("redeliver_webhook_delivery", { p_delivery_id: deliveryId }));
+}
+
+// ---------------------------------------------------------------- Email alerts
+
+/** The account's email channels (its own address first; extra addresses masked) and the plan's allowance. */
+export function emailChannels(): Promise<EmailChannels> {
+  return run(client.rpc("list_email_channels"));
+}
+
+/** Adds an extra address (Pro and higher): pending until the link mailed to it is followed. */
+export function addEmailAddress(address: string, eventTypes: string[]): Promise<EmailChannel> {
+  return run(client.rpc("add_email_address", { p_address: address, p_event_types: eventTypes }));
+}
+
+export async function updateEmailAddress(
+  id: string,
+  change: { enabled?: boolean; eventTypes?: string[]; expiringDays?: number[] },
+): Promise<void> {
+  await run(client.rpc("update_email_address", {
+    p_id: id,
+    p_enabled: change.enabled ?? null,
+    p_event_types: change.eventTypes ?? null,
+    p_expiring_days: change.expiringDays ?? null,
+  }));
+}
+
+export async function resendEmailConfirmation(id: string): Promise<void> {
+  await run(client.rpc("resend_email_confirmation", { p_id: id }));
+}
+
+export async function deleteEmailAddress(id: string): Promise<void> {
+  await run(client.rpc("delete_email_address", { p_id: id }));
+}
+
+export async function sendEmailTest(id: string): Promise<void> {
+  await run(client.rpc("send_email_test", { p_id: id }));
+}
+
+export function emailDeliveries(id: string, cursor?: string): Promise<EmailDeliveryPage> {
+  return run(
+    client.rpc("list_email_deliveries", { p_address_id: id, p_limit: 20, p_cursor: cursor ?? null }),
+  );
+}
+
+export async function redeliverEmail(deliveryId: string): Promise<void> {
+  await run(client.rpc("redeliver_email_delivery", { p_delivery_id: deliveryId }));
+}
+
+/** A link of an alert mail (email-links), followed without a session: confirm an address or unsubscribe it. */
+export async function followEmailLink(action: "confirm" | "unsubscribe", token: string): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.functionsUrl}/email-links/${action}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+  } catch (error) {
+    fail(error);
+  }
+  if (!response.ok) await functionFailure(response);
+  return ((await response.json()) as { status: string }).status;
 }
 
 // ---------------------------------------------------------------- Developer API

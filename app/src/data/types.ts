@@ -174,4 +174,42 @@ export interface TeamWebhook {
   url_masked: string;
   enabled: boolean;
   event_types: string[];
+
+/** One email alert channel (list_email_channels): the account's own address, or an extra one, masked. */
+export interface EmailChannel {
+  id: string;
+  is_account: boolean;
+  /** Null for the account's own address (the app shows the session's). */
+  address_masked: string | null;
+  status: "pending" | "active" | "stopped";
+  stopped_reason: "unsubscribed" | "bounced" | null;
+  enabled: boolean;
+  event_types: string[];
+  expiring_days: number[];
+  permanent_failures: number;
+  confirmation_sent_at: string | null;
+  confirmation_expires_at: string | null;
+  confirmed_at: string | null;
+  stopped_at: string | null;
+  created_at: string;
+}
+
+export interface EmailChannels {
+  channels: EmailChannel[];
+  /** Extra addresses the plan allows (Free 0, Pro and higher 5). */
+  extra_allowed: number;
+}
+
+export interface EmailDelivery {
+  id: string;
+  event_type: string;
+  domain_name: string | null;
+  status: string;
+  created_at: string;
+  attempts: { attempted_at: string; outcome: string; smtp_code: number | null; error: string | null }[];
+}
+
+export interface EmailDeliveryPage {
+  deliveries: EmailDelivery[];
+  next_cursor: string | null;
 }

@@ -1,5 +1,5 @@
 /**
- * Alerts: Telegram (deep link, unlink, events, reminder days, test) for every plan; webhooks, Slack and
+ * Alerts: email (./alerts_email.tsx) and Telegram (deep link, unlink, events, reminder days, test) for every plan; webhooks, Slack and
  * Discord for Pro and higher (create with the secret shown once, rotate, events, test, delivery log,
  * redeliver). A Free account sees what Pro adds.
  */
@@ -15,6 +15,7 @@ import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
 import { Upgrade } from "../ui/upgrade.tsx";
 import { eventLabel } from "../ui/event_labels.ts";
+import { EmailAlerts } from "./alerts_email.tsx";
 
 function Telegram({ userId, eventTypes }: { userId: string; eventTypes: string[] }) {
   const [settings, setSettings] = useState<NotificationSettings | null>(null);
@@ -355,6 +356,7 @@ export function Alerts({ session, overview }: ScreenProps) {
     <section>
       <h1>Alerts</h1>
       <ErrorNote error={error} />
+      <EmailAlerts session={session} eventTypes={eventTypes} />
       <Telegram userId={session.user.id} eventTypes={eventTypes} />
       {overview && !overview.webhooks_allowed
         ? (

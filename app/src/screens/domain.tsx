@@ -154,7 +154,9 @@ export function DomainPage({ session, name }: ScreenProps & { name: string }) {
                         <li key={i}>
                           {d.channel}: <strong>{d.status}</strong>
                           {d.attempts ? `, ${d.attempts} attempt(s)` : ""}
-                          {d.last_response_status ? `, HTTP ${d.last_response_status}` : ""}
+                          {d.last_response_status
+                            ? `, ${d.channel === "email" ? "SMTP" : "HTTP"} ${d.last_response_status}`
+                            : ""}
                           {d.delivered_at ? `, delivered ${formatTime(d.delivered_at)}` : ""}
                         </li>
                       ))}

@@ -69,6 +69,13 @@ export const config = {
   slackWebhookBaseUrl: () => env("SLACK_WEBHOOK_BASE_URL") ?? "https://hooks.slack.com",
   /** Stands for `https://discord.com` (and discordapp.com) when a Discord endpoint is sent to. */
   discordWebhookBaseUrl: () => env("DISCORD_WEBHOOK_BASE_URL") ?? "https://discord.com",
+  /**
+   * The SMTP provider of alert mails: `smtps://user:password@host:465` (implicit TLS; a plain `smtp://` URL
+   * only to a loopback host, the local mailbox). Unset: alert mails wait and are retried, as Telegram's do.
+   */
+  smtpUrl: () => env("SMTP_URL"),
+  /** The From of alert mails, e.g. `Domain Watchlist <alerts@example.com>`. */
+  alertMailFrom: () => env("ALERT_MAIL_FROM"),
   webhookAllowPrivateTargets: () => env("WEBHOOK_ALLOW_PRIVATE_TARGETS") === "true",
   /** Secret the pg_cron job presents to the rdap-poller function. */
   pollerSecret: () => env("POLLER_SECRET"),

@@ -69,6 +69,8 @@ select tests.create_user('carol@test.local', 'pro') as carol \gset
 select tests.create_user('dave@test.local', 'pro') as dave \gset
 select tests.create_user('eve@test.local', 'business') as eve \gset
 update public.telegram_bot_settings set bot_username = 'TestWatchlistBot';
+-- Email channels are tested in 34_email_channels.test.sql; here the accounts' own addresses are off.
+update public.email_addresses set enabled = false;
 
 -- The app's functions: Telegram ------------------------------------------------------------------------
 select tests.authenticate_as('alice@test.local');

@@ -29,6 +29,7 @@ select token as bob_token from public.invitations where id = :'bob_inv' \gset
 insert into public.organization_members (organization_id, user_id, role) values (:'org', :'bob', 'member');
 update public.telegram_bot_settings set bot_username = 'TestWatchlistBot';
 insert into public.notification_settings (user_id, telegram_chat_id, telegram_linked_at) values (:'olga', '12345', now());
+select id as olga_mail from public.email_addresses where user_id = :'olga' and is_account \gset
 
 -- What a call does as olga, with (p_client) or without an assistant's token, undone afterwards: 'ok', or
 -- the SQLSTATE and message of its error. The claims and role are set inside the block that the final raise
@@ -146,7 +147,17 @@ insert into cases values
   ('public.revoke_organization_api_key(uuid,uuid)', format($$ select public.revoke_organization_api_key(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
   ('public.list_organization_watchlist(uuid,integer,integer,text)', format($$ select * from public.list_organization_watchlist(%L, 10) $$, :'org'), 'ok', 'refused'),
   -- a delivery that does not exist: the account gets past the gate to DW404
-  ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
+  ('public.redeliver_webhook_delivery(uuid)', format($$ select public.redeliver_webhook_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused'),
+  -- email channels (20261206000500_email_alerts.sql)
+  ('public.mask_email(text)', $$ select public.mask_email('a@example.com') $$, 'ok', 'same'),
+  ('public.list_email_channels()', $$ select public.list_email_channels() $$, 'ok', 'refused'),
+  ('public.add_email_address(text,text[])', $$ select public.add_email_address('extra@example.com') $$, 'ok', 'refused'),
+  ('public.resend_email_confirmation(uuid)', format($$ select public.resend_email_confirmation(%L) $$, gen_random_uuid()), 'DW404', 'refused'),
+  ('public.update_email_address(uuid,boolean,text[],integer[])', format($$ select public.update_email_address(%L, false) $$, :'olga_mail'), 'ok', 'refused'),
+  ('public.delete_email_address(uuid)', format($$ select public.delete_email_address(%L) $$, gen_random_uuid()), 'DW404', 'refused'),
+  ('public.send_email_test(uuid)', format($$ select public.send_email_test(%L) $$, :'olga_mail'), 'ok', 'refused'),
+  ('public.list_email_deliveries(uuid,integer,text)', format($$ select public.list_email_deliveries(%L, 10, null) $$, :'olga_mail'), 'ok', 'refused'),
+  ('public.redeliver_email_delivery(uuid)', format($$ select public.redeliver_email_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
 
 select set_eq(
   $$ select p.oid from pg_catalog.pg_proc as p join pg_catalog.pg_namespace as n on n.oid = p.pronamespace
