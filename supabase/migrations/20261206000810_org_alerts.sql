@@ -212,7 +212,8 @@ $$;
 revoke all on function private.alert_watchers(text) from public, anon, authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- Personal fan-out, redefined: watchers from alert_watchers; team webhooks left out.
+-- Personal fan-out, redefined: watchers from alert_watchers; team webhooks left out; the email channels of
+-- 20261206000500_email_alerts.sql kept.
 -- ---------------------------------------------------------------------------------------------------
 create or replace function private.queue_domain_available_alerts()
 returns trigger
@@ -222,8 +223,9 @@ set search_path = ''
 as $$
 begin
   with events as (
-    insert into public.alert_events (user_id, type, domain_name, previous_status, status, checked_at)
-    select w.user_id, 'domain.available', new.name, old.status, new.status, coalesce(new.last_checked_at, now())
+    insert into public.alert_events (user_id, type, domain_name, unicode_name, previous_status, status, checked_at)
+    select w.user_id, 'domain.available', new.name, private.domain_unicode_name(new.name), old.status, new.status,
+           coalesce(new.last_checked_at, now())
       from private.alert_watchers(new.name) as w
      order by w.user_id
     returning id, user_id
@@ -236,6 +238,13 @@ begin
      where n.telegram_chat_id is not null
        and n.telegram_enabled
        and 'domain.available' = any (n.telegram_event_types)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', a.id
+      from events as ev
+      join private.email_alert_channels as a
+        on a.user_id = ev.user_id and 'domain.available' = any (a.event_types)
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', w.id
@@ -283,13 +292,19 @@ begin
       join public.webhook_endpoints as we
         on we.user_id = w.user_id and we.organization_id is null and we.enabled and p_type = any (we.event_types)
   ),
+  email_targets as (
+    select w.user_id, a.id as address_id
+      from watchers as w
+      join private.email_alert_channels as a on a.user_id = w.user_id and p_type = any (a.event_types)
+  ),
   events as (
     insert into public.alert_events
       (user_id, type, domain_name, previous_status, status, checked_at, registrar, expires_at)
     select w.user_id, p_type, p_domain_name, p_previous_status, p_status, p_checked_at, p_registrar, p_expires_at
       from watchers as w
      where w.user_id in (select t.user_id from telegram_targets as t
-                         union select h.user_id from webhook_targets as h)
+                         union select h.user_id from webhook_targets as h
+                         union select m.user_id from email_targets as m)
      order by w.user_id
     returning id, user_id
   ),
@@ -298,6 +313,12 @@ begin
     select ev.id, ev.user_id, 'telegram'
       from events as ev
      where ev.user_id in (select t.user_id from telegram_targets as t)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', m.address_id
+      from events as ev
+      join email_targets as m on m.user_id = ev.user_id
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', h.endpoint_id
@@ -320,7 +341,11 @@ create or replace view private.expiring_reminder_channels as
     join public.plans as pl on pl.id = p.plan_id and pl.webhooks
    where w.enabled
      and w.organization_id is null
-     and 'domain.expiring' = any (w.event_types);
+     and 'domain.expiring' = any (w.event_types)
+  union all
+  select 'email:' || a.id::text, a.user_id, 'email', a.id, a.expiring_days
+    from private.email_alert_channels as a
+   where 'domain.expiring' = any (a.event_types);
 
 -- ---------------------------------------------------------------------------------------------------
 -- Team alerts
