@@ -126,6 +126,11 @@ export async function recordDomainCheck(
       ${isDecidedByRegistry(result)},
       ${source}
     )`;
+  if (source === "poller" && result.status === "unknown") {
+    // Why the name is still unknown, for the app's radar (only the poller's checks: an unknown live result
+    // leaves the shared state as it was).
+    await tx`select private.note_unknown_reason(${result.domain_name}, ${result.reason})`;
+  }
   if (result.status === "available" && details.evidence) {
     // A transition into available raised `domain.available` events just now: they carry the evidence
     // (only events still without it are touched).
