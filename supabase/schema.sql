@@ -623,6 +623,60 @@ $$;
 ALTER FUNCTION private.consume_api_request(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: consume_app_check(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.consume_app_check(p_user_id uuid) RETURNS TABLE(allowed boolean, check_limit integer, remaining integer, reset_at timestamp with time zone, shared_with_api boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_day date := (now() at time zone 'UTC')::date;
+  v_reset_at timestamptz := ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC';
+  v_own integer;
+  v_api_access boolean;
+  v_api_limit integer;
+  v_count integer;
+begin
+  select pl.app_checks_per_day, pl.api_access, pl.requests_per_day
+    into v_own, v_api_access, v_api_limit
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = p_user_id;
+  if not found then
+    raise exception using errcode = 'DW401', message = 'DW401: Unknown account.';
+  end if;
+
+  if v_own is null then
+    if not v_api_access then
+      return query select false, 0, 0, v_reset_at, false;
+      return;
+    end if;
+    return query select c.allowed, c.request_limit, c.remaining, c.reset_at, true
+                   from private.count_api_request(p_user_id, v_api_limit) as c;
+    return;
+  end if;
+
+  if v_own > 0 then
+    insert into public.app_check_counters as c (user_id, day, check_count)
+    values (p_user_id, v_day, 1)
+    on conflict (user_id, day) do update
+       set check_count = c.check_count + 1
+     where c.check_count < v_own
+    returning c.check_count into v_count;
+    if found then
+      return query select true, v_own, v_own - v_count, v_reset_at, false;
+      return;
+    end if;
+  end if;
+  return query select false, v_own, 0, v_reset_at, false;
+end
+$$;
+
+ALTER FUNCTION private.consume_app_check(p_user_id uuid) OWNER TO postgres;
+
+--
 -- Name: consume_session_request(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -5481,6 +5535,8 @@ CREATE TABLE public.plans (
     watchlist_quota integer NOT NULL,
     webhooks boolean DEFAULT false NOT NULL,
     sort_order integer DEFAULT 0 NOT NULL,
+    app_checks_per_day integer,
+    CONSTRAINT plans_app_checks_per_day_check CHECK (((app_checks_per_day IS NULL) OR (app_checks_per_day >= 0))),
     CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
     CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
 );
@@ -5492,6 +5548,12 @@ ALTER TABLE public.plans OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
+
+--
+-- Name: COLUMN plans.app_checks_per_day; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.plans.app_checks_per_day IS 'Live checks per UTC day from the app (check-now). null: they share the plan''s API daily limit (requests_per_day, counted in api_request_counters with REST and MCP; unlimited when that is null).';
 
 --
 -- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
@@ -5879,6 +5941,25 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
+
+--
+-- Name: app_check_counters; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.app_check_counters (
+    user_id uuid NOT NULL,
+    day date NOT NULL,
+    check_count integer NOT NULL,
+    CONSTRAINT app_check_counters_check_count_check CHECK ((check_count >= 0))
+);
+
+ALTER TABLE public.app_check_counters OWNER TO postgres;
+
+--
+-- Name: TABLE app_check_counters; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.app_check_counters IS 'Checks from the app per account and UTC day, for plans with their own app_checks_per_day. Written only by private.consume_app_check (service_role).';
 
 --
 -- Name: domain_expiry_reminders; Type: TABLE; Schema: public; Owner: postgres
@@ -6676,6 +6757,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
 
 --
+-- Name: app_check_counters app_check_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.app_check_counters
+    ADD CONSTRAINT app_check_counters_pkey PRIMARY KEY (user_id, day);
+
+--
 -- Name: domain_expiry_reminders domain_expiry_reminders_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7364,6 +7452,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: app_check_counters app_check_counters_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.app_check_counters
+    ADD CONSTRAINT app_check_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7766,6 +7861,12 @@ CREATE POLICY "Users can read their own alert deliveries" ON public.alert_delive
 CREATE POLICY "Users can read their own alert events" ON public.alert_events FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: app_check_counters Users can read their own app check counts; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own app check counts" ON public.app_check_counters FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token))));
+
+--
 -- Name: alert_delivery_lanes Users can read their own delivery lanes; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7848,6 +7949,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: app_check_counters; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.app_check_counters ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: domain_expiry_reminders; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -8159,6 +8266,13 @@ REVOKE ALL ON FUNCTION private.cleaned_tags(p_tags text[]) FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.consume_api_request(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.consume_api_request(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION consume_app_check(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_app_check(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_app_check(p_user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION consume_session_request(p_user_id uuid, p_action text); Type: ACL; Schema: private; Owner: postgres
@@ -9326,6 +9440,13 @@ GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_request_counters TO service_role;
 GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
+
+--
+-- Name: TABLE app_check_counters; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.app_check_counters TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.app_check_counters TO service_role;
 
 --
 -- Name: TABLE domain_expiry_reminders; Type: ACL; Schema: public; Owner: postgres

@@ -68,6 +68,8 @@ const allowedGrants: Record<string, string> = {
   "authenticated EXECUTE public.watchlist_summary()": "counts over the caller's own watchlist",
   "authenticated EXECUTE public.set_watchlist_details(jsonb)":
     "tags and note of the caller's own entries; limits in the function and the table's checks",
+  "authenticated SELECT public.app_check_counters":
+    "own checks from the app today (RLS); written only by consume_app_check (service_role)",
   "authenticated EXECUTE public.tag_watchlist_domains(text[],text[],text[])":
     "adds/removes tags on the caller's own entries; at most 10 a name (table check)",
   "authenticated EXECUTE public.domain_detail(text)":

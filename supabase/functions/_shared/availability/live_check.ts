@@ -8,6 +8,7 @@ import {
   type CheckedDomain,
   type CheckResult,
   defaultCheckDeps,
+  type Refusal,
 } from "./check_domain.ts";
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
@@ -66,8 +67,12 @@ export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
   ): Promise<CheckResult> {
     const { result, evidence, dropPrediction, refusal } = await deps.check(domainName, unicodeName, account);
     // A refused turn is not a check: nothing was asked, so nothing is recorded or cached (the next caller
-    // may find the host free).
-    if (refusal) return result;
+    // may find the host free). An `unknown` answer says when to ask again.
+    if (refusal) {
+      return result.status === "unknown"
+        ? { ...result, retry_after_seconds: retryAfterSeconds(refusal, Date.now()) }
+        : result;
+    }
     try {
       await deps.store.save(result, deps.cacheSeconds(), { evidence, dropPrediction });
     } catch (error) {
@@ -88,6 +93,21 @@ export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
     const result = await pending;
     return { ...result, unicode_name: unicodeNameFor(domainName, unicodeName) };
   };
+}
+
+/**
+ * When a refused live check may be asked again (`retry_after_seconds`, REST, MCP and the app alike): until
+ * the host's pause ends when it is known, else one more full wait for a turn (the live check's bound on it:
+ * 8 s at an RDAP host, 15 s at a WHOIS host); at least 1 s. Pure.
+ */
+export function retryAfterSeconds(refusal: Refusal, nowMs: number): number {
+  if (refusal.until !== null && Number.isFinite(refusal.until)) {
+    return Math.max(1, Math.ceil((refusal.until - nowMs) / 1000));
+  }
+  const waitMs = refusal.reason.startsWith("whois_")
+    ? LIVE_CHECK_MAX_WHOIS_WAIT_MS
+    : LIVE_CHECK_MAX_HOST_WAIT_MS;
+  return Math.max(1, Math.ceil(waitMs / 1000));
 }
 
 function unicodeNameFor(domainName: string, unicodeName: string | null): string | null {

@@ -206,6 +206,10 @@ export const checkResult = z.object({
     ),
   }),
   reason: checkReason,
+  retry_after_seconds: z.number().int().min(1).optional().describe(
+    "Present when the registry was not asked because this service's politeness towards it refused the turn " +
+      "(busy beyond the wait, paused or backing off; status unknown): ask again after this many seconds.",
+  ),
 });
 
 export type CheckResult = z.infer<typeof checkResult>;
