@@ -4528,7 +4528,7 @@ ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $_$
@@ -4551,7 +4551,7 @@ begin
     -- when there is none: every name sorts after ''), joined to domains, limit + 1 rows.
     return query
       select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-             d.status_changed_at, d.expires_at, d.registrar
+             d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
         from public.watchlist_entries as e
         join public.domains as d on d.name = e.domain_name
        where e.user_id = v_uid
@@ -4576,7 +4576,7 @@ begin
        offset $3
      )
      select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-            d.status_changed_at, d.expires_at, d.registrar
+            d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
        from page
        join public.watchlist_entries as e
          on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null

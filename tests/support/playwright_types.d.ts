@@ -9,6 +9,9 @@ export interface Locator {
   fill(value: string): Promise<void>;
   inputValue(): Promise<string>;
   textContent(): Promise<string | null>;
+  allTextContents(): Promise<string[]>;
+  check(): Promise<void>;
+  count(): Promise<number>;
   innerText(): Promise<string>;
   getAttribute(name: string): Promise<string | null>;
   selectOption(value: string): Promise<unknown>;

@@ -32,6 +32,8 @@ interface WatchlistRow {
   status_changed_at: Date | null;
   expires_at: Date | null;
   registrar: string | null;
+  tags: string[];
+  note: string | null;
 }
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
@@ -46,6 +48,9 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
     status_changed_at: iso(row.status_changed_at),
     expires_at: iso(row.expires_at),
     registrar: row.registrar,
+    // The account's own tags and note, only when set (docs/api.md).
+    ...(row.tags && row.tags.length > 0 ? { tags: row.tags } : {}),
+    ...(row.note ? { note: row.note } : {}),
   };
 }
 
@@ -71,7 +76,7 @@ export function listWatchlistStatement(options: ListOptions): ListStatement {
   return {
     limit,
     statement: `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at,
-              expires_at, registrar
+              expires_at, registrar, tags, note
        from public.list_watchlist(${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
       nullableLiteral(cursor, textLiteral)
     })`,
