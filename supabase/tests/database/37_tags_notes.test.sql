@@ -3,7 +3,7 @@
 -- daily allowance of live checks (plans.app_checks_per_day, private.consume_app_check).
 \ir _setup.psql
 
-select plan(33);
+select plan(35);
 
 select tests.create_user('tn-tina@test.local', 'pro') as tina \gset
 select tests.create_user('tn-ulf@test.local', 'free') as ulf \gset
