@@ -49,13 +49,13 @@ Deno.test(
       for (const violation of await seriousViolations(page)) violations.push(`${screen}: ${violation}`);
     };
     const listed = async () => await page.locator("tbody tr th a").allTextContents();
-  /** Waits until `name` is the first row (a new order has loaded). */
-  const firstListed = async (name: string) => {
-    for (let i = 0; i < 100 && (await listed())[0] !== name; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assertEquals((await listed())[0], name);
-  };
+    /** Waits until `name` is the first row (a new order has loaded). */
+    const firstListed = async (name: string) => {
+      for (let i = 0; i < 100 && (await listed())[0] !== name; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assertEquals((await listed())[0], name);
+    };
     let failed = false;
     const step = (name: string, work: () => Promise<void>) =>
       t.step({
