@@ -182,17 +182,29 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
   useEffect(() => {
     let current = true;
     load.act(async () => {
-      const [answer, counts] = await Promise.all([
-        api.watchlistPage({ status, search: query, limit: pageSize, order, after, focus, tag: tag.trim() }),
-        api.watchlistSummary(),
-      ]);
+      const answer = await api.watchlistPage({
+        status,
+        search: query,
+        limit: pageSize,
+        order,
+        after,
+        focus,
+        tag: tag.trim(),
+      });
       if (!current) return;
       setPage(answer);
-      setSummary(counts);
       setSelected(new Set());
     });
     return () => void (current = false);
   }, [status, query, order, focus, tag, after, version]);
+
+  // The summary counts the whole watchlist: read when it may have changed, not on every page or filter, and
+  // beside the page (the first rows never wait for it).
+  useEffect(() => {
+    let current = true;
+    api.watchlistSummary().then((counts) => current && setSummary(counts), () => {});
+    return () => void (current = false);
+  }, [version]);
 
   const reload = () => {
     setVersion((v) => v + 1);

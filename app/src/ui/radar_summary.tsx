@@ -15,10 +15,12 @@ export function RadarSummary(
     onFocus: (focus: RadarFocus | null) => void;
   },
 ) {
+  // Shown once the database has counted (a count of 0 that is really "not known" would mislead).
+  if (!summary) return null;
   return (
     <div class="radar-summary" role="group" aria-label="Summary">
       {(Object.keys(focusLabels) as RadarFocus[]).map((key) => {
-        const count = summary?.[key] ?? 0;
+        const count = summary[key];
         const pressed = focus === key;
         return (
           <button
