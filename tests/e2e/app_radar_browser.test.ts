@@ -125,7 +125,9 @@ Deno.test(
       await step("Check now within the Free allowance, then beyond it", async () => {
         rdap.setDomain(rest, { status: 200, body: minimalDomain(rest) });
         await page.getByRole("button", { name: `Check ${rest} now` }).click();
-        await page.getByRole("row").filter({ hasText: rest }).getByText("Registered (checked just now).")
+        await page.getByRole("row").filter({ hasText: rest }).getByText(
+          "Registered (checked just now). 19 checks left today.",
+        )
           .waitFor();
         const [row] = await sql<{ check_count: number }[]>`
         select check_count from public.app_check_counters where user_id = ${userId}`;

@@ -77,6 +77,10 @@ Deno.test("a Check now answer in words; a busy registry says when to try again",
     checkOutcome({ ...base, status: "unknown", reason: "rdap_host_busy", retry_after_seconds: 8 }),
     "Unknown: the registry is busy; try again in 8 s.",
   );
+  assertEquals(
+    checkOutcome({ ...base, status: "available", checks_left_today: 1 }),
+    "Available (checked just now). 1 check left today.",
+  );
 });
 
 Deno.test("CSV import reads the export's tags and notes back", () => {

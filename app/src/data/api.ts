@@ -277,7 +277,11 @@ export async function checkNow(name: string): Promise<CheckNowResult> {
     fail(error);
   }
   if (!response.ok) await functionFailure(response);
-  return await response.json();
+  const remaining = response.headers.get("ratelimit-remaining");
+  return {
+    ...await response.json(),
+    checks_left_today: remaining === null ? null : Number(remaining),
+  };
 }
 
 export function domainDetail(name: string): Promise<DomainDetail> {

@@ -57,6 +57,8 @@ export interface CheckNowResult {
   checked_at: string;
   reason: string;
   retry_after_seconds?: number;
+  /** From RateLimit-Remaining: what is left of today's allowance (null: unlimited). */
+  checks_left_today?: number | null;
   [key: string]: unknown;
 }
 

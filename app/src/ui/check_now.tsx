@@ -10,10 +10,13 @@ import { ErrorNote, statusLabels, useAction } from "./components.tsx";
 /** What a live check answered, in words. Pure. */
 export function checkOutcome(result: CheckNowResult): string {
   const status = statusLabels[result.status] ?? result.status;
+  const left = typeof result.checks_left_today === "number"
+    ? ` ${result.checks_left_today} check${result.checks_left_today === 1 ? "" : "s"} left today.`
+    : "";
   if (result.status === "unknown" && result.retry_after_seconds) {
-    return `Unknown: the registry is busy; try again in ${result.retry_after_seconds} s.`;
+    return `Unknown: the registry is busy; try again in ${result.retry_after_seconds} s.${left}`;
   }
-  return `${status} (checked just now).`;
+  return `${status} (checked just now).${left}`;
 }
 
 export function CheckNowButton(
