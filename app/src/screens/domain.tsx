@@ -128,7 +128,14 @@ export function DomainPage({ name }: ScreenProps & { name: string }) {
           <dt>Status</dt>
           <dd>
             <StatusBadge status={domain.status} />
-            {unknown ? <span class="why">{unknown.why} {unknown.next}</span> : null}
+            {unknown
+              ? (
+                <span class="why">
+                  {unknown.why} {unknown.next}
+                  {domain.next_check_at ? ` Next check: ${formatTime(domain.next_check_at)}.` : ""}
+                </span>
+              )
+              : null}
           </dd>
         </div>
         <div>

@@ -390,6 +390,7 @@ export function Watchlist({ refreshOverview }: ScreenProps) {
                   ? (
                     <span class="why">
                       {unknown.why} {unknown.next}
+                      {domain.next_check_at ? ` Next check: ${formatTime(domain.next_check_at)}.` : ""}
                     </span>
                   )
                   : null}
