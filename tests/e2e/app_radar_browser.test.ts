@@ -204,6 +204,21 @@ Deno.test(
         assert(text.includes(`"clients,q3",Call the registrar on Monday`), text);
       });
 
+      await step("at 375 px the radar and a name's page need no sideways scrolling", async () => {
+        await page.setViewportSize({ width: 375, height: 800 });
+        for (const path of ["/", `/domains/${dropping}`]) {
+          await page.goto(`${app.url}${path}`);
+          await page.getByRole("link", { name: path === "/" ? rest : "← Watchlist" }).waitFor();
+          const overflow = await page.evaluate(() => {
+            // deno-lint-ignore no-explicit-any
+            const root = (globalThis as any).document.documentElement;
+            return root.scrollWidth - root.clientWidth;
+          });
+          assertEquals(overflow, 0, `no sideways scrolling at 375 px on ${path}`);
+          await audit(`375 px ${path}`);
+        }
+      });
+
       assertEquals(violations, [], "no serious or critical axe violation on any screen");
       assertEquals(pageErrors, [], "no uncaught error in the page");
     } finally {
