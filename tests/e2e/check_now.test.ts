@@ -2,7 +2,7 @@
  * check-now ("Check now" in the app) end to end: the real gateway and database, a fake RDAP registry and a
  * fake DNS server. The session JWT (HS256, the local secret) as the app sends it; the Free allowance of 20
  * a day (plans.app_checks_per_day), Pro sharing its API daily limit; a busy host answers `unknown` with
- * `retry_after_seconds` on check-now and on REST alike; an assistant's token is refused.
+ * `retry_after_seconds` on check-now, REST and MCP alike; an assistant's token is refused.
  */
 import { sessionToken } from "../../platform/secrets.ts";
 import { startFakeDns } from "../fakes/dns_server.ts";
@@ -103,7 +103,7 @@ Deno.test("check-now: a live check from the app within the plan's daily allowanc
     });
 
     await t.step(
-      "a busy registry host: unknown with retry_after_seconds, on check-now and REST",
+      "a busy registry host: unknown with retry_after_seconds, on check-now, REST and MCP",
       async () => {
         const host = new URL(rdap.url).host;
         await stack.sql`insert into public.rate_limit_keys (class, key, paused_until, pause_reason, paused_at)
@@ -121,6 +121,27 @@ Deno.test("check-now: a live check from the app within the plan's daily allowanc
         });
         assertEquals(rest.body.status, "unknown");
         assert(typeof rest.body.retry_after_seconds === "number", JSON.stringify(rest.body));
+        const mcp = await fetch(`${stack.apiBase}/mcp`, {
+          method: "POST",
+          headers: {
+            "x-api-key": pro.api_key!,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "check_domain", arguments: { domain: "third-paused.net" } },
+          }),
+        });
+        const text = await mcp.text();
+        const json = text.trimStart().startsWith("{")
+          ? text
+          : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
+        const content = JSON.parse(json).result.structuredContent as Record<string, unknown>;
+        assertEquals(content.status, "unknown", text);
+        assert(typeof content.retry_after_seconds === "number", text);
         await stack
           .sql`update public.rate_limit_keys set paused_until = null where class = 'rdap_host' and key = ${host}`;
       },
