@@ -18,6 +18,7 @@ export const functionNames = [
   "api-v1",
   "export-account",
   "send-org-invite",
+  "check-now",
   "rdap-poller",
   "telegram-bot",
   "calendar",

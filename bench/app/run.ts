@@ -1,8 +1,8 @@
 /**
  * `deno task bench:app` (a benchmark, not a timed test): the JavaScript the app ships (bytes, gzipped), and
- * the time from pressing Sign in to the first page of a 10,000-name watchlist in the local chromium
- * (median of 5, each in a fresh browser context: a cold session, the bundle from the local server). Writes
- * the figures into docs/performance.md between the `app-bench` markers.
+ * the time from pressing Sign in to the first page of a 10,000-name radar (the watchlist by urgency) in the
+ * local chromium (median of 5, each in a fresh browser context: a cold session, the bundle from the local
+ * server). Writes the figures into docs/performance.md between the `app-bench` markers.
  */
 import { join } from "node:path";
 import { repoRoot } from "../../platform/paths.ts";
@@ -96,10 +96,12 @@ Measured ${
 Load average when measured: ${load.toFixed(1)} on 2 cores (other sessions share the machine). Median
 time of each request on the way (from its start to the end of its answer): ${requestMedians.join(", ")}.
 
-The time runs from pressing Sign in (password grant, session stored) to the first 50 rows shown, with
-\`account_overview\` and \`watchlist_page\` (limit 50, offset 0) answered by the data API in between; each run
-is a fresh browser context (no stored session). Paging and filtering call \`watchlist_page\` again with a
-new offset or filter and never load the whole list; only the CSV export reads it all (pages of 200).
+The time runs from pressing Sign in (password grant, session stored) to the first 50 rows of the drop radar
+shown, with \`account_overview\`, \`watchlist_page\` (limit 50, the urgency order: the account's entries
+joined to their domains and the top of the page kept by a bounded sort in SQL) and \`watchlist_summary\`
+answered by the data API in between; each run is a fresh browser context (no stored session). Paging and
+filtering call \`watchlist_page\` again with the keyset cursor or a filter and never load the whole list;
+only the CSV export reads it all (pages of 200).
 <!-- /app-bench -->`;
 
 const docPath = join(repoRoot, "docs", "performance.md");

@@ -65,8 +65,16 @@ const allowedGrants: Record<string, string> = {
   "authenticated SELECT public.watch_periods":
     "own watch periods (RLS; the history policy's bound); written only by the watchlist trigger",
   "authenticated EXECUTE public.account_overview()": "reads the caller's own plan, quota and usage",
-  "authenticated EXECUTE public.watchlist_page(text,text,integer,integer)":
+  "authenticated EXECUTE public.watchlist_page(text,text,integer,integer,text,text,text,text)":
     "reads a page of the caller's own watchlist; bounds checked inside",
+  // the drop radar, tags and notes (20261206000600_drop_radar.sql) ----------------------------------------
+  "authenticated EXECUTE public.watchlist_summary()": "counts over the caller's own watchlist",
+  "authenticated EXECUTE public.set_watchlist_details(jsonb)":
+    "tags and note of the caller's own entries; limits in the function and the table's checks",
+  "authenticated SELECT public.app_check_counters":
+    "own checks from the app today (RLS); written only by consume_app_check (service_role)",
+  "authenticated EXECUTE public.tag_watchlist_domains(text[],text[],text[])":
+    "adds/removes tags on the caller's own entries; at most 10 a name (table check)",
   "authenticated EXECUTE public.domain_detail(text)":
     "reads one name of the caller's own watchlist with its history and the caller's alerts",
   "authenticated EXECUTE public.current_account_id()": "auth.uid() or DW401; reads nothing else",

@@ -121,9 +121,17 @@ Deno.test("MCP tool server end to end", options, async (t) => {
         rejected_over_limit: 0,
         remaining_quota: 998,
       });
+      // The account's own tags and note (set in the app) are listed when set, by REST and MCP alike.
+      await stack.sql`update public.watchlist_entries set tags = '{clients,q3}', note = 'Renew by March'
+                      where user_id = ${account.user_id} and domain_name = 'taken-name.com'`;
       const rest = (await callChecked(contract, `${stack.apiBase}/domains`, { apiKey })).body;
       const listed = await callTool("list_watchlist", { limit: 10 });
       assertEquals(listed.structuredContent, rest);
+      const listedDomains = (rest as { domains: Record<string, unknown>[] }).domains;
+      const tagged = listedDomains.find((d) => d.domain_name === "taken-name.com")!;
+      assertEquals([tagged.tags, tagged.note], [["clients", "q3"], "Renew by March"]);
+      const untagged = listedDomains.find((d) => d.domain_name === "xn--bcher-kva.de")!;
+      assert(!("tags" in untagged) && !("note" in untagged), "no tags or note: the fields are left out");
 
       const checked = await callTool("check_domain", { domain: "taken-name.com" });
       const result = checked.structuredContent as Record<string, unknown>;

@@ -764,6 +764,9 @@ async function rateLimitScenario(world: World): Promise<void> {
   assertEquals(names.map((name) => rdapRequests(rdap, name)), [1, 0, 0]);
   const limited = await domainRow(sql, names[0]);
   assertEquals(limited.consecutive_failures, 1, "the 429 counts as a failed check");
+  const [why] = await sql<{ unknown_reason: string | null }[]>`
+    select unknown_reason from public.domains where name = ${names[0]}`;
+  assertEquals(why.unknown_reason, "rdap_rate_limited", "the radar can say why the name is still unknown");
   assert(limited.next_check_at.getTime() >= startedAt + 115_000, "not before Retry-After");
   for (const name of names.slice(1)) {
     const row = await domainRow(sql, name);

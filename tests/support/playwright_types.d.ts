@@ -9,6 +9,9 @@ export interface Locator {
   fill(value: string): Promise<void>;
   inputValue(): Promise<string>;
   textContent(): Promise<string | null>;
+  allTextContents(): Promise<string[]>;
+  check(): Promise<void>;
+  count(): Promise<number>;
   innerText(): Promise<string>;
   getAttribute(name: string): Promise<string | null>;
   selectOption(value: string): Promise<unknown>;
@@ -16,7 +19,6 @@ export interface Locator {
     options?: { state?: "attached" | "detached" | "visible" | "hidden"; timeout?: number },
   ): Promise<void>;
   first(): Locator;
-  count(): Promise<number>;
   isVisible(): Promise<boolean>;
   screenshot(options?: { path?: string }): Promise<Uint8Array>;
   filter(options: { hasText?: string | RegExp }): Locator;

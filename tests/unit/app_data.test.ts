@@ -70,15 +70,19 @@ Deno.test("the watchlist CSV quotes what needs quoting", () => {
     registrar: 'Example "Registrar", Inc.',
     predicted_drop_at: null,
     prediction_basis: null,
+    unknown_reason: null,
+    next_check_at: null,
+    tags: ["clients", "q3"],
+    note: 'Renew "soon", please',
   }]);
   const [header, row] = csv.split("\r\n");
   assertEquals(
     header,
-    "domain_name,unicode_name,status,expires_at,registrar,last_checked_at,predicted_drop_at,added_at",
+    "domain_name,unicode_name,status,expires_at,registrar,last_checked_at,predicted_drop_at,added_at,tags,note",
   );
   assertEquals(
     row,
-    'xn--bcher-kva.example,bücher.example,registered,2027-01-01T00:00:00Z,"Example ""Registrar"", Inc.",,,2026-01-01T00:00:00Z',
+    'xn--bcher-kva.example,bücher.example,registered,2027-01-01T00:00:00Z,"Example ""Registrar"", Inc.",,,2026-01-01T00:00:00Z,"clients,q3","Renew ""soon"", please"',
   );
 });
 

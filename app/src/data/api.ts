@@ -13,6 +13,7 @@ import type {
   AccountOverview,
   AddResult,
   ApiKey,
+  CheckNowResult,
   DomainDetail,
   EmailChannel,
   EmailChannels,
@@ -21,7 +22,10 @@ import type {
   Member,
   NotificationSettings,
   Organization,
+  RadarFocus,
+  RadarOrder,
   WatchlistPage,
+  WatchlistSummary,
   Webhook,
   WebhookDeliveryPage,
 } from "./types.ts";
@@ -189,25 +193,42 @@ async function functionFailure(response: Response): Promise<never> {
   const error = body.error as Record<string, unknown> | string | undefined;
   throw new RequestFailed(describeFailure({
     status: response.status,
-    code: typeof error === "object" ? String(error?.code ?? "") : undefined,
+    code: typeof error === "object" ? String(error?.code ?? "") : error,
+    // The functions answer {"error": "<code>", "message": "<sentence>"}: the sentence is what to show.
     message: typeof error === "object"
       ? String(error?.message ?? "")
-      : String(error ?? body.message ?? body.msg ?? `HTTP ${response.status}`),
+      : String(body.message ?? body.msg ?? error ?? `HTTP ${response.status}`),
     resetAt: (body.reset_at as string | undefined) ?? undefined,
   }));
 }
 
 // ---------------------------------------------------------------- Watchlist
 
-export function watchlistPage(
-  query: { status?: string; search?: string; limit: number; offset: number },
-): Promise<WatchlistPage> {
+export interface WatchlistQuery {
+  status?: string;
+  search?: string;
+  limit: number;
+  order?: RadarOrder;
+  /** The previous page's `next_cursor` (keyset paging). */
+  after?: string | null;
+  focus?: RadarFocus | null;
+  tag?: string | null;
+}
+
+export function watchlistPage(query: WatchlistQuery): Promise<WatchlistPage> {
   return run(client.rpc("watchlist_page", {
     p_status: query.status || null,
     p_search: query.search || null,
     p_limit: query.limit,
-    p_offset: query.offset,
+    p_order: query.order ?? "urgency",
+    p_after: query.after ?? null,
+    p_focus: query.focus ?? null,
+    p_tag: query.tag || null,
   }));
+}
+
+export function watchlistSummary(): Promise<WatchlistSummary> {
+  return run(client.rpc("watchlist_summary"));
 }
 
 /**
@@ -240,14 +261,64 @@ export async function removeDomain(name: string): Promise<void> {
   await run(client.rpc("remove_watchlist_domain", { p_domain_name: name }));
 }
 
-/** Every watched name (pages of 200), for the CSV export. */
+/** Every watched name in name order (keyset pages of 200), for the CSV export. */
 export async function wholeWatchlist(): Promise<WatchlistPage["domains"]> {
   const all: WatchlistPage["domains"] = [];
-  for (let offset = 0;; offset += 200) {
-    const page = await watchlistPage({ limit: 200, offset });
+  let after: string | null = null;
+  do {
+    const page: WatchlistPage = await watchlistPage({ limit: 200, order: "name", after });
     all.push(...page.domains);
-    if (page.domains.length < 200 || all.length >= page.total) return all;
+    after = page.next_cursor;
+  } while (after);
+  return all;
+}
+
+/** Tags and/or a note for names on the watchlist (set_watchlist_details; pages of 500). */
+export async function setDetails(
+  items: { domain_name: string; tags?: string[]; note?: string | null }[],
+): Promise<{ updated: number; not_watched: string[] }> {
+  const total = { updated: 0, not_watched: [] as string[] };
+  for (let i = 0; i < items.length; i += 500) {
+    const answer = await run<{ updated: number; not_watched: string[] }>(
+      client.rpc("set_watchlist_details", { p_items: items.slice(i, i + 500) }),
+    );
+    total.updated += answer.updated;
+    total.not_watched.push(...answer.not_watched);
   }
+  return total;
+}
+
+/** Adds and/or removes tags on several names at once (tag_watchlist_domains); how many changed. */
+export function tagDomains(names: string[], add: string[], remove: string[] = []): Promise<number> {
+  return run(client.rpc("tag_watchlist_domains", { p_domain_names: names, p_add: add, p_remove: remove }));
+}
+
+/**
+ * check-now: a live check from the app, within the plan's daily allowance. A 429 throws with the reset
+ * time; a busy registry answers `unknown` with `retry_after_seconds`.
+ */
+export async function checkNow(name: string): Promise<CheckNowResult> {
+  const session = await currentSession();
+  let response: Response;
+  try {
+    response = await fetch(`${config.functionsUrl}/check-now`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${session?.access_token ?? ""}`,
+        apikey: config.publishableKey,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ domain: name }),
+    });
+  } catch (error) {
+    fail(error);
+  }
+  if (!response.ok) await functionFailure(response);
+  const remaining = response.headers.get("ratelimit-remaining");
+  return {
+    ...await response.json(),
+    checks_left_today: remaining === null ? null : Number(remaining),
+  };
 }
 
 export function domainDetail(name: string): Promise<DomainDetail> {

@@ -35,12 +35,89 @@ export const csvColumns = [
   "last_checked_at",
   "predicted_drop_at",
   "added_at",
+  "tags",
+  "note",
 ] as const;
 
+/** The watchlist as CSV; `tags` are joined with commas in one cell (a tag never holds a comma). */
 export function watchlistCsv(rows: WatchedDomain[]): string {
   const lines = [csvColumns.join(",")];
   for (const row of rows) {
-    lines.push(csvColumns.map((column) => cell(row[column] as string | null)).join(","));
+    lines.push(
+      csvColumns.map((column) =>
+        cell(column === "tags" ? (row.tags ?? []).join(",") : row[column] as string | null)
+      ).join(","),
+    );
   }
   return lines.join("\r\n") + "\r\n";
+}
+
+/** The rows of a CSV text (RFC 4180: quoted cells may hold commas, quotes as "" and line breaks). */
+export function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let value = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        value += '"';
+        i++;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        value += char;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ",") {
+      record.push(value);
+      value = "";
+    } else if (char === "\n" || char === "\r") {
+      if (char === "\r" && text[i + 1] === "\n") i++;
+      record.push(value);
+      records.push(record);
+      record = [];
+      value = "";
+    } else {
+      value += char;
+    }
+  }
+  if (value !== "" || record.length > 0) {
+    record.push(value);
+    records.push(record);
+  }
+  return records.filter((row) => row.some((c) => c.trim() !== ""));
+}
+
+export interface ImportedDetails {
+  domain_name: string;
+  tags?: string[];
+  note?: string | null;
+}
+
+/**
+ * A CSV with a header naming the name column (`domain_name`, `domain` or `name`) and `tags` and/or `note`
+ * (as the export writes it): each row's name with its tags (comma-separated in the cell) and note. Null
+ * for any other text (then only names are read, by namesFromText).
+ */
+export function detailsFromCsv(text: string): ImportedDetails[] | null {
+  const [header, ...rows] = csvRecords(text);
+  if (!header) return null;
+  const columns = header.map((c) => c.trim().toLowerCase());
+  const nameAt = columns.findIndex((c) => headerWords.has(c));
+  const tagsAt = columns.indexOf("tags");
+  const noteAt = columns.indexOf("note");
+  if (nameAt < 0 || (tagsAt < 0 && noteAt < 0)) return null;
+  const details: ImportedDetails[] = [];
+  for (const row of rows) {
+    const name = (row[nameAt] ?? "").trim();
+    if (!name) continue;
+    const item: ImportedDetails = { domain_name: name };
+    if (tagsAt >= 0) item.tags = (row[tagsAt] ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+    if (noteAt >= 0) item.note = (row[noteAt] ?? "").trim() || null;
+    details.push(item);
+  }
+  return details;
 }

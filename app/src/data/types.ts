@@ -24,11 +24,44 @@ export interface WatchedDomain {
   prediction_basis: string | null;
   /** When the last check got an answer from the registry that could not be read; null otherwise. */
   registry_unreadable_at?: string | null;
+  /** While unknown: the poller's last check reason (the contract's checkReason), or `not_checked_yet`. */
+  unknown_reason: string | null;
+  /** While unknown: when the poller checks it next. */
+  next_check_at: string | null;
+  tags: string[];
+  note: string | null;
 }
 
 export interface WatchlistPage {
   total: number;
   domains: WatchedDomain[];
+  /** The keyset cursor of the next page (watchlist_page's `p_after`), null on the last page. */
+  next_cursor: string | null;
+}
+
+/** The radar's counts (watchlist_summary); each key is also a watchlist_page `focus`. */
+export interface WatchlistSummary {
+  available_now: number;
+  dropping_within_7_days: number;
+  expiring_within_30_days: number;
+  unknown: number;
+  total: number;
+}
+
+export type RadarFocus = Exclude<keyof WatchlistSummary, "total">;
+export type RadarOrder = "urgency" | "name" | "expiry" | "added";
+
+/** check-now's answer: the API's live check result. */
+export interface CheckNowResult {
+  domain_name: string;
+  status: string;
+  available: boolean | null;
+  checked_at: string;
+  reason: string;
+  retry_after_seconds?: number;
+  /** From RateLimit-Remaining: what is left of today's allowance (null: unlimited). */
+  checks_left_today?: number | null;
+  [key: string]: unknown;
 }
 
 export interface AddResult {
@@ -174,6 +207,7 @@ export interface TeamWebhook {
   url_masked: string;
   enabled: boolean;
   event_types: string[];
+}
 
 /** One email alert channel (list_email_channels): the account's own address, or an extra one, masked. */
 export interface EmailChannel {

@@ -1,19 +1,68 @@
-/** One name: its state history, the evidence behind `available`, the drop prediction, the alerts sent. */
+/**
+ * One name: where it is in its lifecycle, Check now, its tags and note, its state history, the evidence
+ * behind `available`, the drop prediction, the alerts sent.
+ */
 import { useEffect, useState } from "preact/hooks";
 import type { ScreenProps } from "../screen_props.ts";
 import * as api from "../data/api.ts";
-import type { DomainDetail } from "../data/types.ts";
+import { lifecycleStage } from "../data/lifecycle.ts";
+import { relativeTime } from "../data/relative_time.ts";
+import type { DomainDetail, WatchedDomain } from "../data/types.ts";
+import { explainUnknown } from "../data/unknown_reason.ts";
+import { CheckNowButton } from "../ui/check_now.tsx";
 import {
   ErrorNote,
   formatDate,
   formatTime,
+  Notice,
   StatusBadge,
   statusLabels,
   useAction,
 } from "../ui/components.tsx";
+import { Form } from "../ui/form.tsx";
+import { LifecycleSteps } from "../ui/lifecycle_steps.tsx";
 import { Table } from "../ui/table.tsx";
 import { eventLabel } from "../ui/event_labels.ts";
 import { TeamClaims } from "../ui/team_claims.tsx";
+
+/** Tags (comma-separated) and a note for the name (set_watchlist_details; the database holds the limits). */
+function TagsAndNote({ domain, onSaved }: { domain: WatchedDomain; onSaved: () => void }) {
+  const [tags, setTags] = useState((domain.tags ?? []).join(", "));
+  const [note, setNote] = useState(domain.note ?? "");
+  const [saved, setSaved] = useState(false);
+  const { busy, error, act } = useAction();
+  return (
+    <Form
+      class="card"
+      onSubmit={() =>
+        act(async () => {
+          setSaved(false);
+          await api.setDetails([{
+            domain_name: domain.domain_name,
+            tags: tags.split(",").map((t) => t.trim()).filter(Boolean),
+            note: note.trim() || null,
+          }]);
+          setSaved(true);
+          onSaved();
+        })}
+    >
+      <h2>Tags and note</h2>
+      <label>
+        Tags (separated by commas; up to 10, each up to 32 characters)
+        <input value={tags} onInput={(e) => setTags((e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        Note (up to 500 characters)
+        <textarea rows={3} value={note} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} />
+      </label>
+      <div class="row">
+        <button type="submit" disabled={busy}>Save tags and note</button>
+      </div>
+      <ErrorNote error={error} />
+      {saved ? <Notice>Saved.</Notice> : null}
+    </Form>
+  );
+}
 
 function Evidence({ evidence }: { evidence: Record<string, unknown> }) {
   return (
@@ -47,10 +96,11 @@ function changeLabel(previous: string | null, status: string): string {
 
 export function DomainPage({ session, name }: ScreenProps & { name: string }) {
   const [detail, setDetail] = useState<DomainDetail | null>(null);
+  const [version, setVersion] = useState(0);
   const { error, act } = useAction();
   useEffect(() => {
     act(async () => setDetail(await api.domainDetail(name)));
-  }, [name]);
+  }, [name, version]);
 
   if (!detail) {
     return (
@@ -65,23 +115,41 @@ export function DomainPage({ session, name }: ScreenProps & { name: string }) {
     );
   }
   const domain = detail.domain;
+  const now = new Date();
+  const unknown = domain.status === "unknown" ? explainUnknown(domain.unknown_reason) : null;
   return (
     <section>
       <p>
         <a href="/">← Watchlist</a>
       </p>
-      <h1>{domain.unicode_name ?? domain.domain_name}</h1>
+      <div class="title-row">
+        <h1>{domain.unicode_name ?? domain.domain_name}</h1>
+        <CheckNowButton name={domain.domain_name} onChecked={() => setVersion((v) => v + 1)} />
+      </div>
       <TeamClaims userId={session.user.id} name={domain.domain_name} />
       <dl class="facts">
         <div>
           <dt>Status</dt>
           <dd>
             <StatusBadge status={domain.status} />
+            {unknown
+              ? (
+                <span class="why">
+                  {unknown.why} {unknown.next}
+                  {domain.next_check_at ? ` Next check: ${formatTime(domain.next_check_at)}.` : ""}
+                </span>
+              )
+              : null}
           </dd>
         </div>
         <div>
           <dt>Expires</dt>
-          <dd>{formatDate(domain.expires_at)}</dd>
+          <dd>
+            {formatDate(domain.expires_at)}
+            {domain.expires_at
+              ? <span class="relative">{relativeTime(domain.expires_at, now, "expiry")}</span>
+              : null}
+          </dd>
         </div>
         <div>
           <dt>Registrar</dt>
@@ -109,7 +177,8 @@ export function DomainPage({ session, name }: ScreenProps & { name: string }) {
           <div class="card">
             <h2>Drop prediction</h2>
             <p>
-              Expected to drop around <strong>{formatTime(domain.predicted_drop_at)}</strong>.
+              Expected to drop around <strong>{formatTime(domain.predicted_drop_at)}</strong>{" "}
+              ({relativeTime(domain.predicted_drop_at, now, "drop")}).
             </p>
             {domain.prediction_basis
               ? <p class="muted">Basis: {basisText[domain.prediction_basis] ?? domain.prediction_basis}.</p>
@@ -117,6 +186,12 @@ export function DomainPage({ session, name }: ScreenProps & { name: string }) {
           </div>
         )
         : null}
+      <LifecycleSteps stage={lifecycleStage(domain, now)} />
+      <TagsAndNote
+        key={domain.domain_name}
+        domain={domain}
+        onSaved={() => setVersion((v) => v + 1)}
+      />
       <h2>History</h2>
       {detail.history.length === 0
         ? (

@@ -96,7 +96,8 @@ insert into cases values
   ('public.add_watchlist_domains(text[])', $$ select * from public.add_watchlist_domains(array['new-name.com']) $$, 'ok', 'same'),
   ('public.list_watchlist(integer,integer,text)', $$ select * from public.list_watchlist(10, 0, null) $$, 'ok', 'same'),
   ('public.remove_watchlist_domain(text)', $$ select public.remove_watchlist_domain('watched.com') $$, 'ok', 'same'),
-  ('public.watchlist_page(text,text,integer,integer)', $$ select public.watchlist_page(null, null, 10, 0) $$, 'ok', 'same'),
+  ('public.watchlist_page(text,text,integer,integer,text,text,text,text)', $$ select public.watchlist_page(null, null, 10, 0) $$, 'ok', 'same'),
+  ('public.watchlist_summary()', $$ select public.watchlist_summary() $$, 'ok', 'same'),
   -- pure helpers and the policies' own helpers: they answer about the caller only and change nothing
   ('public.current_account_id()', $$ select public.current_account_id() $$, 'ok', 'same'),
   ('public.is_oauth_client_token()', $$ select public.is_oauth_client_token() $$, 'ok', 'same'),
@@ -109,6 +110,8 @@ insert into cases values
   -- managing the account (and the app's reads of the account and of a name's alerts)
   ('public.account_overview()', $$ select public.account_overview() $$, 'ok', 'refused'),
   ('public.domain_detail(text)', $$ select public.domain_detail('watched.com') $$, 'ok', 'refused'),
+  ('public.set_watchlist_details(jsonb)', $$ select public.set_watchlist_details('[{"domain_name": "watched.com", "note": "n"}]') $$, 'ok', 'refused'),
+  ('public.tag_watchlist_domains(text[],text[],text[])', $$ select public.tag_watchlist_domains(array['watched.com'], array['t']) $$, 'ok', 'refused'),
   ('public.create_api_key(text)', $$ select public.create_api_key('k2') $$, 'ok', 'refused'),
   ('public.revoke_api_key(uuid)', format($$ select public.revoke_api_key(%L) $$, :'key_id'), 'ok', 'refused'),
   ('public.create_organization(text)', $$ select public.create_organization('Two') $$, 'ok', 'refused'),

@@ -13,7 +13,7 @@ select tests.create_user('ar-dave@test.local', 'business') as dave \gset
 -- Privileges -------------------------------------------------------------------------------------------
 select ok(
   has_function_privilege('authenticated', 'public.account_overview()', 'EXECUTE')
-  and has_function_privilege('authenticated', 'public.watchlist_page(text, text, integer, integer)', 'EXECUTE')
+  and has_function_privilege('authenticated', 'public.watchlist_page(text, text, integer, integer, text, text, text, text)', 'EXECUTE')
   and has_function_privilege('authenticated', 'public.domain_detail(text)', 'EXECUTE')
   and has_table_privilege('authenticated', 'public.domain_status_changes', 'SELECT')
   and not has_table_privilege('authenticated', 'public.domain_status_changes', 'INSERT')
@@ -21,7 +21,7 @@ select ok(
   'the app reads; it writes no history');
 select ok(
   not has_function_privilege('anon', 'public.account_overview()', 'EXECUTE')
-  and not has_function_privilege('anon', 'public.watchlist_page(text, text, integer, integer)', 'EXECUTE')
+  and not has_function_privilege('anon', 'public.watchlist_page(text, text, integer, integer, text, text, text, text)', 'EXECUTE')
   and not has_function_privilege('anon', 'public.domain_detail(text)', 'EXECUTE')
   and not has_table_privilege('anon', 'public.domain_status_changes', 'SELECT'),
   'anon holds nothing of it');
@@ -134,7 +134,7 @@ select tests.authenticate_as('ar-carol@test.local');
 select is((select count(*)::integer from public.domain_status_changes), 0, 'another account sees no history');
 select throws_ok($$ select public.domain_detail('shared-ar.test') $$, 'P0002', null,
   'another account''s name is not found (P0002)');
-select is(public.watchlist_page(), '{"total": 0, "domains": []}'::jsonb, 'an empty watchlist is an empty page');
+select is(public.watchlist_page(), '{"total": 0, "domains": [], "next_cursor": null}'::jsonb, 'an empty watchlist is an empty page');
 select tests.authenticate_as('ar-bob@test.local');
 select is((select count(*)::integer from public.domain_status_changes), 3,
   'a watcher reads the name''s history: the poller''s changes, not another account''s live check');
@@ -177,26 +177,28 @@ select is(public.account_overview() -> 'daily_request_limit', 'null'::jsonb, 'en
 select tests.authenticate_as('ar-alice@test.local');
 select is((public.watchlist_page() -> 'total')::integer, 6, 'total counts the active watchlist');
 select results_eq(
-  $$ select jsonb_array_elements(public.watchlist_page() -> 'domains') ->> 'domain_name' $$,
+  $$ select jsonb_array_elements(public.watchlist_page(p_order => 'name') -> 'domains') ->> 'domain_name' $$,
   array['a1b-ar.test', 'alpha-ar.test', 'beta-ar.test', 'gamma-ar.test', 'shared-ar.test', 'xn--bcher-kva.test'],
   'ordered by domain_name');
 select is(
   (select array_agg(k order by k) from jsonb_object_keys(public.watchlist_page() -> 'domains' -> 0) as k),
-  array['added_at', 'domain_name', 'expires_at', 'last_checked_at', 'predicted_drop_at', 'prediction_basis',
-        'registrar', 'registry_unreadable_at', 'status', 'status_changed_at', 'unicode_name'],
+  array['added_at', 'domain_name', 'expires_at', 'last_checked_at', 'next_check_at', 'note', 'predicted_drop_at',
+        'prediction_basis', 'registrar', 'registry_unreadable_at', 'status', 'status_changed_at', 'tags',
+        'unicode_name', 'unknown_reason'],
   'a row has exactly the contract''s fields');
-select is(public.watchlist_page('pending_delete') - 'domains', '{"total": 1}'::jsonb, 'status filter counts');
+select is(public.watchlist_page('pending_delete') - 'domains' - 'next_cursor', '{"total": 1}'::jsonb, 'status filter counts');
 select is((public.watchlist_page('pending_delete') -> 'domains' -> 0) - 'added_at',
   '{"domain_name": "beta-ar.test", "unicode_name": null, "status": "pending_delete",
     "last_checked_at": "2026-01-02T00:00:00+00:00", "status_changed_at": "2026-01-02T00:00:00+00:00",
     "expires_at": null, "registrar": null, "predicted_drop_at": "2026-02-01T00:00:00+00:00",
-    "prediction_basis": "redemption_period", "registry_unreadable_at": null}'::jsonb,
+    "prediction_basis": "redemption_period", "unknown_reason": null, "next_check_at": null, "tags": [],
+    "note": null, "registry_unreadable_at": null}'::jsonb,
   'a pending-delete row carries its predicted drop and basis');
 select is((public.watchlist_page('registered') -> 'domains' -> 1) - 'added_at' - 'last_checked_at'
             - 'status_changed_at',
   '{"domain_name": "shared-ar.test", "unicode_name": null, "status": "registered",
     "expires_at": "2027-01-07T00:00:00+00:00", "registrar": "New Registrar", "predicted_drop_at": null,
-    "prediction_basis": null, "registry_unreadable_at": null}'::jsonb,
+    "prediction_basis": null, "unknown_reason": null, "next_check_at": null, "tags": [], "note": null, "registry_unreadable_at": null}'::jsonb,
   'a name that left pending delete shows no prediction');
 select is((public.watchlist_page('unknown') -> 'total')::integer, 2, 'unchecked names are unknown');
 select throws_ok($$ select public.watchlist_page('gone') $$, '22023', null, 'an unknown status is refused');
@@ -216,15 +218,15 @@ select is((public.watchlist_page('registered', 'ar.test') -> 'total')::integer, 
 
 -- Paging.
 select results_eq(
-  $$ select jsonb_array_elements(public.watchlist_page(null, null, 2, 1) -> 'domains') ->> 'domain_name' $$,
+  $$ select jsonb_array_elements(public.watchlist_page(null, null, 2, 1, 'name') -> 'domains') ->> 'domain_name' $$,
   array['alpha-ar.test', 'beta-ar.test'], 'limit and offset');
 select is((public.watchlist_page(null, null, 2, 1) -> 'total')::integer, 6, 'total is the whole count');
-select is(public.watchlist_page(null, null, 50, 6), '{"total": 6, "domains": []}'::jsonb,
+select is(public.watchlist_page(null, null, 50, 6), '{"total": 6, "domains": [], "next_cursor": null}'::jsonb,
   'past the end: no rows, the total still');
-select is(public.watchlist_page(null, 'ar.test', 1, 10), '{"total": 5, "domains": []}'::jsonb,
+select is(public.watchlist_page(null, 'ar.test', 1, 10), '{"total": 5, "domains": [], "next_cursor": null}'::jsonb,
   'past the end with a filter: the total still');
 select results_eq(
-  $$ select jsonb_array_elements(public.watchlist_page(null, 'ar', 2, 2) -> 'domains') ->> 'domain_name' $$,
+  $$ select jsonb_array_elements(public.watchlist_page(null, 'ar', 2, 2, 'name') -> 'domains') ->> 'domain_name' $$,
   array['beta-ar.test', 'gamma-ar.test'], 'a filtered page');
 select throws_ok($$ select public.watchlist_page(null, null, 0) $$, '22023', null, 'limit 0 is refused');
 select throws_ok($$ select public.watchlist_page(null, null, 201) $$, '22023', null, 'limit 201 is refused');
@@ -278,7 +280,8 @@ declare
 begin
   for i in 1..3 loop
     v_start := clock_timestamp();
-    perform public.watchlist_page(p_status, p_search, p_limit, p_offset);
+    -- The name order (the radar's urgency order is timed in 36_drop_radar.test.sql).
+    perform public.watchlist_page(p_status, p_search, p_limit, p_offset, 'name');
     v_elapsed := extract(epoch from clock_timestamp() - v_start) * 1000;
     v_best := least(coalesce(v_best, v_elapsed), v_elapsed);
   end loop;

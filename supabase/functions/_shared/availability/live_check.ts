@@ -8,6 +8,7 @@ import {
   type CheckedDomain,
   type CheckResult,
   defaultCheckDeps,
+  type Refusal,
 } from "./check_domain.ts";
 import { asService, type Transaction, type TransactionRunner } from "../db/client.ts";
 import { config } from "../config.ts";
@@ -15,7 +16,6 @@ import { type CorrectedPrediction, dropPrediction, predictDrop } from "./drop_pr
 import { sharedDropCorrections } from "./drop_corrections.ts";
 import type { AvailabilityEvidence } from "./evidence.ts";
 import { errorForLog } from "../log_text.ts";
-import { retryAfterSeconds } from "./retry_after.ts";
 
 export interface LiveCheckStore {
   /** A cached result younger than its expiry, or null. */
@@ -100,6 +100,21 @@ export function createLiveCheck(deps: LiveCheckDeps): LiveCheck {
   };
 }
 
+/**
+ * When a refused live check may be asked again (`retry_after_seconds`, REST, MCP and the app alike): until
+ * the host's pause ends when it is known, else one more full wait for a turn (the live check's bound on it:
+ * 8 s at an RDAP host, 15 s at a WHOIS host); at least 1 s. Pure.
+ */
+export function retryAfterSeconds(refusal: Refusal, nowMs: number): number {
+  if (refusal.until !== null && Number.isFinite(refusal.until)) {
+    return Math.max(1, Math.ceil((refusal.until - nowMs) / 1000));
+  }
+  const waitMs = refusal.reason.startsWith("whois_")
+    ? LIVE_CHECK_MAX_WHOIS_WAIT_MS
+    : LIVE_CHECK_MAX_HOST_WAIT_MS;
+  return Math.max(1, Math.ceil(waitMs / 1000));
+}
+
 function unicodeNameFor(domainName: string, unicodeName: string | null): string | null {
   return unicodeName !== null && unicodeName !== domainName ? unicodeName : null;
 }
@@ -142,6 +157,11 @@ export async function recordDomainCheck(
     // The history row of a transition this live check just wrote (if any) names who asked.
     await tx`select private.note_live_change_account(
       ${result.domain_name}, ${result.checked_at}, ${details.account}::uuid)`;
+  }
+  if (source === "poller" && result.status === "unknown") {
+    // Why the name is still unknown, for the app's radar (only the poller's checks: an unknown live result
+    // leaves the shared state as it was).
+    await tx`select private.note_unknown_reason(${result.domain_name}, ${result.reason})`;
   }
   if (result.status === "available" && details.evidence) {
     // A transition into available raised `domain.available` events just now: they carry the evidence

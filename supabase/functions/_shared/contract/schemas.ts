@@ -74,6 +74,10 @@ export const watchlistDomain = z.object({
   status_changed_at: z.string().nullable(),
   expires_at: z.string().nullable().describe("Registry expiration date from RDAP, when known."),
   registrar: z.string().nullable().describe("Sponsoring registrar from RDAP, when known."),
+  tags: z.array(z.string()).optional().describe(
+    "The account's own tags for the name (up to 10, set in the app), present when there are any.",
+  ),
+  note: z.string().optional().describe("The account's own note for the name (set in the app), when set."),
 });
 
 export type WatchlistDomain = z.infer<typeof watchlistDomain>;

@@ -32,6 +32,8 @@ interface WatchlistRow {
   status_changed_at: Date | null;
   expires_at: Date | null;
   registrar: string | null;
+  tags: string[];
+  note: string | null;
 }
 
 /**
@@ -59,6 +61,9 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
     status_changed_at: iso(row.status_changed_at),
     expires_at: iso(row.expires_at),
     registrar: row.registrar,
+    // The account's own tags and note, only when set (docs/api.md).
+    ...(row.tags && row.tags.length > 0 ? { tags: row.tags } : {}),
+    ...(row.note ? { note: row.note } : {}),
   };
 }
 
@@ -88,7 +93,9 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
   return {
     limit,
     statement: `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at,
-              expires_at, registrar
+              expires_at, registrar, ${
+      organization ? "null::text[] as tags, null::text as note" : "tags, note"
+    }
        from ${source}${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
       nullableLiteral(cursor, textLiteral)
     })`,
