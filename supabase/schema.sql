@@ -16,6 +16,14 @@ SET client_min_messages = warning;
 SET row_security = off;
 
 --
+-- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
+--
+
+CREATE SCHEMA private;
+
+ALTER SCHEMA private OWNER TO postgres;
+
+--
 -- Name: public; Type: SCHEMA; Schema: -; Owner: pg_database_owner
 --
 
@@ -28,14 +36,6 @@ ALTER SCHEMA public OWNER TO pg_database_owner;
 --
 
 COMMENT ON SCHEMA public IS 'standard public schema';
-
---
--- Name: private; Type: SCHEMA; Schema: -; Owner: postgres
---
-
-CREATE SCHEMA private;
-
-ALTER SCHEMA private OWNER TO postgres;
 
 --
 -- Name: admit_api_request(uuid, text, boolean, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
@@ -64,6 +64,26 @@ end
 $$;
 
 ALTER FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) OWNER TO postgres;
+
+--
+-- Name: alert_watchers(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.alert_watchers(p_domain_name text) RETURNS TABLE(user_id uuid)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select e.user_id
+    from public.watchlist_entries as e
+   where e.domain_name = p_domain_name and e.deleted_at is null
+  union
+  select m.user_id
+    from public.organization_watchlist_entries as o
+    join public.organization_members as m on m.organization_id = o.organization_id and m.personal_alerts
+   where o.domain_name = p_domain_name and o.deleted_at is null
+$$;
+
+ALTER FUNCTION private.alert_watchers(p_domain_name text) OWNER TO postgres;
 
 --
 -- Name: api_request_allowance(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -140,7 +160,7 @@ ALTER FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean
 -- Name: authorize_api_request(text, boolean); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -148,6 +168,7 @@ CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean D
 declare
   v_key_id uuid;
   v_user_id uuid;
+  v_org uuid;
   v_last_used_at timestamptz;
   v_plan_id text;
   v_api_access boolean;
@@ -155,12 +176,12 @@ declare
 begin
   if p_key_hash is null or p_key_hash = '' then
     return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
-                        null::timestamptz;
+                        null::timestamptz, null::uuid;
     return;
   end if;
 
-  select k.id, k.user_id, k.last_used_at, p.plan_id, pl.api_access, pl.requests_per_day
-    into v_key_id, v_user_id, v_last_used_at, v_plan_id, v_api_access, v_requests_per_day
+  select k.id, k.user_id, k.organization_id, k.last_used_at, p.plan_id, pl.api_access, pl.requests_per_day
+    into v_key_id, v_user_id, v_org, v_last_used_at, v_plan_id, v_api_access, v_requests_per_day
     from public.api_keys as k
     join public.profiles as p on p.id = k.user_id
     join public.plans as pl on pl.id = p.plan_id
@@ -169,12 +190,10 @@ begin
 
   if not found then
     return query select 'unauthorized'::text, null::uuid, null::text, false, null::integer, null::integer,
-                        null::timestamptz;
+                        null::timestamptz, null::uuid;
     return;
   end if;
 
-  -- Record use at most once a minute, and never wait for a concurrent request holding the row. Like the
-  -- counter, this bookkeeping need not wait for a durable flush (see count_api_request).
   if v_last_used_at is null or v_last_used_at < now() - interval '1 minute' then
     perform set_config('synchronous_commit', 'off', true);
     update public.api_keys as k
@@ -188,12 +207,95 @@ begin
      );
   end if;
 
-  return query select * from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day,
-                                                      p_count);
+  if v_org is null then
+    return query select a.*, null::uuid
+                   from private.admit_api_request(v_user_id, v_plan_id, v_api_access, v_requests_per_day, p_count) as a;
+    return;
+  end if;
+
+  -- An organization's key: the owner's plan and the organization's own count.
+  select o.plan_id, o.api_access, o.requests_per_day into v_plan_id, v_api_access, v_requests_per_day
+    from private.org_plan(v_org) as o;
+  if not coalesce(v_api_access, false) then
+    return query select 'upgrade_required'::text, v_user_id, v_plan_id, false, v_requests_per_day,
+                        null::integer, null::timestamptz, v_org;
+    return;
+  end if;
+  return query select 'ok'::text, v_user_id, v_plan_id, c.allowed, c.request_limit, c.remaining, c.reset_at, v_org
+                 from private.count_org_api_request(v_org, v_requests_per_day, p_count) as c;
 end
 $$;
 
 ALTER FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) OWNER TO postgres;
+
+--
+-- Name: calendar_feed_document(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.calendar_feed_document(p_token_hash text) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+           'reminder_days', to_jsonb(f.reminder_days),
+           'names', coalesce((
+             select jsonb_agg(jsonb_build_object(
+                      'domain_name', w.domain_name,
+                      'unicode_name', w.unicode_name,
+                      'status', d.status,
+                      'expires_at', d.expires_at,
+                      'predicted_drop_at', d.predicted_drop_at
+                    ) order by w.domain_name)
+               from public.watchlist_entries as w
+               join public.domains as d on d.name = w.domain_name
+              where w.user_id = f.user_id and w.deleted_at is null
+           ), '[]'::jsonb)
+         )
+    from public.calendar_feeds as f
+   where f.token_hash = p_token_hash
+$$;
+
+ALTER FUNCTION private.calendar_feed_document(p_token_hash text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.calendar_feed_document(p_token_hash text) IS 'The calendar feed of the token whose SHA-256 hex is p_token_hash: reminder_days and the account''s own watched names (domain_name, unicode_name, status, expires_at, predicted_drop_at); null when unknown or revoked.';
+
+--
+-- Name: check_email_address_cap(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_email_address_cap() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_allowed integer;
+begin
+  if new.is_account then
+    return new;
+  end if;
+  select pl.extra_alert_emails into v_allowed
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = new.user_id
+     for no key update of p;
+  if coalesce(v_allowed, 0) = 0 then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Extra alert email addresses come with the Pro plan and higher.';
+  end if;
+  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account)
+     >= v_allowed then
+    raise exception using errcode = 'DW409',
+      message = format('DW409: email_address_limit: At most %s extra alert email addresses.', v_allowed);
+  end if;
+  return new;
+end
+$$;
+
+ALTER FUNCTION private.check_email_address_cap() OWNER TO postgres;
 
 --
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -357,10 +459,10 @@ begin
        where d.status = 'pending_delete'
          and d.next_check_at <= now()
          and (d.lease_until is null or d.lease_until <= now())
-         and exists (
-           select 1 from public.watchlist_entries as e
-            where e.domain_name = d.name and e.deleted_at is null
-         )
+         and (exists (select 1 from public.watchlist_entries as e
+                       where e.domain_name = d.name and e.deleted_at is null)
+              or exists (select 1 from public.organization_watchlist_entries as o
+                          where o.domain_name = d.name and o.deleted_at is null))
        order by d.next_check_at
        limit p_limit
          for update of d skip locked
@@ -374,10 +476,10 @@ begin
          where d.next_check_at <= now()
            and (d.lease_until is null or d.lease_until <= now())
            and d.name <> all (v_names)
-           and exists (
-             select 1 from public.watchlist_entries as e
-              where e.domain_name = d.name and e.deleted_at is null
-           )
+           and (exists (select 1 from public.watchlist_entries as e
+                         where e.domain_name = d.name and e.deleted_at is null)
+                or exists (select 1 from public.organization_watchlist_entries as o
+                            where o.domain_name = d.name and o.deleted_at is null))
          order by d.next_check_at
          limit p_limit - cardinality(v_names)
            for update of d skip locked
@@ -394,7 +496,6 @@ begin
                 d.registry_asked_at
     )
     select c.name::text, c.status, c.expires_at, c.registrar, c.last_checked_at, c.registry_asked_at,
-           -- The reminder days of every channel of every account watching the name (empty: none asks).
            (select coalesce(array_agg(distinct r.days order by r.days), '{}')
               from public.watchlist_entries as e
               cross join lateral private.expiring_reminder_days(e.user_id) as r(days)
@@ -405,6 +506,146 @@ end
 $$;
 
 ALTER FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) OWNER TO postgres;
+
+--
+-- Name: claim_email_confirmations(integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.claim_email_confirmations(p_limit integer) RETURNS TABLE(email_address_id uuid, address text, token text, expires_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_row record;
+  v_token text;
+begin
+  for v_row in
+    select a.id, a.address from public.email_addresses as a
+     where a.confirmation_mail_due_at <= now() and a.status = 'pending' and not a.is_account
+     order by a.confirmation_mail_due_at
+     limit greatest(coalesce(p_limit, 0), 0)
+       for update skip locked
+  loop
+    v_token := encode(extensions.gen_random_bytes(24), 'hex');
+    update public.email_addresses as a
+       set confirmation_token_hash = encode(extensions.digest(v_token, 'sha256'), 'hex'),
+           confirmation_expires_at = now() + interval '24 hours',
+           confirmation_mail_due_at = null,
+           confirmation_sent_at = now()
+     where a.id = v_row.id;
+    email_address_id := v_row.id;
+    address := v_row.address;
+    token := v_token;
+    expires_at := now() + interval '24 hours';
+    return next;
+  end loop;
+end
+$$;
+
+ALTER FUNCTION private.claim_email_confirmations(p_limit integer) OWNER TO postgres;
+
+--
+-- Name: claim_email_mails(integer, integer, integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) RETURNS TABLE(mail_id uuid, delivery_id uuid, attempt_count integer, failure_count integer, delivery_created_at timestamp with time zone, event_id text, email_address_id uuid, to_address text, address_status text, address_enabled boolean, unsubscribe_token text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_lane record;
+  v_ids uuid[];
+  v_until timestamptz;
+  v_token text;
+  v_mails integer := 0;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 1000
+     or p_lease_seconds is null or p_lease_seconds < 1 or p_lease_seconds > 3600
+     or p_window_seconds is null or p_window_seconds < 0 or p_window_seconds > 86400
+     or p_max_events is null or p_max_events < 1 or p_max_events > 500 then
+    raise exception using errcode = 'DW400', message = 'DW400: claim_email_mails: invalid limits.';
+  end if;
+
+  insert into public.alert_delivery_lanes (lane_key, user_id, channel, email_address_id)
+  select distinct on (d.lane_key) d.lane_key, d.user_id, 'email', d.email_address_id
+    from public.alert_deliveries as d
+   where d.status = 'pending'
+     and d.channel = 'email'
+     and d.email_address_id is not null
+     and d.next_attempt_at <= clock_timestamp()
+     and not exists (select 1 from public.alert_delivery_lanes as l where l.lane_key = d.lane_key)
+   order by d.lane_key
+  on conflict do nothing;
+
+  for v_lane in
+    select h.lane_key, h.email_address_id, h.id
+      from (
+        select distinct on (d.lane_key) d.lane_key, d.email_address_id, d.id, d.user_id, d.created_at
+          from public.alert_deliveries as d
+         where d.status = 'pending'
+           and d.channel = 'email'
+           and d.next_attempt_at <= clock_timestamp()
+           and (d.lease_until is null or d.lease_until <= clock_timestamp())
+         order by d.lane_key, d.created_at, d.id
+      ) as h
+      left join public.alert_delivery_lanes as l on l.lane_key = h.lane_key
+     where h.created_at <= clock_timestamp() - make_interval(secs => p_window_seconds)
+       and (l.lane_key is null or l.busy_until is null or l.busy_until <= clock_timestamp())
+     order by h.created_at, h.lane_key
+     limit p_limit * 2
+  loop
+    exit when v_mails >= p_limit;
+    v_until := clock_timestamp() + make_interval(secs => p_lease_seconds);
+    if v_lane.email_address_id is not null then
+      perform 1 from public.alert_delivery_lanes as l
+       where l.lane_key = v_lane.lane_key
+         and (l.busy_until is null or l.busy_until <= clock_timestamp())
+         for update skip locked;
+      continue when not found;
+    end if;
+    select array_agg(x.id order by x.created_at, x.id) into v_ids
+      from (
+        select d.id, d.created_at
+          from public.alert_deliveries as d
+         where d.lane_key = v_lane.lane_key
+           and d.status = 'pending'
+           and d.next_attempt_at <= clock_timestamp()
+           and (d.lease_until is null or d.lease_until <= clock_timestamp())
+         order by d.created_at, d.id
+         limit p_max_events
+           for update skip locked
+      ) as x;
+    continue when v_ids is null or not (v_lane.id = any (v_ids));
+
+    update public.alert_deliveries as d set lease_until = v_until where d.id = any (v_ids);
+    update public.alert_delivery_lanes as l
+       set busy_delivery_id = v_ids[1], busy_until = v_until, updated_at = now()
+     where l.lane_key = v_lane.lane_key;
+    v_token := null;
+    if v_lane.email_address_id is not null then
+      v_token := encode(extensions.gen_random_bytes(24), 'hex');
+      insert into public.email_unsubscribe_tokens (token_hash, email_address_id)
+      values (encode(extensions.digest(v_token, 'sha256'), 'hex'), v_lane.email_address_id);
+    end if;
+    v_mails := v_mails + 1;
+
+    return query
+      select v_ids[1], c.id, c.attempt_count, c.failure_count, c.created_at, c.event_id, c.email_address_id,
+             case when a.is_account then
+               (select u.email::text from auth.users as u
+                 where u.id = a.user_id and u.email_confirmed_at is not null)
+             else a.address end,
+             a.status, a.enabled, v_token
+        from public.alert_deliveries as c
+        left join public.email_addresses as a on a.id = c.email_address_id
+       where c.id = any (v_ids)
+       order by array_position(v_ids, c.id);
+  end loop;
+end
+$$;
+
+ALTER FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) OWNER TO postgres;
 
 --
 -- Name: claim_fair_alert_deliveries(integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -430,11 +671,11 @@ begin
       message = 'DW400: claim_fair_alert_deliveries: lease must be 1-3600 s.';
   end if;
 
-  -- The lanes of every due delivery exist before any is claimed, created in lane_key order (see above).
   insert into public.alert_delivery_lanes (lane_key, user_id, channel, webhook_endpoint_id)
   select distinct on (d.lane_key) d.lane_key, d.user_id, d.channel, d.webhook_endpoint_id
     from public.alert_deliveries as d
    where d.status = 'pending'
+     and d.channel <> 'email'
      and d.next_attempt_at <= clock_timestamp()
      and d.lane_key not like 'delivery:%'
      and not exists (select 1 from public.alert_delivery_lanes as l where l.lane_key = d.lane_key)
@@ -447,6 +688,7 @@ begin
              d.next_attempt_at, d.created_at
         from public.alert_deliveries as d
        where d.status = 'pending'
+         and d.channel <> 'email'
          and d.next_attempt_at <= clock_timestamp()
          and (d.lease_until is null or d.lease_until <= clock_timestamp())
        order by d.lane_key, d.next_attempt_at, d.created_at, d.id
@@ -588,6 +830,33 @@ $$;
 ALTER FUNCTION private.cleaned_tags(p_tags text[]) OWNER TO postgres;
 
 --
+-- Name: confirm_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.confirm_email_address(p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_id uuid;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' then
+    return 'invalid';
+  end if;
+  update public.email_addresses as a
+     set status = 'active', confirmed_at = now(), confirmation_token_hash = null,
+         confirmation_expires_at = null, confirmation_mail_due_at = null
+   where a.confirmation_token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex')
+     and a.confirmation_expires_at > now()
+     and a.status = 'pending'
+  returning a.id into v_id;
+  return case when v_id is null then 'invalid' else 'confirmed' end;
+end
+$_$;
+
+ALTER FUNCTION private.confirm_email_address(p_token text) OWNER TO postgres;
+
+--
 -- Name: consume_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -675,6 +944,31 @@ end
 $$;
 
 ALTER FUNCTION private.consume_app_check(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: consume_org_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.consume_org_api_request(p_organization_id uuid) RETURNS TABLE(allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_plan record;
+begin
+  select * into v_plan from private.org_plan(p_organization_id);
+  if not found then
+    raise exception using errcode = 'DW401', message = 'DW401: Unknown organization.';
+  end if;
+  if not v_plan.api_access then
+    raise exception using errcode = 'DWUPG', message = 'DWUPG: API access needs the Pro plan or higher.';
+  end if;
+  return query select * from private.count_org_api_request(p_organization_id, v_plan.requests_per_day, true);
+end
+$$;
+
+ALTER FUNCTION private.consume_org_api_request(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: consume_session_request(uuid, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -794,6 +1088,68 @@ $$;
 ALTER FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) OWNER TO postgres;
 
 --
+-- Name: count_org_api_request(uuid, integer, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) RETURNS TABLE(allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_day date := (now() at time zone 'UTC')::date;
+  v_reset_at timestamptz := ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC';
+  v_count integer;
+begin
+  if p_limit is null then
+    return query select true, null::integer, null::integer, v_reset_at;
+    return;
+  end if;
+  if not p_count then
+    select c.request_count into v_count from public.organization_api_request_counters as c
+     where c.organization_id = p_organization_id and c.day = v_day;
+    return query select coalesce(v_count, 0) < p_limit, p_limit, greatest(p_limit - coalesce(v_count, 0), 0),
+                        v_reset_at;
+    return;
+  end if;
+  if p_limit > 0 then
+    perform set_config('synchronous_commit', 'off', true);
+    insert into public.organization_api_request_counters as c (organization_id, day, request_count)
+    values (p_organization_id, v_day, 1)
+    on conflict (organization_id, day) do update
+       set request_count = c.request_count + 1
+     where c.request_count < p_limit
+    returning c.request_count into v_count;
+    if found then
+      return query select true, p_limit, p_limit - v_count, v_reset_at;
+      return;
+    end if;
+  end if;
+  return query select false, p_limit, 0, v_reset_at;
+end
+$$;
+
+ALTER FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) OWNER TO postgres;
+
+--
+-- Name: create_account_email_channel(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.create_account_email_channel() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.email_addresses (user_id, is_account, status, confirmed_at)
+  values (new.id, true, 'active', now())
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.create_account_email_channel() OWNER TO postgres;
+
+--
 -- Name: defer_alert_delivery(uuid, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -847,6 +1203,87 @@ end
 $$;
 
 ALTER FUNCTION private.derive_unicode_name() OWNER TO postgres;
+
+--
+-- Name: domain_name_problems(text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.domain_name_problems(p_names text[]) RETURNS TABLE(ord bigint, name text, problem text)
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $_$
+  with input as (
+    select n.name, n.ord, string_to_array(n.name, '.') as labels
+      from unnest(p_names) with ordinality as n (name, ord)
+  ),
+  shape as (
+    select i.name, i.ord, i.labels,
+           case
+             when i.name is null or i.name = '' then 'is empty'
+             when i.name ~ '\.$' then 'ends with a dot; send the name without it'
+             when i.name !~ '^[a-z0-9.-]+$' then
+               'is not in normalized form (lower-case letters, digits, hyphens and dots; Unicode as A-labels)'
+             when length(i.name) > 253 then 'is longer than 253 characters'
+             when cardinality(i.labels) < 2 then 'is a bare top-level domain, not a registrable name'
+             -- Each label 1-63 characters, no hyphen at either end (the characters are checked above). Two
+             -- cheap tests instead of one pattern with bounded repeats, which PostgreSQL's regex engine
+             -- expands into a large automaton (40 µs a name).
+             when i.name ~ '(^|\.)(-|\.|$)|-(\.|$)'
+                  or exists (select 1 from unnest(i.labels) as x (label) where length(x.label) > 63) then
+               'has a label that is empty, too long, or uses characters other than letters, digits and hyphens'
+             -- Every A-label must decode (RFC 3492) to a plausible Unicode label, as UTS #46 asks.
+             when i.name ~ '(^|\.)xn--' and private.domain_unicode_name(i.name) is null then
+               'is not a valid domain name'
+             when i.name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then 'is an IP address, not a domain name'
+           end as problem
+      from input as i
+  ),
+  candidates as (
+    -- For the k rightmost labels (each suffix built once): the suffix itself, its exception rule
+    -- (`!www.ck`), and the wildcard rule over its parent (`*.ck` makes any x.ck a suffix).
+    select s.ord, k.k, c.rule
+      from shape as s
+     cross join lateral generate_series(1, cardinality(s.labels)) as k (k)
+     cross join lateral (select array_to_string(s.labels[cardinality(s.labels) - k.k + 1:], '.') as suffix) as x
+     cross join lateral unnest(array[
+       x.suffix,
+       '!' || x.suffix,
+       case when k.k > 1 then '*.' || substr(x.suffix, strpos(x.suffix, '.') + 1) end
+     ]) as c (rule)
+     where s.problem is null
+  ),
+  matched as (
+    -- The PSL algorithm: an exception rule wins and drops its leftmost label; else the longest match.
+    select c.ord,
+           coalesce(max(c.k) filter (where c.rule like '!%') - 1, max(c.k) filter (where c.rule not like '!%'))
+             as suffix_labels
+      from candidates as c
+      join private.public_suffixes as r on r.rule = c.rule
+     group by c.ord
+  ),
+  measured as (
+    select s.name, s.ord, s.labels, s.problem,
+           coalesce(
+             m.suffix_labels,
+             -- Made-up TLDs ending in `test` count as one-label suffixes only where the local seed allows.
+             case when s.labels[cardinality(s.labels)] ~ 'test$'
+                       and (select d.local_test_tlds from private.domain_name_rules as d) then 1 else 0 end
+           ) as suffix_labels
+      from shape as s
+      left join matched as m on m.ord = s.ord
+  )
+  select m.ord, m.name,
+         coalesce(m.problem, case
+           when m.suffix_labels = 0 then 'does not end in a known top-level domain'
+           when m.suffix_labels >= cardinality(m.labels) then
+             'is a public suffix (' || m.name || '), not a registrable name'
+           when m.suffix_labels < cardinality(m.labels) - 1 then
+             'is a subdomain; only registrable names can be watched (try '
+               || array_to_string(m.labels[cardinality(m.labels) - m.suffix_labels:], '.') || ')'
+         end)
+    from measured as m
+$_$;
+
+ALTER FUNCTION private.domain_name_problems(p_names text[]) OWNER TO postgres;
 
 --
 -- Name: domain_unicode_name(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -920,14 +1357,34 @@ CREATE FUNCTION private.domains_refuse_unsupported_zone() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  v_zone text := private.whois_unsupported_zone(new.name);
+  v_name text;
+  v_zone text;
 begin
+  -- Each new name's WHOIS row (the longest enabled suffix of whole labels, as whois_row_suffix), by
+  -- primary key; refused when that row is a zone without a server.
+  select n.name, r.suffix
+    into v_name, v_zone
+    from new_domains as n
+   cross join lateral (
+     select w.suffix, w.host
+       from generate_series(1, cardinality(string_to_array(n.name, '.')) - 1) as k (k)
+       join public.whois_servers as w
+         on w.suffix = array_to_string((string_to_array(n.name, '.'))[
+              cardinality(string_to_array(n.name, '.')) - k.k + 1:], '.')
+      where w.enabled
+      order by k.k desc
+      limit 1
+   ) as r
+   where r.host is null
+     and strpos(r.suffix, '.') > 0
+   order by n.name
+   limit 1;
   if v_zone is not null then
     raise exception using errcode = 'DW400',
       message = format('DW400: %s is under %s, a zone with its own WHOIS server that this service cannot read '
-        '(unsupported_zone); it cannot be watched.', new.name, v_zone);
+        '(unsupported_zone); it cannot be watched.', v_name, v_zone);
   end if;
-  return new;
+  return null;
 end;
 $$;
 
@@ -953,6 +1410,122 @@ CREATE FUNCTION private.drop_accuracy_report() RETURNS TABLE(registry text, basi
 $$;
 
 ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
+
+--
+-- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mask_email(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_address is null then null
+    when position('@' in p_address) < 2 then '•••'
+    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
+  end
+$$;
+
+ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_addresses (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    is_account boolean DEFAULT false NOT NULL,
+    address text,
+    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
+    status text DEFAULT 'pending'::text NOT NULL,
+    stopped_reason text,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    permanent_failures integer DEFAULT 0 NOT NULL,
+    last_failure text,
+    confirmation_token_hash text,
+    confirmation_expires_at timestamp with time zone,
+    confirmation_mail_due_at timestamp with time zone,
+    confirmation_sent_at timestamp with time zone,
+    confirmed_at timestamp with time zone,
+    stopped_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
+    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
+    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
+    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
+    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
+    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
+    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
+    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text]))))
+);
+
+ALTER TABLE public.email_addresses OWNER TO postgres;
+
+--
+-- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
+
+--
+-- Name: email_channel_json(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_channel_json(p_address public.email_addresses) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'id', p_address.id,
+    'is_account', p_address.is_account,
+    'address_masked', p_address.address_masked,
+    'status', p_address.status,
+    'stopped_reason', p_address.stopped_reason,
+    'enabled', p_address.enabled,
+    'event_types', to_jsonb(p_address.event_types),
+    'expiring_days', to_jsonb(p_address.expiring_days),
+    'permanent_failures', p_address.permanent_failures,
+    'confirmation_sent_at', p_address.confirmation_sent_at,
+    'confirmation_expires_at', p_address.confirmation_expires_at,
+    'confirmed_at', p_address.confirmed_at,
+    'stopped_at', p_address.stopped_at,
+    'created_at', p_address.created_at
+  )
+$$;
+
+ALTER FUNCTION private.email_channel_json(p_address public.email_addresses) OWNER TO postgres;
+
+--
+-- Name: email_confirmation_not_sent(uuid, timestamp with time zone, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_addresses as a
+     set confirmation_mail_due_at = p_retry_at,
+         confirmation_token_hash = null,
+         confirmation_expires_at = null,
+         last_failure = left(p_error, 500),
+         status = case when p_retry_at is null then 'stopped' else a.status end,
+         stopped_reason = case when p_retry_at is null then 'bounced' else a.stopped_reason end,
+         stopped_at = case when p_retry_at is null then now() else a.stopped_at end
+   where a.id = p_id and a.status = 'pending';
+end
+$$;
+
+ALTER FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) OWNER TO postgres;
 
 --
 -- Name: expiring_reminder_days(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1049,6 +1622,7 @@ begin
              )
         from public.webhook_endpoints as w
        where w.user_id = v_uid
+         and w.organization_id is null
     ), '[]'::jsonb),
     'organization_memberships', coalesce((
       select jsonb_agg(
@@ -1080,12 +1654,93 @@ begin
              )
         from public.invitations as i
        where i.invited_by = v_uid
-    ), '[]'::jsonb)
+    ), '[]'::jsonb),
+    'organizations_owned', private.export_owned_organizations(v_uid)
   );
 end
 $$;
 
 ALTER FUNCTION private.export_account(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: export_email_channels(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.export_email_channels(p_user_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+  select coalesce(jsonb_agg(
+           jsonb_build_object(
+             'is_account', a.is_account,
+             'status', a.status,
+             'stopped_reason', a.stopped_reason,
+             'enabled', a.enabled,
+             'event_types', to_jsonb(a.event_types),
+             'expiring_days', to_jsonb(a.expiring_days),
+             'confirmed_at', a.confirmed_at,
+             'created_at', a.created_at
+           ) order by a.is_account desc, a.created_at, a.id), '[]'::jsonb)
+    from public.email_addresses as a
+   where a.user_id = p_user_id
+$$;
+
+ALTER FUNCTION private.export_email_channels(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: export_owned_organizations(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.export_owned_organizations(p_user_id uuid) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+  select coalesce(jsonb_agg(
+    jsonb_build_object(
+      'id', o.id,
+      'name', o.name,
+      'created_at', o.created_at,
+      'watchlist', (
+        select coalesce(jsonb_agg(jsonb_build_object('domain_name', e.domain_name, 'unicode_name', e.unicode_name,
+                                                     'status', d.status, 'added_at', e.added_at,
+                                                     'added_by', private.member_label(e.added_by),
+                                                     'removed_at', e.deleted_at)
+                                  order by e.domain_name collate "C"), '[]'::jsonb)
+          from public.organization_watchlist_entries as e
+          join public.domains as d on d.name = e.domain_name
+         where e.organization_id = o.id),
+      'claims', (
+        select coalesce(jsonb_agg(jsonb_build_object('domain_name', c.domain_name,
+                                                     'claimed_by', private.member_label(c.claimed_by),
+                                                     'claimed_at', c.claimed_at)
+                                  order by c.domain_name collate "C"), '[]'::jsonb)
+          from public.organization_claims as c where c.organization_id = o.id),
+      'channels', (
+        select coalesce(jsonb_agg(jsonb_build_object('id', w.id, 'kind', w.kind, 'description', w.description,
+                                                     'enabled', w.enabled, 'event_types', to_jsonb(w.event_types),
+                                                     'created_at', w.created_at,
+                                                     'secret_configured', w.secret is not null)
+                                  order by w.created_at, w.id), '[]'::jsonb)
+          from public.webhook_endpoints as w where w.organization_id = o.id),
+      'api_keys', (
+        select coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'prefix', k.prefix, 'created_at', k.created_at,
+                                                     'revoked_at', k.revoked_at)
+                                  order by k.created_at, k.id), '[]'::jsonb)
+          from public.api_keys as k where k.organization_id = o.id),
+      'activity', (
+        select coalesce(jsonb_agg(jsonb_build_object('at', l.created_at, 'action', l.action, 'actor', l.actor_name,
+                                                     'domain_name', l.domain_name, 'subject', l.subject_name,
+                                                     'detail', l.detail)
+                                  order by l.created_at, l.id), '[]'::jsonb)
+          from public.organization_activity as l where l.organization_id = o.id)
+    ) order by o.created_at, o.id), '[]'::jsonb)
+    from public.organizations as o
+    join public.organization_members as m on m.organization_id = o.id and m.user_id = p_user_id and m.role = 'owner'
+$$;
+
+ALTER FUNCTION private.export_owned_organizations(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: fail_alert_delivery(uuid, text, integer, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1233,6 +1888,82 @@ ALTER FUNCTION private.invoke_rdap_poller() OWNER TO postgres;
 COMMENT ON FUNCTION private.invoke_rdap_poller() IS 'Called every minute by the pg_cron job rdap-poller: POSTs poller_invocations_needed() times to <project_url>/functions/v1/rdap-poller with the Vault secret poller_secret as bearer token. Returns the first pg_net request id; null (nothing sent) while a secret is missing.';
 
 --
+-- Name: list_org_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+begin
+  if p_cursor is not null and p_offset is not null then
+    raise exception using errcode = 'DW400', message = 'DW400: Send either cursor or offset, not both.';
+  end if;
+  if p_limit is null or p_limit < 1 or p_limit > 1000 then
+    raise exception using errcode = 'DW400', message = 'DW400: limit must be between 1 and 1000.';
+  end if;
+  if p_offset is not null and p_offset < 0 then
+    raise exception using errcode = 'DW400', message = 'DW400: offset must not be negative.';
+  end if;
+  return query
+    select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+           d.status_changed_at, d.expires_at, d.registrar
+      from public.organization_watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
+       and e.domain_name collate "C" > coalesce(p_cursor, '') collate "C"
+     order by e.domain_name collate "C"
+     limit p_limit + 1 offset coalesce(p_offset, 0);
+end
+$$;
+
+ALTER FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: log_org_activity(uuid, uuid, text, text, uuid, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text DEFAULT NULL::text, p_subject_id uuid DEFAULT NULL::uuid, p_detail jsonb DEFAULT '{}'::jsonb) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.organization_activity
+    (organization_id, actor_id, actor_name, action, domain_name, subject_id, subject_name, detail)
+  select o.id, p_actor_id, private.member_label(p_actor_id), p_action, p_domain_name,
+         p_subject_id, private.member_label(p_subject_id), coalesce(p_detail, '{}'::jsonb)
+    from public.organizations as o
+   where o.id = p_organization_id;
+end
+$$;
+
+ALTER FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: log_org_claim(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.log_org_claim() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.log_org_activity(new.organization_id, new.claimed_by, 'claim.taken', new.domain_name,
+                                     new.claimed_by);
+  else
+    perform private.log_org_activity(old.organization_id, auth.uid(), 'claim.released', old.domain_name,
+                                     old.claimed_by);
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.log_org_claim() OWNER TO postgres;
+
+--
 -- Name: mark_alert_delivery_delivered(uuid, integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1284,6 +2015,21 @@ $$;
 ALTER FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid) OWNER TO postgres;
 
 --
+-- Name: member_label(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.member_label(p_user_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(nullif(btrim(p.display_name), ''), split_part(p.email, '@', 1))
+    from public.profiles as p
+   where p.id = p_user_id
+$$;
+
+ALTER FUNCTION private.member_label(p_user_id uuid) OWNER TO postgres;
+
+--
 -- Name: next_check_delay(text, timestamp with time zone, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1308,6 +2054,25 @@ CREATE FUNCTION private.next_check_delay(status text, expires_at timestamp with 
 $$;
 
 ALTER FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) OWNER TO postgres;
+
+--
+-- Name: normalized_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.normalized_email_address(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+  select case
+    when v is null or char_length(v) > 254
+         or v !~ '^[A-Za-z0-9.!#$%&''*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$'
+      then null
+    else split_part(v, '@', 1) || '@' || lower(split_part(v, '@', 2))
+  end
+    from (select btrim(p_address) as v) as t
+$_$;
+
+ALTER FUNCTION private.normalized_email_address(p_address text) OWNER TO postgres;
 
 --
 -- Name: note_check_evidence(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1365,6 +2130,43 @@ end
 $$;
 
 ALTER FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) OWNER TO postgres;
+
+--
+-- Name: note_live_change_account(text, timestamp with time zone, uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domain_status_changes as h
+     set caused_by = p_account
+   where h.domain_id = (select d.id from public.domains as d where d.name = p_domain_name)
+     and h.changed_at = p_checked_at
+     and h.source = 'live'
+     and h.caused_by is null
+$$;
+
+ALTER FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) OWNER TO postgres;
+
+--
+-- Name: note_registry_reading(text, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update public.domains as d
+     set registry_unreadable_at = case when p_unreadable then p_checked_at end
+   where d.name = p_domain_name
+     and p_checked_at is not null
+     and p_unreadable is not null
+     and (d.last_checked_at is null or d.last_checked_at <= p_checked_at)
+     and d.registry_unreadable_at is distinct from (case when p_unreadable then p_checked_at end)
+$$;
+
+ALTER FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) OWNER TO postgres;
 
 --
 -- Name: note_status_change(text, text, text, timestamp with time zone, text, text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1457,6 +2259,216 @@ end
 $$;
 
 ALTER FUNCTION private.nudge_alert_delivery() OWNER TO postgres;
+
+--
+-- Name: on_org_member_change(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.on_org_member_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform private.log_org_activity(new.organization_id, coalesce(auth.uid(), new.user_id), 'member.joined',
+                                     null, new.user_id, jsonb_build_object('role', new.role));
+  elsif tg_op = 'UPDATE' then
+    perform private.log_org_activity(new.organization_id, auth.uid(), 'member.role_changed', null,
+                                     new.user_id, jsonb_build_object('from', old.role, 'to', new.role));
+  else
+    delete from public.organization_claims as c
+     where c.organization_id = old.organization_id and c.claimed_by = old.user_id;
+    perform private.log_org_activity(old.organization_id, auth.uid(),
+                                     case when auth.uid() = old.user_id then 'member.left' else 'member.removed' end,
+                                     null, old.user_id, jsonb_build_object('role', old.role));
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.on_org_member_change() OWNER TO postgres;
+
+--
+-- Name: org_add_domains(uuid, uuid, text[], jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb DEFAULT '{}'::jsonb) RETURNS TABLE(added integer, skipped_duplicates integer, rejected_over_limit integer, remaining_quota integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_count integer;
+  v_invalid text[];
+  v_quota integer;
+  v_active integer;
+  v_room integer;
+  v_dups integer;
+  v_added text[];
+begin
+  if p_domain_names is null or coalesce(array_ndims(p_domain_names), 1) <> 1 then
+    raise exception using errcode = 'DW400', message = 'DW400: domains must be a list of domain names.';
+  end if;
+  v_count := coalesce(cardinality(p_domain_names), 0);
+  if v_count > 10000 then
+    raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
+  end if;
+
+  select array_agg(coalesce(n.name, '(null)') order by n.ord)
+    into v_invalid
+    from unnest(p_domain_names) with ordinality as n (name, ord)
+   where private.registrable_domain_problem(n.name) is not null;
+  if v_invalid is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
+      detail = to_jsonb(v_invalid)::text;
+  end if;
+
+  -- Serialise every quota decision of this organization (whichever member or key adds): concurrent calls
+  -- queue on the organization's row and count only after the previous call committed (READ COMMITTED).
+  perform 1 from public.organizations as o where o.id = p_organization_id for no key update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: The organization was not found.';
+  end if;
+  v_quota := private.org_watchlist_quota(p_organization_id);
+
+  select count(*)::integer into v_active
+    from public.organization_watchlist_entries as e
+   where e.organization_id = p_organization_id and e.deleted_at is null;
+  v_room := greatest(v_quota - v_active, 0);
+
+  with input as (
+    select n.name as domain_name, n.ord,
+           row_number() over (partition by n.name order by n.ord) as occurrence
+      from unnest(p_domain_names) with ordinality as n (name, ord)
+  ),
+  classified as (
+    select i.domain_name, i.ord,
+           (i.occurrence > 1 or exists (
+              select 1 from public.organization_watchlist_entries as e
+               where e.organization_id = p_organization_id and e.domain_name = i.domain_name
+                 and e.deleted_at is null
+           )) as duplicate
+      from input as i
+  ),
+  to_add as (
+    select c.domain_name, c.ord
+      from (select c.*, row_number() over (order by c.ord) as rank from classified as c where not c.duplicate) as c
+     where c.rank <= v_room
+  ),
+  new_domains as (
+    insert into public.domains (name)
+    select a.domain_name from to_add as a order by a.domain_name
+    on conflict (name) do nothing
+    returning 1
+  ),
+  upserted as (
+    insert into public.organization_watchlist_entries as e (organization_id, domain_name, added_by)
+    select p_organization_id, a.domain_name, p_actor_id from to_add as a order by a.ord
+    on conflict (organization_id, domain_name) do update
+       set deleted_at = null, added_at = now(), added_by = excluded.added_by
+     where e.deleted_at is not null
+    returning e.domain_name
+  )
+  select coalesce((select array_agg(u.domain_name) from upserted as u), '{}'),
+         (select count(*) from classified as c where c.duplicate)::integer
+    into v_added, v_dups;
+
+  insert into public.organization_activity
+    (organization_id, actor_id, actor_name, action, domain_name, detail)
+  select p_organization_id, p_actor_id, l.label, 'name.added', a.name, coalesce(p_detail, '{}'::jsonb)
+    from unnest(v_added) as a (name)
+   cross join (select private.member_label(p_actor_id) as label) as l;
+
+  return query select cardinality(v_added), v_dups, v_count - v_dups - cardinality(v_added),
+                      greatest(v_quota - (v_active + cardinality(v_added)), 0);
+end
+$$;
+
+ALTER FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: org_owner(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_owner(p_organization_id uuid) RETURNS uuid
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select m.user_id from public.organization_members as m
+   where m.organization_id = p_organization_id and m.role = 'owner'
+   limit 1
+$$;
+
+ALTER FUNCTION private.org_owner(p_organization_id uuid) OWNER TO postgres;
+
+--
+-- Name: org_plan(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_plan(p_organization_id uuid) RETURNS TABLE(plan_id text, api_access boolean, requests_per_day integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select pl.id, pl.api_access, pl.requests_per_day
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = private.org_owner(p_organization_id)
+$$;
+
+ALTER FUNCTION private.org_plan(p_organization_id uuid) OWNER TO postgres;
+
+--
+-- Name: org_remove_domain(uuid, uuid, text, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb DEFAULT '{}'::jsonb) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_name text := lower(p_domain_name);
+begin
+  update public.organization_watchlist_entries as e
+     set deleted_at = now()
+   where e.organization_id = p_organization_id and e.domain_name = v_name and e.deleted_at is null;
+  if not found then
+    if private.registrable_domain_problem(v_name) is not null then
+      raise exception using errcode = 'DW400',
+        message = 'DW400: ' || coalesce(p_domain_name, '(null)') || ' '
+          || private.registrable_domain_problem(v_name) || '.';
+    end if;
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, p_actor_id, 'name.removed', v_name, null, p_detail);
+  delete from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name;
+  return true;
+end
+$$;
+
+ALTER FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: org_watchlist_quota(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_watchlist_quota(p_organization_id uuid) RETURNS integer
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce((
+    select pl.watchlist_quota
+      from public.organization_members as m
+      join public.profiles as p on p.id = m.user_id
+      join public.plans as pl on pl.id = p.plan_id
+     where m.organization_id = p_organization_id and m.role = 'owner'
+     limit 1), 0)
+$$;
+
+ALTER FUNCTION private.org_watchlist_quota(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: outbound_address_class(inet); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1660,10 +2672,10 @@ begin
         from public.domains as d
        where d.next_check_at <= now()
          and (d.lease_until is null or d.lease_until <= now())
-         and exists (
-           select 1 from public.watchlist_entries as e
-            where e.domain_name = d.name and e.deleted_at is null
-         )
+         and (exists (select 1 from public.watchlist_entries as e
+                       where e.domain_name = d.name and e.deleted_at is null)
+              or exists (select 1 from public.organization_watchlist_entries as o
+                          where o.domain_name = d.name and o.deleted_at is null))
        limit v_settings.checks_per_invocation::bigint * v_settings.max_invocations
     ) as due;
   return least(v_settings.max_invocations,
@@ -1712,47 +2724,6 @@ ALTER FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds
 --
 
 COMMENT ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) IS 'POSTs {} p_times times to <Vault project_url>/functions/v1/<p_path> with the Vault secret poller_secret as bearer token; the first pg_net request id, or null while a secret is missing. For invoke_rdap_poller() and invoke_alert_delivery() only (no grants).';
-
---
--- Name: public_suffix_length(text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.public_suffix_length(p_name text) RETURNS integer
-    LANGUAGE plpgsql STABLE PARALLEL SAFE
-    SET search_path TO ''
-    AS $_$
-declare
-  v_labels text[] := string_to_array(p_name, '.');
-  v_count integer := cardinality(v_labels);
-  v_suffix text;
-  v_parent text;
-  v_longest integer := 0;
-  v_exception integer;
-begin
-  -- From the top-level domain down: one primary-key look-up per candidate rule.
-  for k in 1 .. v_count loop
-    v_suffix := array_to_string(v_labels[v_count - k + 1:], '.');
-    if exists (select 1 from private.public_suffixes as r where r.rule = '!' || v_suffix) then
-      v_exception := k - 1;
-    end if;
-    if exists (select 1 from private.public_suffixes as r where r.rule = v_suffix)
-       or (k > 1 and exists (select 1 from private.public_suffixes as r where r.rule = '*.' || v_parent)) then
-      v_longest := k;
-    end if;
-    v_parent := v_suffix;
-  end loop;
-  if v_exception is not null then
-    return v_exception;
-  end if;
-  if v_longest = 0 and v_labels[v_count] ~ 'test$'
-     and (select d.local_test_tlds from private.domain_name_rules as d) then
-    return 1;
-  end if;
-  return v_longest;
-end
-$_$;
-
-ALTER FUNCTION private.public_suffix_length(p_name text) OWNER TO postgres;
 
 --
 -- Name: punycode_decode(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1853,6 +2824,22 @@ $_$;
 ALTER FUNCTION private.punycode_decode(p_input text) OWNER TO postgres;
 
 --
+-- Name: purge_email_unsubscribe_tokens(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.purge_email_unsubscribe_tokens() RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with gone as (
+    delete from public.email_unsubscribe_tokens as t where t.created_at < now() - interval '180 days' returning 1
+  )
+  select count(*)::integer from gone
+$$;
+
+ALTER FUNCTION private.purge_email_unsubscribe_tokens() OWNER TO postgres;
+
+--
 -- Name: purge_expired_rows(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1868,6 +2855,7 @@ declare
   v_counters bigint;
   v_sessions bigint;
   v_cron bigint;
+  v_activity bigint;
 begin
   select * into strict v_settings from public.retention_settings;
 
@@ -1898,13 +2886,18 @@ begin
    where coalesce(j.end_time, j.start_time) < now() - make_interval(days => v_settings.cron_run_details_days);
   get diagnostics v_cron = row_count;
 
+  delete from public.organization_activity as l
+   where l.created_at < now() - make_interval(days => v_settings.organization_activity_days);
+  get diagnostics v_activity = row_count;
+
   return jsonb_build_object(
     'alert_delivery_attempts', v_attempts,
     'alert_events', v_events,
     'live_check_cache', v_cache,
     'api_request_counters', v_counters,
     'session_request_log', v_sessions,
-    'cron_job_run_details', v_cron
+    'cron_job_run_details', v_cron,
+    'organization_activity', v_activity
   );
 end
 $$;
@@ -1928,12 +2921,10 @@ CREATE FUNCTION private.queue_domain_available_alerts() RETURNS trigger
 begin
   with events as (
     insert into public.alert_events (user_id, type, domain_name, unicode_name, previous_status, status, checked_at)
-    select e.user_id, 'domain.available', new.name, e.unicode_name, old.status, new.status,
+    select w.user_id, 'domain.available', new.name, private.domain_unicode_name(new.name), old.status, new.status,
            coalesce(new.last_checked_at, now())
-      from public.watchlist_entries as e
-     where e.domain_name = new.name
-       and e.deleted_at is null
-     order by e.user_id
+      from private.alert_watchers(new.name) as w
+     order by w.user_id
     returning id, user_id
   ),
   telegram as (
@@ -1944,6 +2935,13 @@ begin
      where n.telegram_chat_id is not null
        and n.telegram_enabled
        and 'domain.available' = any (n.telegram_event_types)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', a.id
+      from events as ev
+      join private.email_alert_channels as a
+        on a.user_id = ev.user_id and 'domain.available' = any (a.event_types)
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', w.id
@@ -1951,7 +2949,8 @@ begin
     join public.profiles as p on p.id = ev.user_id
     join public.plans as pl on pl.id = p.plan_id and pl.webhooks
     join public.webhook_endpoints as w
-      on w.user_id = ev.user_id and w.enabled and 'domain.available' = any (w.event_types);
+      on w.user_id = ev.user_id and w.organization_id is null and w.enabled
+     and 'domain.available' = any (w.event_types);
   return null;
 end
 $$;
@@ -2004,7 +3003,6 @@ begin
             and r.days_before <= k.days_before)
   ),
   events as (
-    -- One event per account, name and reminder (a name has one expiration date at a time).
     insert into public.alert_events
       (user_id, type, domain_name, previous_status, status, checked_at, expires_at, days_before)
     select distinct on (q.user_id, q.domain_name, q.days_before)
@@ -2015,8 +3013,10 @@ begin
     returning id, user_id, domain_name, days_before
   ),
   deliveries as (
-    insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
-    select ev.id, q.user_id, q.channel, q.endpoint_id
+    insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id, email_address_id)
+    select ev.id, q.user_id, q.channel,
+           case when q.channel = 'webhook' then q.endpoint_id end,
+           case when q.channel = 'email' then q.endpoint_id end
       from due as q
       join events as ev
         on ev.user_id = q.user_id and ev.domain_name = q.domain_name and ev.days_before = q.days_before
@@ -2082,10 +3082,7 @@ CREATE FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_p
     AS $$
 begin
   with watchers as (
-    select e.user_id
-      from public.watchlist_entries as e
-     where e.domain_name = p_domain_name
-       and e.deleted_at is null
+    select w.user_id from private.alert_watchers(p_domain_name) as w
   ),
   telegram_targets as (
     select w.user_id
@@ -2101,7 +3098,12 @@ begin
       join public.profiles as p on p.id = w.user_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
       join public.webhook_endpoints as we
-        on we.user_id = w.user_id and we.enabled and p_type = any (we.event_types)
+        on we.user_id = w.user_id and we.organization_id is null and we.enabled and p_type = any (we.event_types)
+  ),
+  email_targets as (
+    select w.user_id, a.id as address_id
+      from watchers as w
+      join private.email_alert_channels as a on a.user_id = w.user_id and p_type = any (a.event_types)
   ),
   events as (
     insert into public.alert_events
@@ -2109,7 +3111,8 @@ begin
     select w.user_id, p_type, p_domain_name, p_previous_status, p_status, p_checked_at, p_registrar, p_expires_at
       from watchers as w
      where w.user_id in (select t.user_id from telegram_targets as t
-                         union select h.user_id from webhook_targets as h)
+                         union select h.user_id from webhook_targets as h
+                         union select m.user_id from email_targets as m)
      order by w.user_id
     returning id, user_id
   ),
@@ -2118,6 +3121,12 @@ begin
     select ev.id, ev.user_id, 'telegram'
       from events as ev
      where ev.user_id in (select t.user_id from telegram_targets as t)
+  ),
+  email as (
+    insert into public.alert_deliveries (event_id, user_id, channel, email_address_id)
+    select ev.id, ev.user_id, 'email', m.address_id
+      from events as ev
+      join email_targets as m on m.user_id = ev.user_id
   )
   insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
   select ev.id, ev.user_id, 'webhook', h.endpoint_id
@@ -2127,6 +3136,67 @@ end
 $$;
 
 ALTER FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: queue_organization_alerts(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_organization_alerts() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_type text;
+begin
+  v_type := case
+    when new.status = 'available' and old.status is distinct from 'available' then 'domain.available'
+    when new.status = 'pending_delete' and old.status is distinct from 'pending_delete' then 'domain.pending_delete'
+    when new.status = 'registered' and old.status = 'pending_delete' then 'domain.restored'
+    when new.status = 'registered'
+         and (old.status = 'available' or (old.status = 'unknown' and old.last_checked_at is not null))
+      then 'domain.registered'
+  end;
+  if v_type is null then
+    return null;
+  end if;
+
+  with targets as (
+    select o.organization_id, w.id as endpoint_id, private.org_owner(o.organization_id) as owner_id
+      from public.organization_watchlist_entries as o
+      join public.webhook_endpoints as w
+        on w.organization_id = o.organization_id and w.enabled and v_type = any (w.event_types)
+     where o.domain_name = new.name and o.deleted_at is null
+  ),
+  orgs as (
+    select distinct t.organization_id, t.owner_id
+      from targets as t
+      join public.profiles as p on p.id = t.owner_id
+      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+  ),
+  events as (
+    insert into public.alert_events
+      (user_id, organization_id, organization_name, claimed_by_name, type, domain_name, previous_status, status,
+       checked_at, registrar, expires_at)
+    select g.owner_id, g.organization_id, org.name,
+           (select private.member_label(c.claimed_by) from public.organization_claims as c
+             where c.organization_id = g.organization_id and c.domain_name = new.name),
+           v_type, new.name, old.status, new.status, coalesce(new.last_checked_at, now()),
+           case when v_type in ('domain.restored', 'domain.registered') then new.registrar end,
+           case when v_type in ('domain.restored', 'domain.registered') then new.expires_at end
+      from orgs as g
+      join public.organizations as org on org.id = g.organization_id
+     order by g.organization_id
+    returning id, user_id, organization_id
+  )
+  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
+  select ev.id, ev.user_id, 'webhook', t.endpoint_id
+    from events as ev
+    join targets as t on t.organization_id = ev.organization_id;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.queue_organization_alerts() OWNER TO postgres;
 
 --
 -- Name: queue_test_alert(uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2344,10 +3414,6 @@ end
 $$;
 
 ALTER FUNCTION private.rate_limit_confirm(p_token uuid) OWNER TO postgres;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
 
 --
 -- Name: rate_limit_classes; Type: TABLE; Schema: public; Owner: postgres
@@ -3009,7 +4075,9 @@ CREATE FUNCTION private.record_registry_answer(p_domain_name text, p_answered_at
     SET search_path TO ''
     AS $$
   update public.domains as d
-     set registry_asked_at = p_answered_at
+     set registry_asked_at = p_answered_at,
+         registry_unreadable_at = case when d.registry_unreadable_at > p_answered_at
+                                       then d.registry_unreadable_at end
    where d.name = p_domain_name
      and p_answered_at is not null
      and (d.registry_asked_at is null or d.registry_asked_at < p_answered_at);
@@ -3088,53 +4156,11 @@ ALTER FUNCTION private.refuse_oauth_client_token() OWNER TO postgres;
 CREATE FUNCTION private.registrable_domain_problem(p_name text) RETURNS text
     LANGUAGE plpgsql STABLE PARALLEL SAFE
     SET search_path TO ''
-    AS $_$
-declare
-  v_labels text[];
-  v_suffix integer;
+    AS $$
 begin
-  if p_name is null or p_name = '' then
-    return 'is empty';
-  end if;
-  if p_name ~ '\.$' then
-    return 'ends with a dot; send the name without it';
-  end if;
-  if p_name !~ '^[a-z0-9.-]+$' then
-    return 'is not in normalized form (lower-case letters, digits, hyphens and dots; Unicode as A-labels)';
-  end if;
-  if length(p_name) > 253 then
-    return 'is longer than 253 characters';
-  end if;
-  v_labels := string_to_array(p_name, '.');
-  if cardinality(v_labels) < 2 then
-    return 'is a bare top-level domain, not a registrable name';
-  end if;
-  if exists (select 1 from unnest(v_labels) as x (label)
-              where x.label !~ '^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$') then
-    return 'has a label that is empty, too long, or uses characters other than letters, digits and hyphens';
-  end if;
-  -- Every A-label must decode (RFC 3492) to a plausible Unicode label (domain_unicode_name's rule: no plain
-  -- ASCII, controls, spaces, format or private-use characters), as UTS #46 asks.
-  if p_name ~ '(^|\.)xn--' and private.domain_unicode_name(p_name) is null then
-    return 'is not a valid domain name';
-  end if;
-  if p_name ~ '^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$' then
-    return 'is an IP address, not a domain name';
-  end if;
-  v_suffix := private.public_suffix_length(p_name);
-  if v_suffix = 0 then
-    return 'does not end in a known top-level domain';
-  end if;
-  if v_suffix >= cardinality(v_labels) then
-    return 'is a public suffix (' || p_name || '), not a registrable name';
-  end if;
-  if v_suffix < cardinality(v_labels) - 1 then
-    return 'is a subdomain; only registrable names can be watched (try '
-      || array_to_string(v_labels[cardinality(v_labels) - v_suffix:], '.') || ')';
-  end if;
-  return null;
+  return (select p.problem from private.domain_name_problems(array[p_name]) as p);
 end
-$_$;
+$$;
 
 ALTER FUNCTION private.registrable_domain_problem(p_name text) OWNER TO postgres;
 
@@ -3150,6 +4176,35 @@ CREATE FUNCTION private.registry_of(p_domain_name text) RETURNS text
 $_$;
 
 ALTER FUNCTION private.registry_of(p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: require_org_role(uuid, text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_role text;
+begin
+  perform private.refuse_oauth_client_token();
+  select m.role into v_role
+    from public.organization_members as m
+   where m.organization_id = p_organization_id and m.user_id = v_uid;
+  if v_role is null then
+    raise exception using errcode = 'DW404', message = 'DW404: The organization was not found.';
+  end if;
+  if not (v_role = any (p_roles)) then
+    raise exception using errcode = 'DW403',
+      message = 'DW403: Your role in the organization does not allow this.';
+  end if;
+  return v_uid;
+end
+$$;
+
+ALTER FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) OWNER TO postgres;
 
 --
 -- Name: require_session_request(uuid, text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3336,6 +4391,26 @@ $$;
 ALTER FUNCTION private.revoke_invitations_of_former_inviter() OWNER TO postgres;
 
 --
+-- Name: revoke_org_keys_of_former_admin(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.revoke_org_keys_of_former_admin() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'DELETE' or new.role not in ('owner', 'admin') then
+    update public.api_keys as k
+       set revoked_at = now()
+     where k.organization_id = old.organization_id and k.user_id = old.user_id and k.revoked_at is null;
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.revoke_org_keys_of_former_admin() OWNER TO postgres;
+
+--
 -- Name: schedule_alert_delivery_retry(uuid, text, integer, text, integer, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3466,6 +4541,48 @@ $$;
 ALTER FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_breaker_threshold integer, p_breaker_base_seconds integer, p_breaker_max_seconds integer) OWNER TO postgres;
 
 --
+-- Name: settle_email_mail(uuid[], text, integer, text, integer, timestamp with time zone, boolean); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_id uuid;
+  v_address uuid;
+  v_status text;
+begin
+  if p_delivery_ids is null or cardinality(p_delivery_ids) = 0 then
+    raise exception using errcode = 'DW400', message = 'DW400: settle_email_mail: no deliveries.';
+  end if;
+  select d.email_address_id into v_address from public.alert_deliveries as d where d.id = p_delivery_ids[1];
+  foreach v_id in array p_delivery_ids loop
+    perform private.settle_alert_delivery(v_id, p_outcome, p_smtp_code, p_error, p_duration_ms,
+                                          case when p_permanent then null else p_next_attempt_at end,
+                                          1000, 60, 3600);
+  end loop;
+  if p_outcome = 'delivered' then
+    update public.email_addresses as a
+       set permanent_failures = 0, last_failure = null
+     where a.id = v_address and a.permanent_failures > 0;
+  elsif p_permanent then
+    update public.email_addresses as a
+       set permanent_failures = a.permanent_failures + 1,
+           last_failure = left(p_error, 500),
+           status = case when a.permanent_failures + 1 >= 3 then 'stopped' else a.status end,
+           stopped_reason = case when a.permanent_failures + 1 >= 3 then 'bounced' else a.stopped_reason end,
+           stopped_at = case when a.permanent_failures + 1 >= 3 then now() else a.stopped_at end
+     where a.id = v_address and a.status <> 'stopped';
+  end if;
+  select a.status into v_status from public.email_addresses as a where a.id = v_address;
+  return v_status;
+end
+$$;
+
+ALTER FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) OWNER TO postgres;
+
+--
 -- Name: tags_problem(text[]); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3578,6 +4695,78 @@ end
 $$;
 
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
+
+--
+-- Name: track_watch_period(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.track_watch_period() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    if new.deleted_at is null then
+      insert into public.watch_periods (user_id, domain_name, started_at)
+      values (new.user_id, new.domain_name, new.added_at);
+    else
+      insert into public.watch_periods (user_id, domain_name, started_at, ended_at)
+      values (new.user_id, new.domain_name, new.added_at, greatest(new.deleted_at, new.added_at));
+    end if;
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    -- An entry deleted outright (not removed) ends its open period now.
+    update public.watch_periods as p
+       set ended_at = greatest(now(), p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+    return null;
+  end if;
+  -- UPDATE
+  if old.deleted_at is null and new.deleted_at is not null then
+    update public.watch_periods as p
+       set ended_at = greatest(new.deleted_at, p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+  elsif old.deleted_at is not null and new.deleted_at is null then
+    update public.watch_periods as p
+       set ended_at = greatest(old.deleted_at, p.started_at)
+     where p.user_id = old.user_id and p.domain_name = old.domain_name and p.ended_at is null;
+    insert into public.watch_periods (user_id, domain_name, started_at)
+    values (new.user_id, new.domain_name, new.added_at);
+  end if;
+  return null;
+end
+$$;
+
+ALTER FUNCTION private.track_watch_period() OWNER TO postgres;
+
+--
+-- Name: unsubscribe_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.unsubscribe_email_address(p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_id uuid;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' then
+    return 'invalid';
+  end if;
+  select t.email_address_id into v_id from public.email_unsubscribe_tokens as t
+   where t.token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex');
+  if v_id is null then
+    return 'invalid';
+  end if;
+  update public.email_addresses as a
+     set status = 'stopped', stopped_reason = 'unsubscribed', stopped_at = now()
+   where a.id = v_id and a.status <> 'stopped';
+  return 'unsubscribed';
+end
+$_$;
+
+ALTER FUNCTION private.unsubscribe_email_address(p_token text) OWNER TO postgres;
 
 --
 -- Name: validated_alert_event_types(text[]); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3709,6 +4898,7 @@ CREATE TABLE public.domains (
     prediction_basis text,
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     id bigint NOT NULL,
+    registry_unreadable_at timestamp with time zone,
     unknown_reason text,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
     CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
@@ -3735,6 +4925,12 @@ COMMENT ON COLUMN public.domains.predicted_drop_at IS 'While in pending delete: 
 --
 
 COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry correction included in predicted_drop_at (drop_prediction_corrections), 0 for none.';
+
+--
+-- Name: COLUMN domains.registry_unreadable_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.registry_unreadable_at IS 'When the last check of the name got an answer from the registry that could not be read (reason whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the registry''s answer. Shown on the name''s page.';
 
 --
 -- Name: COLUMN domains.unknown_reason; Type: COMMENT; Schema: public; Owner: postgres
@@ -3805,7 +5001,9 @@ CREATE FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_d
                       end,
     'next_check_at', case when p_domain.status = 'unknown' then p_domain.next_check_at end,
     'tags', to_jsonb(p_entry.tags),
-    'note', p_entry.note
+    'note', p_entry.note,
+    -- When the last poller check got a registry answer it could not read (20261206000400); null otherwise.
+    'registry_unreadable_at', p_domain.registry_unreadable_at
   )
 $$;
 
@@ -3908,11 +5106,16 @@ CREATE FUNCTION private.whois_row_suffix(p_domain_name text) RETURNS text
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
+  with labels as (
+    select string_to_array(lower(p_domain_name), '.') as l
+  )
   select w.suffix
-    from public.whois_servers as w
+    from labels
+   cross join lateral generate_series(1, cardinality(labels.l) - 1) as k (k)
+    join public.whois_servers as w
+      on w.suffix = array_to_string(labels.l[cardinality(labels.l) - k.k + 1:], '.')
    where w.enabled
-     and right(lower(p_domain_name), length(w.suffix) + 1) = '.' || w.suffix
-   order by length(w.suffix) desc
+   order by k.k desc
    limit 1
 $$;
 
@@ -3934,7 +5137,7 @@ CREATE FUNCTION private.whois_unsupported_zone(p_domain_name text) RETURNS text
     AS $$
   select w.suffix
     from public.whois_servers as w
-   where w.suffix = private.whois_row_suffix(p_domain_name)
+   where w.suffix = (select private.whois_row_suffix(p_domain_name))
      and w.host is null
      and strpos(w.suffix, '.') > 0
 $$;
@@ -4047,6 +5250,58 @@ $$;
 ALTER FUNCTION public.account_overview() OWNER TO postgres;
 
 --
+-- Name: add_email_address(text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_email_address(p_address text, p_event_types text[] DEFAULT NULL::text[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_address text := private.normalized_email_address(p_address);
+  v_types text[] := coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}');
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  if v_address is null then
+    raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
+  end if;
+  if exists (select 1 from public.email_addresses as a
+              where a.user_id = v_uid and not a.is_account and lower(a.address) = lower(v_address)) then
+    raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
+  end if;
+  -- The cap and plan (a trigger) first; the rate limit is consumed only by an address that is added.
+  insert into public.email_addresses (user_id, address, status, event_types, confirmation_mail_due_at)
+  values (v_uid, v_address, 'pending', v_types, now())
+  returning * into v_row;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.add_email_address(p_address text, p_event_types text[]) OWNER TO postgres;
+
+--
+-- Name: add_organization_watchlist_domains(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) RETURNS TABLE(added integer, skipped_duplicates integer, rejected_over_limit integer, remaining_quota integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return query select * from private.org_add_domains(p_organization_id, v_uid, p_domain_names,
+    case when auth.jwt() ->> 'organization_id' is not null then '{"via": "api_key"}'::jsonb else '{}'::jsonb end);
+end
+$$;
+
+ALTER FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) OWNER TO postgres;
+
+--
 -- Name: add_watchlist_domains(text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4059,6 +5314,7 @@ declare
   v_uid uuid := public.current_account_id();
   v_count integer;
   v_invalid text[];
+  v_first_problem text;
   v_quota integer;
   v_active integer;
   v_room integer;
@@ -4075,17 +5331,17 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  -- Validate the whole request before writing anything, by the API's rule (registrable_domain_problem).
-  select array_agg(coalesce(n.name, '(null)') order by n.ord)
-    into v_invalid
-    from unnest(p_domain_names) with ordinality as n (name, ord)
-   where private.registrable_domain_problem(n.name) is not null;
+  -- Validate the whole request before writing anything, by the API's rule, in one set-based statement.
+  select array_agg(coalesce(p.name, '(null)') order by p.ord), (array_agg(p.problem order by p.ord))[1]
+    into v_invalid, v_first_problem
+    from private.domain_name_problems(p_domain_names) as p
+   where p.problem is not null;
 
   if v_invalid is not null then
     raise exception using errcode = 'DW400',
       message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
         || case when cardinality(v_invalid) > 20 then ', ...' else '' end
-        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
+        || ' (the first ' || v_first_problem || ')',
       detail = to_jsonb(v_invalid)::text;
   end if;
 
@@ -4180,6 +5436,84 @@ $$;
 ALTER FUNCTION public.alert_event_types() OWNER TO postgres;
 
 --
+-- Name: calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.calendar_feed() RETURNS TABLE(active boolean, created_at timestamp with time zone, reminder_days integer[])
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  return query
+    select true, f.created_at, f.reminder_days from public.calendar_feeds as f where f.user_id = v_uid
+    union all
+    select false, null::timestamptz, '{30,7,1}'::integer[]
+     where not exists (select 1 from public.calendar_feeds as f where f.user_id = v_uid);
+end
+$$;
+
+ALTER FUNCTION public.calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.calendar_feed() IS 'The signed-in account''s calendar feed: active, created_at, reminder_days (30, 7, 1 when there is none). Never the token. Refuses assistants'' OAuth tokens.';
+
+--
+-- Name: claim_organization_domain(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_name text := lower(btrim(coalesce(p_domain_name, '')));
+  v_claim public.organization_claims;
+begin
+  if not exists (
+    select 1 from public.organization_watchlist_entries as e
+     where e.organization_id = p_organization_id and e.domain_name = v_name and e.deleted_at is null
+  ) then
+    raise exception using errcode = 'DW404', message = 'DW404: The name is not on the organization''s watchlist.';
+  end if;
+
+  loop
+    insert into public.organization_claims (organization_id, domain_name, claimed_by)
+    values (p_organization_id, v_name, v_uid)
+    on conflict (organization_id, domain_name) do nothing
+    returning * into v_claim;
+    exit when v_claim.claimed_by is not null;
+    -- Someone holds it (the conflict waited for their transaction): who? Loop if it was released since.
+    select c.* into v_claim from public.organization_claims as c
+     where c.organization_id = p_organization_id and c.domain_name = v_name;
+    exit when v_claim.claimed_by is not null;
+  end loop;
+
+  if v_claim.claimed_by <> v_uid then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: already_claimed: ' || v_name || ' is already claimed by '
+        || coalesce(private.member_label(v_claim.claimed_by), 'another member') || '.',
+      detail = jsonb_build_object('claimed_by', v_claim.claimed_by,
+                                  'name', private.member_label(v_claim.claimed_by),
+                                  'claimed_at', v_claim.claimed_at)::text;
+  end if;
+  return jsonb_build_object('domain_name', v_claim.domain_name, 'claimed_by', v_claim.claimed_by,
+                            'name', private.member_label(v_claim.claimed_by), 'claimed_at', v_claim.claimed_at);
+end
+$$;
+
+ALTER FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
+
+--
 -- Name: create_api_key(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4228,6 +5562,41 @@ $$;
 ALTER FUNCTION public.create_api_key(p_name text) OWNER TO postgres;
 
 --
+-- Name: create_calendar_feed(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_calendar_feed(p_reminder_days integer[] DEFAULT NULL::integer[]) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+  v_token text := 'dwcal_' || encode(extensions.gen_random_bytes(24), 'hex');
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+begin
+  perform private.refuse_oauth_client_token();
+  if v_uid is null then
+    raise exception using errcode = '42501', message = 'Sign in first.';
+  end if;
+  insert into public.calendar_feeds as f (user_id, token_hash, reminder_days)
+  values (v_uid, encode(extensions.digest(v_token, 'sha256'), 'hex'), coalesce(v_days, '{30,7,1}'))
+  on conflict (user_id) do update
+     set token_hash = excluded.token_hash,
+         reminder_days = coalesce(v_days, f.reminder_days),
+         created_at = now();
+  return v_token;
+end
+$$;
+
+ALTER FUNCTION public.create_calendar_feed(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) IS 'Makes or renews the signed-in account''s calendar feed and returns its new secret token (shown once; the previous URL stops working). Refuses assistants'' OAuth tokens. DW400 reminder days out of range.';
+
+--
 -- Name: create_organization(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4253,6 +5622,75 @@ end
 $$;
 
 ALTER FUNCTION public.create_organization(p_name text) OWNER TO postgres;
+
+--
+-- Name: create_organization_api_key(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) RETURNS TABLE(id uuid, name text, prefix text, api_key text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_name text := btrim(coalesce(p_name, ''));
+  v_raw text;
+  v_id uuid;
+begin
+  if char_length(v_name) < 1 or char_length(v_name) > 100 then
+    raise exception using errcode = 'DW400', message = 'DW400: An API key needs a name of 1 to 100 characters.';
+  end if;
+  if not coalesce((select pl.api_access from public.profiles as p join public.plans as pl on pl.id = p.plan_id
+                    where p.id = private.org_owner(p_organization_id)), false) then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: An organization''s API keys need its owner''s plan to be Pro or higher.';
+  end if;
+  v_raw := 'dwo_' || encode(extensions.gen_random_bytes(24), 'hex');
+  insert into public.api_keys as k (user_id, organization_id, name, prefix, key_hash)
+  values (v_uid, p_organization_id, v_name, left(v_raw, 12), encode(extensions.digest(v_raw, 'sha256'), 'hex'))
+  returning k.id into v_id;
+  perform private.log_org_activity(p_organization_id, v_uid, 'api_key.created', null, null,
+                                   jsonb_build_object('key_id', v_id, 'name', v_name, 'prefix', left(v_raw, 12)));
+  return query select v_id, v_name, left(v_raw, 12), v_raw;
+end
+$$;
+
+ALTER FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) OWNER TO postgres;
+
+--
+-- Name: create_organization_webhook(uuid, text, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text DEFAULT NULL::text, p_secret text DEFAULT NULL::text, p_kind text DEFAULT NULL::text, p_event_types text[] DEFAULT NULL::text[]) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_owner uuid := private.org_owner(p_organization_id);
+  v_id uuid;
+begin
+  perform private.require_webhook_plan(v_owner);
+  if char_length(p_description) > 500 then
+    raise exception using errcode = 'DW400', message = 'DW400: The description must be at most 500 characters.';
+  end if;
+  if p_kind is not null and p_kind not in ('generic', 'slack', 'discord') then
+    raise exception using errcode = 'DW400', message = 'DW400: The webhook kind must be generic, slack or discord.';
+  end if;
+  insert into public.webhook_endpoints (user_id, organization_id, url, description, secret, kind, event_types)
+  values (v_owner, p_organization_id, private.validated_webhook_url(p_url), nullif(btrim(p_description), ''),
+          private.validated_webhook_secret(p_secret), coalesce(p_kind, 'generic'),
+          coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}'))
+  returning id into v_id;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.added', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'kind', coalesce(p_kind, 'generic'),
+                                                      'channel_id', v_id));
+  return v_id;
+end
+$$;
+
+ALTER FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) OWNER TO postgres;
 
 --
 -- Name: create_telegram_link(); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4343,6 +5781,58 @@ $$;
 ALTER FUNCTION public.current_account_id() OWNER TO postgres;
 
 --
+-- Name: delete_email_address(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_email_address(p_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+begin
+  perform private.refuse_oauth_client_token();
+  if exists (select 1 from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and a.is_account) then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: account_address: The account''s own address can be switched off, not removed.';
+  end if;
+  delete from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and not a.is_account;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+end
+$$;
+
+ALTER FUNCTION public.delete_email_address(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: delete_organization_webhook(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_kind text;
+begin
+  delete from public.webhook_endpoints as w
+   where w.id = p_webhook_id and w.organization_id = p_organization_id
+  returning w.kind into v_kind;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'kind', v_kind,
+                                                      'channel_id', p_webhook_id));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) OWNER TO postgres;
+
+--
 -- Name: delete_webhook_endpoint(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4402,7 +5892,18 @@ begin
            'evidence', h.evidence) order by h.changed_at, h.id), '[]'::jsonb)
     into v_history
     from public.domain_status_changes as h
-   where h.domain_id = v_domain.id;
+   where h.domain_id = v_domain.id
+     -- The read policy's rule, word for word (20261206000400): the poller's or the caller's own live change,
+     -- made while the caller watched the name.
+     and (h.source = 'poller' or h.caused_by = v_uid)
+     and exists (
+       select 1
+         from public.watch_periods as p
+        where p.user_id = v_uid
+          and p.domain_name = h.domain_name
+          and p.started_at <= h.changed_at
+          and (p.ended_at is null or h.changed_at <= p.ended_at)
+     );
 
   select coalesce(jsonb_agg(jsonb_build_object(
            'event_id', ev.id,
@@ -4523,6 +6024,153 @@ CREATE FUNCTION public.is_valid_domain_name(p_name text) RETURNS boolean
 $$;
 
 ALTER FUNCTION public.is_valid_domain_name(p_name text) OWNER TO postgres;
+
+--
+-- Name: list_email_channels(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_email_channels() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+begin
+  perform private.refuse_oauth_client_token();
+  return jsonb_build_object(
+    'channels', coalesce((
+      select jsonb_agg(private.email_channel_json(a) order by a.is_account desc, a.created_at, a.id)
+        from public.email_addresses as a where a.user_id = v_uid), '[]'::jsonb),
+    'extra_allowed', (select pl.extra_alert_emails from public.profiles as p
+                        join public.plans as pl on pl.id = p.plan_id where p.id = v_uid)
+  );
+end
+$$;
+
+ALTER FUNCTION public.list_email_channels() OWNER TO postgres;
+
+--
+-- Name: list_email_deliveries(uuid, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer DEFAULT 20, p_cursor text DEFAULT NULL::text) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $_$
+declare
+  v_uid uuid := public.current_account_id();
+  v_limit integer := coalesce(p_limit, 20);
+  v_after_created timestamptz;
+  v_after_id uuid;
+  v_rows jsonb;
+  v_count integer;
+  v_next_cursor text;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_address_id is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Name the email address (p_address_id).';
+  end if;
+  if v_limit < 1 or v_limit > 100 then
+    raise exception using errcode = 'DW400', message = 'DW400: p_limit must be between 1 and 100.';
+  end if;
+  if p_cursor is not null then
+    begin
+      if p_cursor !~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z_[0-9a-f-]{36}$' then
+        raise exception 'bad cursor';
+      end if;
+      v_after_created := split_part(p_cursor, '_', 1)::timestamptz;
+      v_after_id := split_part(p_cursor, '_', 2)::uuid;
+    exception when others then
+      raise exception using errcode = 'DW400', message = 'DW400: p_cursor is not a cursor this function returned.';
+    end;
+  end if;
+  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid) then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-delivery-log', 'delivery log requests');
+
+  with page as (
+    select d.*
+      from public.alert_deliveries as d
+     where d.email_address_id = p_address_id
+       and d.channel = 'email'
+       and d.user_id = v_uid
+       and (v_after_created is null or (d.created_at, d.id) < (v_after_created, v_after_id))
+     order by d.created_at desc, d.id desc
+     limit v_limit + 1
+  ),
+  numbered as (
+    select p.*, row_number() over (order by p.created_at desc, p.id desc) as n from page as p
+  )
+  select coalesce(jsonb_agg(
+           jsonb_build_object(
+             'id', d.id,
+             'event_id', d.event_id,
+             'event_type', ev.type,
+             'domain_name', ev.domain_name,
+             'unicode_name', ev.unicode_name,
+             'status', d.status,
+             'created_at', d.created_at,
+             'next_attempt_at', case when d.status = 'pending' then d.next_attempt_at end,
+             'delivered_at', d.delivered_at,
+             'failed_at', d.failed_at,
+             'attempt_count', d.attempt_count,
+             'redelivery_count', d.redelivery_count,
+             'redelivered_at', d.redelivered_at,
+             'attempts', coalesce((
+               select jsonb_agg(jsonb_build_object(
+                        'attempted_at', a.attempted_at,
+                        'outcome', a.outcome,
+                        'smtp_code', a.http_status,
+                        'duration_ms', a.duration_ms,
+                        'error', a.error
+                      ) order by a.attempted_at desc, a.id desc)
+                 from (select * from public.alert_delivery_attempts as a
+                        where a.delivery_id = d.id
+                        order by a.attempted_at desc, a.id desc
+                        limit 20) as a
+             ), '[]'::jsonb)
+           ) order by d.created_at desc, d.id desc
+         ) filter (where d.n <= v_limit), '[]'::jsonb),
+         count(*)
+    into v_rows, v_count
+    from numbered as d
+    join public.alert_events as ev on ev.id = d.event_id;
+
+  if v_count > v_limit then
+    select to_char(d.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '_' || d.id::text into v_next_cursor
+      from public.alert_deliveries as d
+     where d.id = (v_rows -> (v_limit - 1) ->> 'id')::uuid;
+  end if;
+
+  return jsonb_build_object('deliveries', v_rows, 'has_more', v_count > v_limit, 'next_cursor', v_next_cursor);
+end
+$_$;
+
+ALTER FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) IS 'The caller''s email channel''s deliveries, newest first, keyset pages as list_webhook_deliveries; each attempt with its SMTP reply code (smtp_code). Never an address. Rate-limited (email-delivery-log).';
+
+--
+-- Name: list_organization_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  return query select * from private.list_org_watchlist(p_organization_id, p_limit, p_offset, p_cursor);
+end
+$$;
+
+ALTER FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
 
 --
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4712,6 +6360,183 @@ $$;
 ALTER FUNCTION public.mask_url(p_url text) OWNER TO postgres;
 
 --
+-- Name: organization_watchlist_page(uuid, text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_pattern text;
+  v_total integer;
+  v_used integer;
+  v_domains jsonb;
+begin
+  if p_limit is null or p_limit < 1 or p_limit > 200 then
+    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
+    raise exception using errcode = '22023',
+      message = 'status must be one of unknown, registered, pending_delete, available.';
+  end if;
+  if p_search is not null and char_length(p_search) > 253 then
+    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
+  end if;
+  if nullif(btrim(p_search), '') is not null then
+    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+
+  select count(*)::integer into v_used
+    from public.organization_watchlist_entries as e
+   where e.organization_id = p_organization_id and e.deleted_at is null;
+
+  -- Without a status only the entries are counted and paged (index on (organization_id, name)); only the
+  -- page is joined to its domains, as watchlist_page does.
+  if p_status is null then
+    if v_pattern is null then
+      v_total := v_used;
+    else
+      select count(*)::integer into v_total
+        from public.organization_watchlist_entries as e
+       where e.organization_id = p_organization_id
+         and e.deleted_at is null
+         and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+    end if;
+  else
+    select count(*)::integer into v_total
+      from public.organization_watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
+       and d.status = p_status
+       and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+  end if;
+
+  with keys as (
+    select e.domain_name
+      from public.organization_watchlist_entries as e
+     where e.organization_id = p_organization_id
+       and e.deleted_at is null
+       and (v_pattern is null or e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+       and (p_status is null
+            or exists (select 1 from public.domains as s where s.name = e.domain_name and s.status = p_status))
+     order by e.domain_name collate "C"
+     limit p_limit offset p_offset
+  ),
+  page as (
+    select e.domain_name, e.unicode_name, e.added_at, e.added_by, d
+      from keys as k
+      join public.organization_watchlist_entries as e
+        on e.organization_id = p_organization_id and e.domain_name = k.domain_name
+      join public.domains as d on d.name = e.domain_name
+  )
+  select coalesce(jsonb_agg(
+           private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
+           || jsonb_build_object(
+                'added_by', case when pg.added_by is not null
+                                 then jsonb_build_object('id', pg.added_by, 'name', private.member_label(pg.added_by)) end,
+                'claim', (select jsonb_build_object('user_id', c.claimed_by, 'name', private.member_label(c.claimed_by),
+                                                    'claimed_at', c.claimed_at)
+                            from public.organization_claims as c
+                           where c.organization_id = p_organization_id and c.domain_name = pg.domain_name))
+           order by pg.domain_name collate "C"), '[]'::jsonb)
+    into v_domains
+    from page as pg;
+
+  return jsonb_build_object('total', v_total, 'used', v_used,
+                            'quota', private.org_watchlist_quota(p_organization_id), 'domains', v_domains);
+end
+$$;
+
+ALTER FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
+
+--
+-- Name: redeliver_email_delivery(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    SET "TimeZone" TO 'UTC'
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_delivery record;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_delivery_id is null then
+    raise exception using errcode = 'DW400', message = 'DW400: Name the delivery (p_delivery_id).';
+  end if;
+  perform 1 from public.profiles as p where p.id = v_uid for no key update;
+
+  select d.id, d.status, d.created_at, a.status as address_status, a.enabled, ev.type as event_type
+    into v_delivery
+    from public.alert_deliveries as d
+    join public.alert_events as ev on ev.id = d.event_id
+    join public.email_addresses as a on a.id = d.email_address_id and a.user_id = v_uid
+   where d.id = p_delivery_id
+     and d.user_id = v_uid
+     and d.channel = 'email'
+     for update of d;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such delivery.';
+  end if;
+
+  perform private.require_session_request(v_uid, 'email-redelivery', 'redeliveries');
+
+  if v_delivery.status = 'pending' then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: delivery_pending: This delivery is still queued or being sent; wait for its outcome.';
+  end if;
+  if v_delivery.address_status <> 'active' or (not v_delivery.enabled and v_delivery.event_type <> 'test') then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: email_not_active: The address is switched off, unconfirmed or stopped.';
+  end if;
+  if v_delivery.created_at < now() - interval '7 days' then
+    raise exception using errcode = 'DW409',
+      message = 'DW409: delivery_too_old: Only deliveries of the last 7 days can be redelivered.';
+  end if;
+
+  update public.alert_deliveries as d
+     set status = 'pending',
+         next_attempt_at = now(),
+         lease_until = null,
+         delivered_at = null,
+         failed_at = null,
+         redelivery_count = d.redelivery_count + 1,
+         redelivered_at = now()
+   where d.id = p_delivery_id;
+
+  perform private.nudge_alert_delivery();
+
+  return (
+    select jsonb_build_object(
+             'id', d.id,
+             'status', d.status,
+             'next_attempt_at', d.next_attempt_at,
+             'redelivery_count', d.redelivery_count,
+             'redelivered_at', d.redelivered_at
+           )
+      from public.alert_deliveries as d
+     where d.id = p_delivery_id
+  );
+end
+$$;
+
+ALTER FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) OWNER TO postgres;
+
+--
+-- Name: FUNCTION redeliver_email_delivery(p_delivery_id uuid); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) IS 'Queues the caller''s finished email delivery again (one attempt, in the address''s next mail). DW404 not the caller''s, DW409 still pending / address not active / older than 7 days, DW429 (email-redelivery).';
+
+--
 -- Name: redeliver_webhook_delivery(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4794,6 +6619,55 @@ ALTER FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) OWNER TO po
 COMMENT ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) IS 'Queues the caller''s finished webhook delivery again under the same id (one attempt, same body, fresh signature timestamp, current secret), through the normal queue, and wakes a delivery run. DW404 not the caller''s (or its webhook was deleted), DWUPG plan without webhooks, DW409 still pending / webhook switched off / older than 7 days, DW429 rate limited (webhook-redelivery).';
 
 --
+-- Name: release_organization_domain_claim(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_name text := lower(btrim(coalesce(p_domain_name, '')));
+  v_claimer uuid;
+begin
+  select c.claimed_by into v_claimer from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name
+     for update;
+  if v_claimer is null then
+    return false;
+  end if;
+  if v_claimer <> v_uid and not public.has_org_role(p_organization_id, array['owner', 'admin']) then
+    raise exception using errcode = 'DW403',
+      message = 'DW403: Only the member who claimed the name, an admin or the owner can release the claim.';
+  end if;
+  delete from public.organization_claims as c
+   where c.organization_id = p_organization_id and c.domain_name = v_name;
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
+
+--
+-- Name: remove_organization_watchlist_domain(uuid, text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return private.org_remove_domain(p_organization_id, v_uid, p_domain_name,
+    case when auth.jwt() ->> 'organization_id' is not null then '{"via": "api_key"}'::jsonb else '{}'::jsonb end);
+end
+$$;
+
+ALTER FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) OWNER TO postgres;
+
+--
 -- Name: remove_watchlist_domain(text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4823,6 +6697,39 @@ $$;
 ALTER FUNCTION public.remove_watchlist_domain(p_domain_name text) OWNER TO postgres;
 
 --
+-- Name: resend_email_confirmation(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.resend_email_confirmation(p_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.user_id = v_uid and not a.is_account for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if v_row.status <> 'pending' then
+    raise exception using errcode = 'DW409', message = 'DW409: email_not_pending: This address needs no confirmation.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  update public.email_addresses as a
+     set confirmation_mail_due_at = now(), confirmation_token_hash = null, confirmation_expires_at = null
+   where a.id = p_id
+  returning * into v_row;
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.resend_email_confirmation(p_id uuid) OWNER TO postgres;
+
+--
 -- Name: revoke_api_key(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -4845,6 +6752,56 @@ end
 $$;
 
 ALTER FUNCTION public.revoke_api_key(p_key_id uuid) OWNER TO postgres;
+
+--
+-- Name: revoke_calendar_feed(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.revoke_calendar_feed() RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.refuse_oauth_client_token();
+  delete from public.calendar_feeds as f where f.user_id = auth.uid();
+  return found;
+end
+$$;
+
+ALTER FUNCTION public.revoke_calendar_feed() OWNER TO postgres;
+
+--
+-- Name: FUNCTION revoke_calendar_feed(); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.revoke_calendar_feed() IS 'Revokes the signed-in account''s calendar feed (its URL answers 404 from then on); true when there was one. Refuses assistants'' OAuth tokens.';
+
+--
+-- Name: revoke_organization_api_key(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_prefix text;
+begin
+  update public.api_keys as k
+     set revoked_at = now()
+   where k.id = p_key_id and k.organization_id = p_organization_id and k.revoked_at is null
+  returning k.prefix into v_prefix;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'api_key.revoked', null, null,
+                                   jsonb_build_object('key_id', p_key_id, 'prefix', v_prefix));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) OWNER TO postgres;
 
 --
 -- Name: rotate_webhook_secret(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4872,6 +6829,34 @@ end
 $$;
 
 ALTER FUNCTION public.rotate_webhook_secret(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: send_email_test(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.send_email_test(p_id uuid) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_event_id text;
+  v_delivery_id uuid;
+begin
+  perform private.refuse_oauth_client_token();
+  perform 1 from public.profiles as p where p.id = v_uid for no key update;
+  if not exists (select 1 from public.email_addresses as a
+                  where a.id = p_id and a.user_id = v_uid and a.status = 'active') then
+    raise exception using errcode = 'DW404', message = 'DW404: No such confirmed email address.';
+  end if;
+  -- queue_test_alert's rule and event, with an email delivery.
+  v_delivery_id := private.queue_test_alert(v_uid, 'email', null);
+  update public.alert_deliveries as d set email_address_id = p_id where d.id = v_delivery_id;
+  return v_delivery_id;
+end
+$$;
+
+ALTER FUNCTION public.send_email_test(p_id uuid) OWNER TO postgres;
 
 --
 -- Name: send_telegram_test(); Type: FUNCTION; Schema: public; Owner: postgres
@@ -4918,6 +6903,94 @@ end
 $$;
 
 ALTER FUNCTION public.send_webhook_test(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: set_calendar_reminder_days(integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) RETURNS integer[]
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_days integer[] := private.validated_expiring_days(p_reminder_days);
+  v_saved integer[];
+begin
+  perform private.refuse_oauth_client_token();
+  if v_days is null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Reminder days must be 1 to 10 whole numbers of days from 1 to 365.';
+  end if;
+  update public.calendar_feeds as f set reminder_days = v_days
+   where f.user_id = auth.uid()
+  returning f.reminder_days into v_saved;
+  if v_saved is null then
+    raise exception using errcode = 'DW404', message = 'DW404: There is no calendar feed to change.';
+  end if;
+  return v_saved;
+end
+$$;
+
+ALTER FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) OWNER TO postgres;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) IS 'Sets the reminder days of the signed-in account''s calendar feed (its URL stays). DW400 out of range, DW404 no feed. Refuses assistants'' OAuth tokens.';
+
+--
+-- Name: set_organization_personal_alerts(uuid, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  if p_enabled is null then
+    raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
+  end if;
+  update public.organization_members as m
+     set personal_alerts = p_enabled
+   where m.organization_id = p_organization_id and m.user_id = v_uid;
+  return p_enabled;
+end
+$$;
+
+ALTER FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) OWNER TO postgres;
+
+--
+-- Name: set_organization_webhook_enabled(uuid, uuid, boolean); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+begin
+  if p_enabled is null then
+    raise exception using errcode = 'DW400', message = 'DW400: enabled must be true or false.';
+  end if;
+  update public.webhook_endpoints as w
+     set enabled = p_enabled
+   where w.id = p_webhook_id and w.organization_id = p_organization_id and w.enabled is distinct from p_enabled;
+  if not found then
+    return exists (select 1 from public.webhook_endpoints as w
+                    where w.id = p_webhook_id and w.organization_id = p_organization_id);
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+                                   jsonb_build_object('channel', 'webhook', 'channel_id', p_webhook_id,
+                                                      'enabled', p_enabled));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) OWNER TO postgres;
 
 --
 -- Name: set_telegram_chat(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5223,6 +7296,51 @@ $$;
 ALTER FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) OWNER TO postgres;
 
 --
+-- Name: update_email_address(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_email_address(p_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_row public.email_addresses;
+begin
+  perform private.refuse_oauth_client_token();
+  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if p_enabled and v_row.status = 'stopped' and not v_row.is_account then
+    perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  end if;
+  update public.email_addresses as a
+     set enabled = coalesce(p_enabled, a.enabled),
+         event_types = coalesce(v_types, a.event_types),
+         expiring_days = coalesce(v_days, a.expiring_days),
+         status = case when p_enabled and a.status = 'stopped'
+                       then case when a.is_account then 'active' else 'pending' end
+                       else a.status end,
+         stopped_reason = case when p_enabled and a.status = 'stopped' then null else a.stopped_reason end,
+         stopped_at = case when p_enabled and a.status = 'stopped' then null else a.stopped_at end,
+         permanent_failures = case when p_enabled and a.status = 'stopped' then 0 else a.permanent_failures end,
+         confirmation_mail_due_at = case when p_enabled and a.status = 'stopped' and not a.is_account
+                                         then now() else a.confirmation_mail_due_at end
+   where a.id = p_id
+  returning * into v_row;
+  if v_row.confirmation_mail_due_at is not null then
+    perform private.nudge_alert_delivery();
+  end if;
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
 -- Name: update_webhook_endpoint(uuid, text, text, boolean, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -5480,6 +7598,20 @@ CREATE TABLE private.domain_name_rules (
 ALTER TABLE private.domain_name_rules OWNER TO postgres;
 
 --
+-- Name: email_alert_channels; Type: VIEW; Schema: private; Owner: postgres
+--
+
+CREATE VIEW private.email_alert_channels AS
+ SELECT a.id,
+    a.user_id,
+    a.event_types,
+    a.expiring_days
+   FROM public.email_addresses a
+  WHERE (a.enabled AND (a.status = 'active'::text));
+
+ALTER TABLE private.email_alert_channels OWNER TO postgres;
+
+--
 -- Name: notification_settings; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5535,8 +7667,10 @@ CREATE TABLE public.plans (
     watchlist_quota integer NOT NULL,
     webhooks boolean DEFAULT false NOT NULL,
     sort_order integer DEFAULT 0 NOT NULL,
+    extra_alert_emails integer DEFAULT 0 NOT NULL,
     app_checks_per_day integer,
     CONSTRAINT plans_app_checks_per_day_check CHECK (((app_checks_per_day IS NULL) OR (app_checks_per_day >= 0))),
+    CONSTRAINT plans_extra_alert_emails_check CHECK (((extra_alert_emails >= 0) AND (extra_alert_emails <= 100))),
     CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
     CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
 );
@@ -5548,6 +7682,12 @@ ALTER TABLE public.plans OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unlimited. Read by every signed-in account.';
+
+--
+-- Name: COLUMN plans.extra_alert_emails; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.plans.extra_alert_emails IS 'Confirmed or pending extra alert email addresses an account may have besides its own (Free 0, Pro+ 5).';
 
 --
 -- Name: COLUMN plans.app_checks_per_day; Type: COMMENT; Schema: public; Owner: postgres
@@ -5597,6 +7737,7 @@ CREATE TABLE public.webhook_endpoints (
     kind text DEFAULT 'generic'::text NOT NULL,
     event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
     expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    organization_id uuid,
     CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (char_length(description) <= 500))),
     CONSTRAINT webhook_endpoints_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
     CONSTRAINT webhook_endpoints_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
@@ -5645,6 +7786,12 @@ COMMENT ON COLUMN public.webhook_endpoints.event_types IS 'The events this endpo
 COMMENT ON COLUMN public.webhook_endpoints.expiring_days IS 'domain.expiring: the days before a watched name''s expiration date this endpoint is reminded at.';
 
 --
+-- Name: COLUMN webhook_endpoints.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.webhook_endpoints.organization_id IS 'A team channel of this organization (null: the account''s own). user_id is then the organization''s owner.';
+
+--
 -- Name: expiring_reminder_channels; Type: VIEW; Schema: private; Owner: postgres
 --
 
@@ -5665,7 +7812,15 @@ UNION ALL
    FROM ((public.webhook_endpoints w
      JOIN public.profiles p ON ((p.id = w.user_id)))
      JOIN public.plans pl ON (((pl.id = p.plan_id) AND pl.webhooks)))
-  WHERE (w.enabled AND ('domain.expiring'::text = ANY (w.event_types)));
+  WHERE (w.enabled AND (w.organization_id IS NULL) AND ('domain.expiring'::text = ANY (w.event_types)))
+UNION ALL
+ SELECT ('email:'::text || (a.id)::text) AS lane_key,
+    a.user_id,
+    'email'::text AS channel,
+    a.id AS endpoint_id,
+    a.expiring_days AS days
+   FROM private.email_alert_channels a
+  WHERE ('domain.expiring'::text = ANY (a.event_types));
 
 ALTER TABLE private.expiring_reminder_channels OWNER TO postgres;
 
@@ -5706,15 +7861,17 @@ CREATE TABLE public.alert_deliveries (
     delivered_at timestamp with time zone,
     failed_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    redelivery_count integer DEFAULT 0 NOT NULL,
+    redelivered_at timestamp with time zone,
+    email_address_id uuid,
     lane_key text GENERATED ALWAYS AS (
 CASE
     WHEN (channel = 'telegram'::text) THEN ('telegram:'::text || (user_id)::text)
-    WHEN (webhook_endpoint_id IS NOT NULL) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
+    WHEN ((channel = 'webhook'::text) AND (webhook_endpoint_id IS NOT NULL)) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
+    WHEN ((channel = 'email'::text) AND (email_address_id IS NOT NULL)) THEN ('email:'::text || (email_address_id)::text)
     ELSE ('delivery:'::text || (id)::text)
 END) STORED,
-    redelivery_count integer DEFAULT 0 NOT NULL,
-    redelivered_at timestamp with time zone,
-    CONSTRAINT alert_deliveries_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text]))),
+    CONSTRAINT alert_deliveries_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text, 'email'::text]))),
     CONSTRAINT alert_deliveries_redelivery_count_check CHECK ((redelivery_count >= 0)),
     CONSTRAINT alert_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
 );
@@ -5734,12 +7891,6 @@ COMMENT ON COLUMN public.alert_deliveries.webhook_endpoint_id IS 'The webhook th
 COMMENT ON COLUMN public.alert_deliveries.failure_count IS 'Failed attempts that count towards the retry schedule (a Telegram 429 does not).';
 
 --
--- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, or delivery:<id> when its webhook was deleted. At most one delivery per lane is in flight.';
-
---
 -- Name: COLUMN alert_deliveries.redelivery_count; Type: COMMENT; Schema: public; Owner: postgres
 --
 
@@ -5750,6 +7901,18 @@ COMMENT ON COLUMN public.alert_deliveries.redelivery_count IS 'Times the owner q
 --
 
 COMMENT ON COLUMN public.alert_deliveries.redelivered_at IS 'When the owner last queued it again. A redelivery is one attempt: a failure after it is final.';
+
+--
+-- Name: COLUMN alert_deliveries.email_address_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.email_address_id IS 'The email channel this delivery goes to; null for other channels, and for addresses deleted since.';
+
+--
+-- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
 
 --
 -- Name: alert_delivery_attempts; Type: TABLE; Schema: public; Owner: postgres
@@ -5800,8 +7963,9 @@ CREATE TABLE public.alert_delivery_lanes (
     busy_delivery_id uuid,
     busy_until timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    email_address_id uuid,
     CONSTRAINT alert_delivery_lanes_breaker_state_check CHECK ((breaker_state = ANY (ARRAY['closed'::text, 'open'::text, 'half_open'::text]))),
-    CONSTRAINT alert_delivery_lanes_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text])))
+    CONSTRAINT alert_delivery_lanes_channel_check CHECK ((channel = ANY (ARRAY['telegram'::text, 'webhook'::text, 'email'::text])))
 );
 
 ALTER TABLE public.alert_delivery_lanes OWNER TO postgres;
@@ -5850,6 +8014,9 @@ CREATE TABLE public.alert_events (
     registrar text,
     expires_at timestamp with time zone,
     days_before integer,
+    organization_id uuid,
+    organization_name text,
+    claimed_by_name text,
     CONSTRAINT alert_events_evidence_check CHECK (((evidence IS NULL) OR (jsonb_typeof(evidence) = 'object'::text))),
     CONSTRAINT alert_events_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
     CONSTRAINT alert_events_type_check CHECK ((type = ANY (ARRAY['domain.available'::text, 'domain.pending_delete'::text, 'domain.restored'::text, 'domain.registered'::text, 'domain.expiring'::text, 'test'::text])))
@@ -5900,6 +8067,18 @@ COMMENT ON COLUMN public.alert_events.expires_at IS 'domain.restored, domain.reg
 COMMENT ON COLUMN public.alert_events.days_before IS 'domain.expiring: which reminder (days before expires_at).';
 
 --
+-- Name: COLUMN alert_events.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.organization_id IS 'A team alert: the organization whose list holds the name (user_id is then its owner); null: personal.';
+
+--
+-- Name: COLUMN alert_events.claimed_by_name; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_events.claimed_by_name IS 'A team alert of a claimed name: the claimer as the members see them (display name or address before @).';
+
+--
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5912,6 +8091,7 @@ CREATE TABLE public.api_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_used_at timestamp with time zone,
     revoked_at timestamp with time zone,
+    organization_id uuid,
     CONSTRAINT api_keys_name_check CHECK (((char_length(name) >= 1) AND (char_length(name) <= 100)))
 );
 
@@ -5922,6 +8102,12 @@ ALTER TABLE public.api_keys OWNER TO postgres;
 --
 
 COMMENT ON COLUMN public.api_keys.key_hash IS 'SHA-256 hex of the raw key. Never readable by authenticated (no column privilege).';
+
+--
+-- Name: COLUMN api_keys.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.api_keys.organization_id IS 'An organization''s key (null: the account''s own). Reads and changes only that organization''s watchlist.';
 
 --
 -- Name: api_request_counters; Type: TABLE; Schema: public; Owner: postgres
@@ -5962,6 +8148,27 @@ ALTER TABLE public.app_check_counters OWNER TO postgres;
 COMMENT ON TABLE public.app_check_counters IS 'Checks from the app per account and UTC day, for plans with their own app_checks_per_day. Written only by private.consume_app_check (service_role).';
 
 --
+-- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.calendar_feeds (
+    user_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    reminder_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT calendar_feeds_reminder_days_check CHECK ((((cardinality(reminder_days) >= 1) AND (cardinality(reminder_days) <= 10)) AND (1 <= ALL (reminder_days)) AND (365 >= ALL (reminder_days)))),
+    CONSTRAINT calendar_feeds_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.calendar_feeds OWNER TO postgres;
+
+--
+-- Name: TABLE calendar_feeds; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.calendar_feeds IS 'One calendar feed per account: the SHA-256 hex of its secret token (the token itself is shown once), the reminder days of its alarms, when it was made. No grants: reached only through the functions below.';
+
+--
 -- Name: domain_expiry_reminders; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -5997,6 +8204,7 @@ CREATE TABLE public.domain_status_changes (
     evidence jsonb,
     registrar text,
     expires_at timestamp with time zone,
+    caused_by uuid,
     CONSTRAINT domain_status_changes_evidence_check CHECK (((evidence IS NULL) OR ((status = 'available'::text) AND (jsonb_typeof(evidence) = 'object'::text)))),
     CONSTRAINT domain_status_changes_previous_status_check CHECK ((previous_status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
     CONSTRAINT domain_status_changes_source_check CHECK ((source = ANY (ARRAY['poller'::text, 'live'::text]))),
@@ -6009,7 +8217,13 @@ ALTER TABLE public.domain_status_changes OWNER TO postgres;
 -- Name: TABLE domain_status_changes; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). Read by the accounts that watch or watched the name.';
+COMMENT ON TABLE public.domain_status_changes IS 'Each name''s history of states: one row per change of public.domains.status (previous_status null: first seen, the first decided check). evidence: why an available was believed (as domain.available carries it). An account reads the changes made while it watched the name (public.watch_periods) that the poller recorded or its own live checks caused (caused_by).';
+
+--
+-- Name: COLUMN domain_status_changes.caused_by; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domain_status_changes.caused_by IS 'source = live: the account whose live check recorded the change (null once that account is deleted). Null for the poller''s changes. Another account never reads a live change it did not cause.';
 
 --
 -- Name: domain_status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
@@ -6105,6 +8319,24 @@ ALTER TABLE public.drop_prediction_corrections OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.drop_prediction_corrections IS 'Per registry (TLD) and basis: seconds added to new drop predictions. measured rows: the median offset of the latest (up to 100) observed drops, from 20 on; operator rows (measured = false) are never overwritten. source says where the figure comes from.';
+
+--
+-- Name: email_unsubscribe_tokens; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_unsubscribe_tokens (
+    token_hash text NOT NULL,
+    email_address_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.email_unsubscribe_tokens OWNER TO postgres;
+
+--
+-- Name: TABLE email_unsubscribe_tokens; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_unsubscribe_tokens IS 'SHA-256 of each alert mail''s one-click unsubscribe token (RFC 8058), kept 180 days. service_role only.';
 
 --
 -- Name: invitations; Type: TABLE; Schema: public; Owner: postgres
@@ -6222,6 +8454,83 @@ COMMENT ON TABLE public.live_check_cache IS 'Last live-check result per name, se
 COMMENT ON COLUMN public.live_check_cache.result IS 'The result as the API returns it; json rather than jsonb so a cached answer keeps its key order.';
 
 --
+-- Name: organization_activity; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_activity (
+    id bigint NOT NULL,
+    organization_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    actor_id uuid,
+    actor_name text,
+    action text NOT NULL,
+    domain_name text,
+    subject_id uuid,
+    subject_name text,
+    detail jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT organization_activity_action_check CHECK ((action = ANY (ARRAY['member.joined'::text, 'member.left'::text, 'member.removed'::text, 'member.role_changed'::text, 'name.added'::text, 'name.removed'::text, 'claim.taken'::text, 'claim.released'::text, 'channel.added'::text, 'channel.changed'::text, 'channel.removed'::text, 'api_key.created'::text, 'api_key.revoked'::text])))
+);
+
+ALTER TABLE public.organization_activity OWNER TO postgres;
+
+--
+-- Name: TABLE organization_activity; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_activity IS 'Who did what in an organization, and when. Written only by the database (triggers and definer functions); read by members; purged after retention_settings.organization_activity_days (365).';
+
+--
+-- Name: organization_activity_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_activity ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.organization_activity_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: organization_api_request_counters; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_api_request_counters (
+    organization_id uuid NOT NULL,
+    day date NOT NULL,
+    request_count integer DEFAULT 0 NOT NULL,
+    CONSTRAINT organization_api_request_counters_request_count_check CHECK ((request_count >= 0))
+);
+
+ALTER TABLE public.organization_api_request_counters OWNER TO postgres;
+
+--
+-- Name: TABLE organization_api_request_counters; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_api_request_counters IS 'Counted API requests of an organization''s keys per UTC day (service_role only).';
+
+--
+-- Name: organization_claims; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_claims (
+    organization_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    claimed_by uuid NOT NULL,
+    claimed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.organization_claims OWNER TO postgres;
+
+--
+-- Name: TABLE organization_claims; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_claims IS 'Open claims ("I will register it when it drops"): one per name per organization. Taken and released only through claim_organization_domain / release_organization_domain_claim; a member who leaves or is removed loses theirs (trigger).';
+
+--
 -- Name: organization_members; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -6230,10 +8539,53 @@ CREATE TABLE public.organization_members (
     user_id uuid NOT NULL,
     role text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    personal_alerts boolean DEFAULT false NOT NULL,
     CONSTRAINT organization_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
 );
 
 ALTER TABLE public.organization_members OWNER TO postgres;
+
+--
+-- Name: COLUMN organization_members.personal_alerts; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.organization_members.personal_alerts IS 'The member gets the organization''s names'' events on their own channels too (off by default); set only by the member through set_organization_personal_alerts.';
+
+--
+-- Name: organization_watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_watchlist_entries (
+    id bigint NOT NULL,
+    organization_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    unicode_name text,
+    added_by uuid,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT organization_watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
+);
+
+ALTER TABLE public.organization_watchlist_entries OWNER TO postgres;
+
+--
+-- Name: TABLE organization_watchlist_entries; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_watchlist_entries IS 'An organization''s watched names (soft-deleted). Written only by the organization watchlist functions; quota: the owner''s plan''s watchlist_quota, counted for the organization alone.';
+
+--
+-- Name: organization_watchlist_entries_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_watchlist_entries ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (
+    SEQUENCE NAME public.organization_watchlist_entries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: organizations; Type: TABLE; Schema: public; Owner: postgres
@@ -6450,10 +8802,12 @@ CREATE TABLE public.retention_settings (
     session_request_log_days integer DEFAULT 2 NOT NULL,
     cron_run_details_days integer DEFAULT 7 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    organization_activity_days integer DEFAULT 365 NOT NULL,
     CONSTRAINT retention_settings_alert_events_days_check CHECK ((alert_events_days >= 2)),
     CONSTRAINT retention_settings_cron_run_details_days_check CHECK ((cron_run_details_days >= 1)),
     CONSTRAINT retention_settings_delivery_attempts_days_check CHECK ((delivery_attempts_days >= 2)),
     CONSTRAINT retention_settings_live_check_cache_hours_check CHECK ((live_check_cache_hours >= 1)),
+    CONSTRAINT retention_settings_organization_activity_days_check CHECK ((organization_activity_days >= 365)),
     CONSTRAINT retention_settings_request_counters_days_check CHECK ((request_counters_days >= 2)),
     CONSTRAINT retention_settings_session_request_log_days_check CHECK ((session_request_log_days >= 1)),
     CONSTRAINT retention_settings_singleton_check CHECK (singleton)
@@ -6580,6 +8934,40 @@ CREATE TABLE public.telegram_send_pace (
 );
 
 ALTER TABLE public.telegram_send_pace OWNER TO postgres;
+
+--
+-- Name: watch_periods; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.watch_periods (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    CONSTRAINT watch_periods_order_check CHECK (((ended_at IS NULL) OR (ended_at >= started_at)))
+);
+
+ALTER TABLE public.watch_periods OWNER TO postgres;
+
+--
+-- Name: TABLE watch_periods; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.watch_periods IS 'When each account watched each name: from adding it (started_at) to removing it (ended_at, null while watched). Kept by a trigger on public.watchlist_entries; bounds what the account reads of the name''s history (public.domain_status_changes).';
+
+--
+-- Name: watch_periods_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.watch_periods ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.watch_periods_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: watchlist_entries_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
@@ -6764,6 +9152,20 @@ ALTER TABLE ONLY public.app_check_counters
     ADD CONSTRAINT app_check_counters_pkey PRIMARY KEY (user_id, day);
 
 --
+-- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_pkey PRIMARY KEY (user_id);
+
+--
+-- Name: calendar_feeds calendar_feeds_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_token_hash_key UNIQUE (token_hash);
+
+--
 -- Name: domain_expiry_reminders domain_expiry_reminders_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -6804,6 +9206,27 @@ ALTER TABLE ONLY public.drop_observations
 
 ALTER TABLE ONLY public.drop_prediction_corrections
     ADD CONSTRAINT drop_prediction_corrections_pkey PRIMARY KEY (registry, basis);
+
+--
+-- Name: email_addresses email_addresses_confirmation_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_confirmation_token_hash_key UNIQUE (confirmation_token_hash);
+
+--
+-- Name: email_addresses email_addresses_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_pkey PRIMARY KEY (token_hash);
 
 --
 -- Name: invitations invitations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -6848,11 +9271,46 @@ ALTER TABLE ONLY public.notification_settings
     ADD CONSTRAINT notification_settings_pkey PRIMARY KEY (user_id);
 
 --
+-- Name: organization_activity organization_activity_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_pkey PRIMARY KEY (id);
+
+--
+-- Name: organization_api_request_counters organization_api_request_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_api_request_counters
+    ADD CONSTRAINT organization_api_request_counters_pkey PRIMARY KEY (organization_id, day);
+
+--
+-- Name: organization_claims organization_claims_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_pkey PRIMARY KEY (organization_id, domain_name);
+
+--
 -- Name: organization_members organization_members_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_pkey PRIMARY KEY (organization_id, user_id);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_org_domain_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_org_domain_key UNIQUE (organization_id, domain_name);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_pkey PRIMARY KEY (id);
 
 --
 -- Name: organizations organizations_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -6981,6 +9439,13 @@ ALTER TABLE ONLY public.telegram_send_pace
     ADD CONSTRAINT telegram_send_pace_pkey PRIMARY KEY (id);
 
 --
+-- Name: watch_periods watch_periods_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.watch_periods
+    ADD CONSTRAINT watch_periods_pkey PRIMARY KEY (id);
+
+--
 -- Name: watchlist_entries watchlist_entries_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7022,10 +9487,22 @@ ALTER TABLE ONLY public.whois_servers
 CREATE INDEX alert_deliveries_due_idx ON public.alert_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 --
+-- Name: alert_deliveries_email_log_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_email_log_idx ON public.alert_deliveries USING btree (email_address_id, created_at DESC, id DESC) WHERE (channel = 'email'::text);
+
+--
 -- Name: alert_deliveries_event_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX alert_deliveries_event_id_idx ON public.alert_deliveries USING btree (event_id);
+
+--
+-- Name: alert_deliveries_one_per_email_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX alert_deliveries_one_per_email_per_event_idx ON public.alert_deliveries USING btree (event_id, email_address_id) WHERE ((channel = 'email'::text) AND (email_address_id IS NOT NULL));
 
 --
 -- Name: alert_deliveries_one_per_webhook_per_event_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -7076,6 +9553,12 @@ CREATE INDEX alert_delivery_attempts_delivery_id_idx ON public.alert_delivery_at
 CREATE INDEX alert_delivery_attempts_user_id_idx ON public.alert_delivery_attempts USING btree (user_id);
 
 --
+-- Name: alert_delivery_lanes_email_address_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_delivery_lanes_email_address_id_idx ON public.alert_delivery_lanes USING btree (email_address_id);
+
+--
 -- Name: alert_delivery_lanes_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7094,6 +9577,12 @@ CREATE INDEX alert_delivery_lanes_webhook_endpoint_id_idx ON public.alert_delive
 CREATE INDEX alert_events_available_idx ON public.alert_events USING btree (domain_name, checked_at) WHERE (type = 'domain.available'::text);
 
 --
+-- Name: alert_events_organization_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_events_organization_idx ON public.alert_events USING btree (organization_id, created_at DESC) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: alert_events_pending_delete_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7110,6 +9599,12 @@ CREATE INDEX alert_events_user_id_created_at_idx ON public.alert_events USING bt
 --
 
 CREATE INDEX alert_events_user_id_domain_name_created_at_idx ON public.alert_events USING btree (user_id, domain_name, created_at DESC);
+
+--
+-- Name: api_keys_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX api_keys_organization_id_idx ON public.api_keys USING btree (organization_id) WHERE (organization_id IS NOT NULL);
 
 --
 -- Name: api_keys_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -7148,6 +9643,36 @@ CREATE INDEX domains_pending_delete_next_check_idx ON public.domains USING btree
 CREATE INDEX drop_observations_registry_idx ON public.drop_observations USING btree (registry, basis, observed_at DESC);
 
 --
+-- Name: email_addresses_confirmation_due_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_addresses_confirmation_due_idx ON public.email_addresses USING btree (confirmation_mail_due_at) WHERE (confirmation_mail_due_at IS NOT NULL);
+
+--
+-- Name: email_addresses_one_account_row_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_one_account_row_idx ON public.email_addresses USING btree (user_id) WHERE is_account;
+
+--
+-- Name: email_addresses_unique_extra_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE (NOT is_account);
+
+--
+-- Name: email_unsubscribe_tokens_address_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_unsubscribe_tokens_address_idx ON public.email_unsubscribe_tokens USING btree (email_address_id);
+
+--
+-- Name: email_unsubscribe_tokens_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_unsubscribe_tokens_created_at_idx ON public.email_unsubscribe_tokens USING btree (created_at);
+
+--
 -- Name: invitations_invited_by_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7184,10 +9709,70 @@ CREATE INDEX live_check_cache_expires_at_idx ON public.live_check_cache USING bt
 CREATE UNIQUE INDEX notification_settings_telegram_chat_id_key ON public.notification_settings USING btree (telegram_chat_id) WHERE (telegram_chat_id IS NOT NULL);
 
 --
+-- Name: organization_activity_actor_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_actor_idx ON public.organization_activity USING btree (actor_id);
+
+--
+-- Name: organization_activity_created_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_created_idx ON public.organization_activity USING btree (created_at);
+
+--
+-- Name: organization_activity_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_org_idx ON public.organization_activity USING btree (organization_id, created_at DESC, id DESC);
+
+--
+-- Name: organization_activity_subject_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_activity_subject_idx ON public.organization_activity USING btree (subject_id);
+
+--
+-- Name: organization_claims_claimed_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_claims_claimed_by_idx ON public.organization_claims USING btree (claimed_by);
+
+--
+-- Name: organization_claims_domain_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_claims_domain_idx ON public.organization_claims USING btree (domain_name);
+
+--
+-- Name: organization_members_personal_alerts_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_members_personal_alerts_idx ON public.organization_members USING btree (organization_id) WHERE personal_alerts;
+
+--
 -- Name: organization_members_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
 CREATE INDEX organization_members_user_id_idx ON public.organization_members USING btree (user_id);
+
+--
+-- Name: organization_watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_active_domain_idx ON public.organization_watchlist_entries USING btree (domain_name) WHERE (deleted_at IS NULL);
+
+--
+-- Name: organization_watchlist_entries_active_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_active_org_idx ON public.organization_watchlist_entries USING btree (organization_id, domain_name COLLATE "C") WHERE (deleted_at IS NULL);
+
+--
+-- Name: organization_watchlist_entries_added_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_watchlist_entries_added_by_idx ON public.organization_watchlist_entries USING btree (added_by);
 
 --
 -- Name: profiles_plan_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -7214,6 +9799,18 @@ CREATE INDEX session_request_log_user_action_idx ON public.session_request_log U
 CREATE INDEX telegram_link_tokens_user_id_idx ON public.telegram_link_tokens USING btree (user_id);
 
 --
+-- Name: watch_periods_open_key; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX watch_periods_open_key ON public.watch_periods USING btree (user_id, domain_name) WHERE (ended_at IS NULL);
+
+--
+-- Name: watch_periods_user_id_domain_name_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX watch_periods_user_id_domain_name_idx ON public.watch_periods USING btree (user_id, domain_name, started_at);
+
+--
 -- Name: watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -7224,6 +9821,12 @@ CREATE INDEX watchlist_entries_active_domain_idx ON public.watchlist_entries USI
 --
 
 CREATE INDEX watchlist_entries_active_user_idx ON public.watchlist_entries USING btree (user_id, domain_name COLLATE "C") WHERE (deleted_at IS NULL);
+
+--
+-- Name: webhook_endpoints_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX webhook_endpoints_organization_id_idx ON public.webhook_endpoints USING btree (organization_id) WHERE (organization_id IS NOT NULL);
 
 --
 -- Name: webhook_endpoints_user_id_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -7256,6 +9859,12 @@ CREATE TRIGGER alert_events_derive_unicode_name BEFORE INSERT OR UPDATE OF domai
 CREATE TRIGGER domains_queue_available_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'available'::text) AND (old.status IS DISTINCT FROM 'available'::text))) EXECUTE FUNCTION private.queue_domain_available_alerts();
 
 --
+-- Name: domains domains_queue_organization_alerts; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER domains_queue_organization_alerts AFTER UPDATE OF status ON public.domains FOR EACH ROW WHEN ((new.status IS DISTINCT FROM old.status)) EXECUTE FUNCTION private.queue_organization_alerts();
+
+--
 -- Name: domains domains_queue_pending_delete_alerts; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -7283,13 +9892,25 @@ CREATE TRIGGER domains_record_drop_observation AFTER UPDATE OF status ON public.
 -- Name: domains domains_refuse_unsupported_zone; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
-CREATE TRIGGER domains_refuse_unsupported_zone BEFORE INSERT ON public.domains FOR EACH ROW EXECUTE FUNCTION private.domains_refuse_unsupported_zone();
+CREATE TRIGGER domains_refuse_unsupported_zone AFTER INSERT ON public.domains REFERENCING NEW TABLE AS new_domains FOR EACH STATEMENT EXECUTE FUNCTION private.domains_refuse_unsupported_zone();
 
 --
 -- Name: domains domains_reset_drop_prediction; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER domains_reset_drop_prediction BEFORE UPDATE OF status ON public.domains FOR EACH ROW WHEN (((new.status = 'pending_delete'::text) AND (old.status IS DISTINCT FROM 'pending_delete'::text))) EXECUTE FUNCTION private.reset_drop_prediction();
+
+--
+-- Name: email_addresses email_addresses_cap; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER email_addresses_cap BEFORE INSERT ON public.email_addresses FOR EACH ROW EXECUTE FUNCTION private.check_email_address_cap();
+
+--
+-- Name: email_addresses email_addresses_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER email_addresses_set_updated_at BEFORE UPDATE ON public.email_addresses FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
 -- Name: invite_mail_limits invite_mail_limits_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7304,10 +9925,40 @@ CREATE TRIGGER invite_mail_limits_set_updated_at BEFORE UPDATE ON public.invite_
 CREATE TRIGGER notification_settings_set_updated_at BEFORE UPDATE ON public.notification_settings FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
+-- Name: organization_claims organization_claims_log; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_claims_log AFTER INSERT OR DELETE ON public.organization_claims FOR EACH ROW EXECUTE FUNCTION private.log_org_claim();
+
+--
+-- Name: organization_members organization_members_log; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_members_log AFTER INSERT OR DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW EXECUTE FUNCTION private.on_org_member_change();
+
+--
+-- Name: organization_members organization_members_revoke_api_keys; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_members_revoke_api_keys AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_org_keys_of_former_admin();
+
+--
 -- Name: organization_members organization_members_revoke_invitations; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
 CREATE TRIGGER organization_members_revoke_invitations AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_invitations_of_former_inviter();
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_derive_unicode_name; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_watchlist_entries_derive_unicode_name BEFORE INSERT OR UPDATE OF domain_name, unicode_name ON public.organization_watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.derive_unicode_name();
+
+--
+-- Name: profiles profiles_create_account_email_channel; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER profiles_create_account_email_channel AFTER INSERT ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.create_account_email_channel();
 
 --
 -- Name: profiles profiles_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7338,6 +9989,12 @@ CREATE TRIGGER telegram_bot_settings_set_updated_at BEFORE UPDATE ON public.tele
 --
 
 CREATE TRIGGER watchlist_entries_derive_unicode_name BEFORE INSERT OR UPDATE OF domain_name, unicode_name ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.derive_unicode_name();
+
+--
+-- Name: watchlist_entries watchlist_entries_track_watch_period; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER watchlist_entries_track_watch_period AFTER INSERT OR DELETE OR UPDATE OF deleted_at, added_at ON public.watchlist_entries FOR EACH ROW EXECUTE FUNCTION private.track_watch_period();
 
 --
 -- Name: webhook_endpoints webhook_endpoints_cap; Type: TRIGGER; Schema: public; Owner: postgres
@@ -7382,6 +10039,13 @@ CREATE TRIGGER webhook_endpoints_set_updated_at BEFORE UPDATE ON public.webhook_
 CREATE TRIGGER webhook_target_policy_set_updated_at BEFORE UPDATE ON public.webhook_target_policy FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
+-- Name: alert_deliveries alert_deliveries_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_deliveries
+    ADD CONSTRAINT alert_deliveries_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE SET NULL;
+
+--
 -- Name: alert_deliveries alert_deliveries_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7417,6 +10081,13 @@ ALTER TABLE ONLY public.alert_delivery_attempts
     ADD CONSTRAINT alert_delivery_attempts_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: alert_delivery_lanes alert_delivery_lanes_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_delivery_lanes
+    ADD CONSTRAINT alert_delivery_lanes_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE CASCADE;
+
+--
 -- Name: alert_delivery_lanes alert_delivery_lanes_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7431,11 +10102,25 @@ ALTER TABLE ONLY public.alert_delivery_lanes
     ADD CONSTRAINT alert_delivery_lanes_webhook_endpoint_id_fkey FOREIGN KEY (webhook_endpoint_id) REFERENCES public.webhook_endpoints(id) ON DELETE CASCADE;
 
 --
+-- Name: alert_events alert_events_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_events
+    ADD CONSTRAINT alert_events_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: alert_events alert_events_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.alert_events
     ADD CONSTRAINT alert_events_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: api_keys api_keys_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: api_keys api_keys_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7459,11 +10144,39 @@ ALTER TABLE ONLY public.app_check_counters
     ADD CONSTRAINT app_check_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: domain_status_changes domain_status_changes_caused_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.domain_status_changes
+    ADD CONSTRAINT domain_status_changes_caused_by_fkey FOREIGN KEY (caused_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
 -- Name: domain_status_changes domain_status_changes_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
 ALTER TABLE ONLY public.domain_status_changes
     ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: email_addresses email_addresses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: email_unsubscribe_tokens email_unsubscribe_tokens_email_address_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_unsubscribe_tokens
+    ADD CONSTRAINT email_unsubscribe_tokens_email_address_id_fkey FOREIGN KEY (email_address_id) REFERENCES public.email_addresses(id) ON DELETE CASCADE;
 
 --
 -- Name: invitations invitations_accepted_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7508,6 +10221,55 @@ ALTER TABLE ONLY public.notification_settings
     ADD CONSTRAINT notification_settings_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: organization_activity organization_activity_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_activity organization_activity_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_activity organization_activity_subject_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_activity
+    ADD CONSTRAINT organization_activity_subject_id_fkey FOREIGN KEY (subject_id) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_api_request_counters organization_api_request_counters_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_api_request_counters
+    ADD CONSTRAINT organization_api_request_counters_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_claims organization_claims_claimed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_claimed_by_fkey FOREIGN KEY (claimed_by) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_claims organization_claims_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_domain_name_fkey FOREIGN KEY (domain_name) REFERENCES public.domains(name);
+
+--
+-- Name: organization_claims organization_claims_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_claims
+    ADD CONSTRAINT organization_claims_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: organization_members organization_members_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7520,6 +10282,27 @@ ALTER TABLE ONLY public.organization_members
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_added_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_added_by_fkey FOREIGN KEY (added_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_domain_name_fkey FOREIGN KEY (domain_name) REFERENCES public.domains(name);
+
+--
+-- Name: organization_watchlist_entries organization_watchlist_entries_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_watchlist_entries
+    ADD CONSTRAINT organization_watchlist_entries_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organizations organizations_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7578,6 +10361,13 @@ ALTER TABLE ONLY public.telegram_link_tokens
     ADD CONSTRAINT telegram_link_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: watch_periods watch_periods_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.watch_periods
+    ADD CONSTRAINT watch_periods_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: watchlist_entries watchlist_entries_domain_name_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -7590,6 +10380,13 @@ ALTER TABLE ONLY public.watchlist_entries
 
 ALTER TABLE ONLY public.watchlist_entries
     ADD CONSTRAINT watchlist_entries_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_endpoints webhook_endpoints_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_endpoints webhook_endpoints_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -7683,6 +10480,12 @@ CREATE POLICY "Assistants' tokens cannot read api keys" ON public.api_keys AS RE
 CREATE POLICY "Assistants' tokens cannot read api request counters" ON public.api_request_counters AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: email_addresses Assistants' tokens cannot read email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read email channels" ON public.email_addresses AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: invitations Assistants' tokens cannot read invitations; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7695,10 +10498,28 @@ CREATE POLICY "Assistants' tokens cannot read invitations" ON public.invitations
 CREATE POLICY "Assistants' tokens cannot read notification settings" ON public.notification_settings AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: organization_activity Assistants' tokens cannot read organization activity; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization activity" ON public.organization_activity AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_claims Assistants' tokens cannot read organization claims; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization claims" ON public.organization_claims AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: organization_members Assistants' tokens cannot read organization members; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "Assistants' tokens cannot read organization members" ON public.organization_members AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: organization_watchlist_entries Assistants' tokens cannot read organization watchlists; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organization watchlists" ON public.organization_watchlist_entries AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
 -- Name: organizations Assistants' tokens cannot read organizations; Type: POLICY; Schema: public; Owner: postgres
@@ -7723,6 +10544,12 @@ CREATE POLICY "Assistants' tokens cannot read session request log" ON public.ses
 --
 
 CREATE POLICY "Assistants' tokens cannot read the history" ON public.domain_status_changes AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
+-- Name: watch_periods Assistants' tokens cannot read watch periods; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read watch periods" ON public.watch_periods AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
 -- Name: webhook_endpoints Assistants' tokens cannot read webhook endpoints; Type: POLICY; Schema: public; Owner: postgres
@@ -7755,10 +10582,46 @@ CREATE POLICY "Members can read the profiles of people in their organizations" O
 CREATE POLICY "Members can read their organizations" ON public.organizations FOR SELECT TO authenticated USING (public.has_org_role(id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
+-- Name: organization_activity Members can read their organizations' activity; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' activity" ON public.organization_activity FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: alert_events Members can read their organizations' alert events; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' alert events" ON public.alert_events FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
+
+--
+-- Name: organization_claims Members can read their organizations' claims; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' claims" ON public.organization_claims FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: webhook_endpoints Members can read their organizations' team webhooks; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' team webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
+
+--
+-- Name: organization_watchlist_entries Members can read their organizations' watchlists; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' watchlists" ON public.organization_watchlist_entries FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
 -- Name: invitations Owners and admins can invite people; Type: POLICY; Schema: public; Owner: postgres
 --
 
 CREATE POLICY "Owners and admins can invite people" ON public.invitations FOR INSERT TO authenticated WITH CHECK ((public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text]) AND (invited_by = ( SELECT auth.uid() AS uid)) AND (status = 'pending'::text)));
+
+--
+-- Name: api_keys Owners and admins can read their organizations' API keys; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Owners and admins can read their organizations' API keys" ON public.api_keys FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text])));
 
 --
 -- Name: organization_members Owners and admins can remove members, and members can leave; Type: POLICY; Schema: public; Owner: postgres
@@ -7812,7 +10675,15 @@ CREATE POLICY "Users can delete their own notification settings" ON public.notif
 -- Name: webhook_endpoints Users can delete their own webhooks; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can delete their own webhooks" ON public.webhook_endpoints FOR DELETE TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
+
+--
+-- Name: domain_status_changes Users can read a name's changes made while they watched it; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read a name's changes made while they watched it" ON public.domain_status_changes FOR SELECT TO authenticated USING ((((source = 'poller'::text) OR (caused_by = ( SELECT auth.uid() AS uid))) AND (EXISTS ( SELECT 1
+   FROM public.watch_periods p
+  WHERE ((p.user_id = ( SELECT auth.uid() AS uid)) AND (p.domain_name = domain_status_changes.domain_name) AND (p.started_at <= domain_status_changes.changed_at) AND ((p.ended_at IS NULL) OR (domain_status_changes.changed_at <= p.ended_at)))))));
 
 --
 -- Name: alert_delivery_attempts Users can read the attempts of their own deliveries; Type: POLICY; Schema: public; Owner: postgres
@@ -7829,18 +10700,10 @@ CREATE POLICY "Users can read the domains they actively watch" ON public.domains
   WHERE ((e.domain_name = domains.name) AND (e.user_id = ( SELECT auth.uid() AS uid)) AND (e.deleted_at IS NULL)))));
 
 --
--- Name: domain_status_changes Users can read the history of the names they watch or watched; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Users can read the history of the names they watch or watched" ON public.domain_status_changes FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
-   FROM public.watchlist_entries e
-  WHERE ((e.domain_name = domain_status_changes.domain_name) AND (e.user_id = ( SELECT auth.uid() AS uid))))));
-
---
 -- Name: api_keys Users can read their own API keys; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own API keys" ON public.api_keys FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own API keys" ON public.api_keys FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: api_request_counters Users can read their own API request counters; Type: POLICY; Schema: public; Owner: postgres
@@ -7873,6 +10736,12 @@ CREATE POLICY "Users can read their own app check counts" ON public.app_check_co
 CREATE POLICY "Users can read their own delivery lanes" ON public.alert_delivery_lanes FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: email_addresses Users can read their own email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: notification_settings Users can read their own notification settings; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7891,6 +10760,12 @@ CREATE POLICY "Users can read their own profile" ON public.profiles FOR SELECT T
 CREATE POLICY "Users can read their own session request log" ON public.session_request_log FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: watch_periods Users can read their own watch periods; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own watch periods" ON public.watch_periods FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
 -- Name: watchlist_entries Users can read their own watchlist entries; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -7900,7 +10775,7 @@ CREATE POLICY "Users can read their own watchlist entries" ON public.watchlist_e
 -- Name: webhook_endpoints Users can read their own webhooks; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own webhooks" ON public.webhook_endpoints FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: profiles Users can update their own display name; Type: POLICY; Schema: public; Owner: postgres
@@ -7957,6 +10832,12 @@ ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.app_check_counters ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.calendar_feeds ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: domain_expiry_reminders; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -7985,6 +10866,18 @@ ALTER TABLE public.drop_observations ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.drop_prediction_corrections ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_addresses; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.email_addresses ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_unsubscribe_tokens; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.email_unsubscribe_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: invitations; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -8017,10 +10910,34 @@ ALTER TABLE public.live_check_cache ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.notification_settings ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: organization_activity; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_activity ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_api_request_counters; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_api_request_counters ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_claims; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_claims ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: organization_members; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
 ALTER TABLE public.organization_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_watchlist_entries ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organizations; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -8131,6 +11048,12 @@ ALTER TABLE public.telegram_link_tokens ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.telegram_send_pace ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: watch_periods; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.watch_periods ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
 --
 
@@ -8155,6 +11078,12 @@ ALTER TABLE public.webhook_target_policy ENABLE ROW LEVEL SECURITY;
 ALTER TABLE public.whois_servers ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
+--
+
+GRANT USAGE ON SCHEMA private TO service_role;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
 --
 
@@ -8163,16 +11092,16 @@ GRANT USAGE ON SCHEMA public TO authenticated;
 GRANT USAGE ON SCHEMA public TO service_role;
 
 --
--- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
---
-
-GRANT USAGE ON SCHEMA private TO service_role;
-
---
 -- Name: FUNCTION admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.admit_api_request(p_user_id uuid, p_plan_id text, p_api_access boolean, p_requests_per_day integer, p_count boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION alert_watchers(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.alert_watchers(p_domain_name text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION api_request_allowance(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -8201,6 +11130,19 @@ GRANT ALL ON FUNCTION private.authorize_account_request(p_user_id uuid, p_count 
 
 REVOKE ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean) TO service_role;
+
+--
+-- Name: FUNCTION calendar_feed_document(p_token_hash text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) TO service_role;
+
+--
+-- Name: FUNCTION check_email_address_cap(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_email_address_cap() FROM PUBLIC;
 
 --
 -- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
@@ -8241,6 +11183,20 @@ REVOKE ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_second
 GRANT ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION claim_email_confirmations(p_limit integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) TO service_role;
+
+--
 -- Name: FUNCTION claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8261,6 +11217,13 @@ GRANT ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffi
 REVOKE ALL ON FUNCTION private.cleaned_tags(p_tags text[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION confirm_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.confirm_email_address(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.confirm_email_address(p_token text) TO service_role;
+
+--
 -- Name: FUNCTION consume_api_request(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8275,6 +11238,13 @@ REVOKE ALL ON FUNCTION private.consume_app_check(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.consume_app_check(p_user_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION consume_org_api_request(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) TO service_role;
+
+--
 -- Name: FUNCTION consume_session_request(p_user_id uuid, p_action text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8286,6 +11256,18 @@ GRANT ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action t
 --
 
 REVOKE ALL ON FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION create_account_email_channel(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.create_account_email_channel() FROM PUBLIC;
 
 --
 -- Name: FUNCTION defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -8308,6 +11290,13 @@ GRANT ALL ON FUNCTION private.defer_domain_check(p_domain_name text, p_not_befor
 REVOKE ALL ON FUNCTION private.derive_unicode_name() FROM PUBLIC;
 
 --
+-- Name: FUNCTION domain_name_problems(p_names text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domain_name_problems(p_names text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.domain_name_problems(p_names text[]) TO service_role;
+
+--
 -- Name: FUNCTION domain_unicode_name(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8328,6 +11317,129 @@ REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
 
 --
+-- Name: FUNCTION mask_email(p_address text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mask_email(p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO authenticated;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO service_role;
+
+--
+-- Name: TABLE email_addresses; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_addresses TO service_role;
+
+--
+-- Name: COLUMN email_addresses.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(user_id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.is_account; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(is_account) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.address_masked; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(address_masked) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.status; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(status) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_reason; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_reason) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.permanent_failures; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(permanent_failures) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_expires_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_expires_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_sent_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_sent_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmed_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmed_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.created_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(created_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: FUNCTION email_channel_json(p_address public.email_addresses); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_channel_json(p_address public.email_addresses) FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.email_confirmation_not_sent(p_id uuid, p_retry_at timestamp with time zone, p_error text) TO service_role;
+
+--
 -- Name: FUNCTION expiring_reminder_days(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8339,6 +11451,19 @@ REVOKE ALL ON FUNCTION private.expiring_reminder_days(p_user_id uuid) FROM PUBLI
 
 REVOKE ALL ON FUNCTION private.export_account(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.export_account(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION export_email_channels(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.export_email_channels(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.export_email_channels(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION export_owned_organizations(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.export_owned_organizations(p_user_id uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION fail_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer); Type: ACL; Schema: private; Owner: postgres
@@ -8385,6 +11510,25 @@ GRANT ALL ON FUNCTION private.invoke_alert_delivery() TO service_role;
 REVOKE ALL ON FUNCTION private.invoke_rdap_poller() FROM PUBLIC;
 
 --
+-- Name: FUNCTION list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) TO service_role;
+
+--
+-- Name: FUNCTION log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION log_org_claim(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.log_org_claim() FROM PUBLIC;
+
+--
 -- Name: FUNCTION mark_alert_delivery_delivered(p_delivery_id uuid, p_http_status integer, p_duration_ms integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8399,11 +11543,24 @@ REVOKE ALL ON FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitat
 GRANT ALL ON FUNCTION private.mark_invitation_emailed(p_user_id uuid, p_invitation_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION member_label(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.member_label(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.member_label(p_user_id uuid) TO service_role;
+
+--
 -- Name: FUNCTION next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.next_check_delay(status text, expires_at timestamp with time zone, consecutive_failures integer) TO service_role;
+
+--
+-- Name: FUNCTION normalized_email_address(p_address text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.normalized_email_address(p_address text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION note_check_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb); Type: ACL; Schema: private; Owner: postgres
@@ -8418,6 +11575,20 @@ GRANT ALL ON FUNCTION private.note_check_evidence(p_domain_name text, p_checked_
 
 REVOKE ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.note_drop_prediction(p_domain_name text, p_checked_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_basis text, p_correction_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_live_change_account(p_domain_name text, p_checked_at timestamp with time zone, p_account uuid) TO service_role;
+
+--
+-- Name: FUNCTION note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_registry_reading(p_domain_name text, p_checked_at timestamp with time zone, p_unreadable boolean) TO service_role;
 
 --
 -- Name: FUNCTION note_status_change(p_domain_name text, p_previous_status text, p_status text, p_changed_at timestamp with time zone, p_source text, p_registrar text, p_expires_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -8443,6 +11614,45 @@ GRANT ALL ON FUNCTION private.note_unknown_reason(p_domain_name text, p_reason t
 --
 
 REVOKE ALL ON FUNCTION private.nudge_alert_delivery() FROM PUBLIC;
+
+--
+-- Name: FUNCTION on_org_member_change(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.on_org_member_change() FROM PUBLIC;
+
+--
+-- Name: FUNCTION org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid, p_domain_names text[], p_detail jsonb) TO service_role;
+
+--
+-- Name: FUNCTION org_owner(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_owner(p_organization_id uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION org_plan(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_plan(p_organization_id uuid) FROM PUBLIC;
+
+--
+-- Name: FUNCTION org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) TO service_role;
+
+--
+-- Name: FUNCTION org_watchlist_quota(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_watchlist_quota(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.org_watchlist_quota(p_organization_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION outbound_address_class(p_address inet); Type: ACL; Schema: private; Owner: postgres
@@ -8479,17 +11689,17 @@ GRANT ALL ON FUNCTION private.poller_invocations_needed() TO service_role;
 REVOKE ALL ON FUNCTION private.post_to_edge_function(p_path text, p_timeout_milliseconds integer, p_times integer) FROM PUBLIC;
 
 --
--- Name: FUNCTION public_suffix_length(p_name text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.public_suffix_length(p_name text) FROM PUBLIC;
-
---
 -- Name: FUNCTION punycode_decode(p_input text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.punycode_decode(p_input text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.punycode_decode(p_input text) TO service_role;
+
+--
+-- Name: FUNCTION purge_email_unsubscribe_tokens(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.purge_email_unsubscribe_tokens() FROM PUBLIC;
 
 --
 -- Name: FUNCTION purge_expired_rows(); Type: ACL; Schema: private; Owner: postgres
@@ -8527,6 +11737,12 @@ REVOKE ALL ON FUNCTION private.queue_domain_registration_alerts() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name text, p_previous_status text, p_status text, p_checked_at timestamp with time zone, p_registrar text, p_expires_at timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION queue_organization_alerts(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_organization_alerts() FROM PUBLIC;
 
 --
 -- Name: FUNCTION queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -8675,6 +11891,12 @@ REVOKE ALL ON FUNCTION private.registry_of(p_domain_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.registry_of(p_domain_name text) TO service_role;
 
 --
+-- Name: FUNCTION require_org_role(p_organization_id uuid, p_roles text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.require_org_role(p_organization_id uuid, p_roles text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION require_session_request(p_user_id uuid, p_action text, p_what text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8719,6 +11941,12 @@ REVOKE ALL ON FUNCTION private.retagged(p_tags text[], p_add text[], p_remove te
 REVOKE ALL ON FUNCTION private.revoke_invitations_of_former_inviter() FROM PUBLIC;
 
 --
+-- Name: FUNCTION revoke_org_keys_of_former_admin(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.revoke_org_keys_of_former_admin() FROM PUBLIC;
+
+--
 -- Name: FUNCTION schedule_alert_delivery_retry(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -8744,6 +11972,13 @@ REVOKE ALL ON FUNCTION private.set_updated_at() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_breaker_threshold integer, p_breaker_base_seconds integer, p_breaker_max_seconds integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcome text, p_http_status integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_breaker_threshold integer, p_breaker_base_seconds integer, p_breaker_max_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) TO service_role;
 
 --
 -- Name: FUNCTION tags_problem(p_tags text[]); Type: ACL; Schema: private; Owner: postgres
@@ -8772,6 +12007,19 @@ GRANT ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) T
 
 REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
+
+--
+-- Name: FUNCTION track_watch_period(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.track_watch_period() FROM PUBLIC;
+
+--
+-- Name: FUNCTION unsubscribe_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.unsubscribe_email_address(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unsubscribe_email_address(p_token text) TO service_role;
 
 --
 -- Name: FUNCTION validated_alert_event_types(p_event_types text[]); Type: ACL; Schema: private; Owner: postgres
@@ -8881,6 +12129,20 @@ REVOKE ALL ON FUNCTION public.account_overview() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 --
+-- Name: FUNCTION add_email_address(p_address text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) TO authenticated;
+
+--
+-- Name: FUNCTION add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]) TO authenticated;
+
+--
 -- Name: FUNCTION add_watchlist_domains(p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8896,6 +12158,20 @@ GRANT ALL ON FUNCTION public.alert_event_types() TO authenticated;
 GRANT ALL ON FUNCTION public.alert_event_types() TO service_role;
 
 --
+-- Name: FUNCTION calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed() TO authenticated;
+
+--
+-- Name: FUNCTION claim_organization_domain(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.claim_organization_domain(p_organization_id uuid, p_domain_name text) TO authenticated;
+
+--
 -- Name: FUNCTION create_api_key(p_name text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8903,11 +12179,32 @@ REVOKE ALL ON FUNCTION public.create_api_key(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_api_key(p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION create_calendar_feed(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_calendar_feed(p_reminder_days integer[]) TO authenticated;
+
+--
 -- Name: FUNCTION create_organization(p_name text); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.create_organization(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_organization(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION create_organization_api_key(p_organization_id uuid, p_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]) TO authenticated;
 
 --
 -- Name: FUNCTION create_telegram_link(); Type: ACL; Schema: public; Owner: postgres
@@ -8930,6 +12227,20 @@ GRANT ALL ON FUNCTION public.create_webhook_endpoint(p_url text, p_description t
 REVOKE ALL ON FUNCTION public.current_account_id() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.current_account_id() TO authenticated;
 GRANT ALL ON FUNCTION public.current_account_id() TO service_role;
+
+--
+-- Name: FUNCTION delete_email_address(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_email_address(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_email_address(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION delete_webhook_endpoint(p_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -8977,6 +12288,27 @@ GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.is_valid_domain_name(p_name text) TO service_role;
 
 --
+-- Name: FUNCTION list_email_channels(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_email_channels() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_email_channels() TO authenticated;
+
+--
+-- Name: FUNCTION list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) TO authenticated;
+
+--
+-- Name: FUNCTION list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) TO authenticated;
+
+--
 -- Name: FUNCTION list_watchlist(p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -8999,11 +12331,39 @@ GRANT ALL ON FUNCTION public.mask_url(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO service_role;
 
 --
+-- Name: FUNCTION organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
+
+--
+-- Name: FUNCTION redeliver_email_delivery(p_delivery_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.redeliver_email_delivery(p_delivery_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION redeliver_webhook_delivery(p_delivery_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.redeliver_webhook_delivery(p_delivery_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION release_organization_domain_claim(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.release_organization_domain_claim(p_organization_id uuid, p_domain_name text) TO authenticated;
+
+--
+-- Name: FUNCTION remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.remove_organization_watchlist_domain(p_organization_id uuid, p_domain_name text) TO authenticated;
 
 --
 -- Name: FUNCTION remove_watchlist_domain(p_domain_name text); Type: ACL; Schema: public; Owner: postgres
@@ -9013,6 +12373,13 @@ REVOKE ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) FROM P
 GRANT ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) TO authenticated;
 
 --
+-- Name: FUNCTION resend_email_confirmation(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION revoke_api_key(p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9020,11 +12387,32 @@ REVOKE ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.revoke_api_key(p_key_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION revoke_calendar_feed(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.revoke_calendar_feed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.revoke_calendar_feed() TO authenticated;
+
+--
+-- Name: FUNCTION revoke_organization_api_key(p_organization_id uuid, p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.revoke_organization_api_key(p_organization_id uuid, p_key_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION rotate_webhook_secret(p_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION public.rotate_webhook_secret(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rotate_webhook_secret(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION send_email_test(p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.send_email_test(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.send_email_test(p_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION send_telegram_test(); Type: ACL; Schema: public; Owner: postgres
@@ -9039,6 +12427,27 @@ GRANT ALL ON FUNCTION public.send_telegram_test() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.send_webhook_test(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.send_webhook_test(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION set_calendar_reminder_days(p_reminder_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_calendar_reminder_days(p_reminder_days integer[]) TO authenticated;
+
+--
+-- Name: FUNCTION set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_organization_personal_alerts(p_organization_id uuid, p_enabled boolean) TO authenticated;
+
+--
+-- Name: FUNCTION set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_organization_webhook_enabled(p_organization_id uuid, p_webhook_id uuid, p_enabled boolean) TO authenticated;
 
 --
 -- Name: FUNCTION set_telegram_chat(p_chat_id text); Type: ACL; Schema: public; Owner: postgres
@@ -9103,6 +12512,13 @@ GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service
 
 REVOKE ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) TO authenticated;
+
+--
+-- Name: FUNCTION update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
@@ -9282,6 +12698,12 @@ GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 GRANT SELECT(expiring_days) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
+-- Name: COLUMN webhook_endpoints.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
 -- Name: TABLE public_suffixes; Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -9374,6 +12796,12 @@ GRANT SELECT(next_probe_at) ON TABLE public.alert_delivery_lanes TO authenticate
 GRANT SELECT(updated_at) ON TABLE public.alert_delivery_lanes TO authenticated;
 
 --
+-- Name: COLUMN alert_delivery_lanes.email_address_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(email_address_id) ON TABLE public.alert_delivery_lanes TO authenticated;
+
+--
 -- Name: TABLE alert_delivery_wake; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9435,6 +12863,12 @@ GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
 GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 --
+-- Name: COLUMN api_keys.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.api_keys TO authenticated;
+
+--
 -- Name: TABLE api_request_counters; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9484,6 +12918,12 @@ GRANT SELECT,USAGE ON SEQUENCE public.drop_observations_id_seq TO service_role;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.drop_prediction_corrections TO service_role;
+
+--
+-- Name: TABLE email_unsubscribe_tokens; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_unsubscribe_tokens TO service_role;
 
 --
 -- Name: TABLE invitations; Type: ACL; Schema: public; Owner: postgres
@@ -9582,6 +13022,32 @@ GRANT SELECT,USAGE ON SEQUENCE public.invite_mail_log_id_seq TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.live_check_cache TO service_role;
 
 --
+-- Name: TABLE organization_activity; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_activity TO service_role;
+GRANT SELECT ON TABLE public.organization_activity TO authenticated;
+
+--
+-- Name: SEQUENCE organization_activity_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.organization_activity_id_seq TO service_role;
+
+--
+-- Name: TABLE organization_api_request_counters; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_api_request_counters TO service_role;
+
+--
+-- Name: TABLE organization_claims; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_claims TO service_role;
+GRANT SELECT ON TABLE public.organization_claims TO authenticated;
+
+--
 -- Name: TABLE organization_members; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9593,6 +13059,19 @@ GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 --
 
 GRANT UPDATE(role) ON TABLE public.organization_members TO authenticated;
+
+--
+-- Name: TABLE organization_watchlist_entries; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_watchlist_entries TO service_role;
+GRANT SELECT ON TABLE public.organization_watchlist_entries TO authenticated;
+
+--
+-- Name: SEQUENCE organization_watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,USAGE ON SEQUENCE public.organization_watchlist_entries_id_seq TO service_role;
 
 --
 -- Name: TABLE organizations; Type: ACL; Schema: public; Owner: postgres
@@ -9699,6 +13178,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.telegram_link_tokens TO servic
 GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
 
 --
+-- Name: TABLE watch_periods; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.watch_periods TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watch_periods TO service_role;
+
+--
 -- Name: SEQUENCE watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -9733,5 +13219,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.whois_servers TO service_role;
 --   domain-expiring-alerts | */10 * * * * | active |  select private.queue_domain_expiring_alerts() 
 --   dwl-prune-invite-mail-log | 27 3 * * * | active |  delete from public.invite_mail_log where sent_at < now() - interval '2 days'; 
 --   dwl-prune-request-limits | 17 3 * * * | active | \n      delete from public.api_request_counters where day < (now() at time zone 'UTC')::date - 90;\n      delete from public.session_request_log where requested_at < now() - interval '2 days';\n    
+--   email-unsubscribe-token-purge | 17 3 * * * | active |  select private.purge_email_unsubscribe_tokens() 
 --   purge-expired-rows | 17 3 * * * | active |  select private.purge_expired_rows() 
 --   rdap-poller | * * * * * | active |  select private.invoke_rdap_poller() 
