@@ -49,9 +49,10 @@ export interface AuthSettings {
   };
 }
 
+/** supabase/config.toml, or the file AUTH_CONFIG_TOML names (`deno task suites:auth` gives the suite's own). */
 function configToml(): string {
   try {
-    return Deno.readTextFileSync(join(supabaseDir, "config.toml"));
+    return Deno.readTextFileSync(Deno.env.get("AUTH_CONFIG_TOML") || join(supabaseDir, "config.toml"));
   } catch {
     return "";
   }
