@@ -17,7 +17,8 @@
  * variables (./auth_settings.ts). Needs SUPABASE_DB_URL.
  */
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
-import { invite } from "./admin.ts";
+import { generateLink, invite } from "./admin.ts";
+import { handleAdminUsers } from "./admin_users.ts";
 import { AuthError, errorResponse } from "./errors.ts";
 import { otp, recover, resend } from "./otp.ts";
 import { settings } from "./settings.ts";
@@ -46,14 +47,22 @@ const routes: Record<string, Handler> = {
   "POST /recover": recover,
   "POST /resend": resend,
   "GET /settings": settings,
-  "POST /invite": (request) => invite(request, true),
-  "POST /admin/generate_link": (request) => invite(request, false),
+  "POST /invite": invite,
+  "POST /admin/generate_link": generateLink,
 };
+
+/** GoTrue's routes with path parameters, by prefix: each answers undefined for a path it does not serve. */
+const prefixed: {
+  prefix: string;
+  handle: (request: Request, path: string) => Promise<Response | undefined>;
+}[] = [
+  { prefix: "/admin/users", handle: handleAdminUsers },
+];
 
 /** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */
 function isOpenPath(method: string, path: string): boolean {
   return (method === "GET" && path === "/verify") || path.startsWith("/.well-known/") ||
-    path.startsWith("/oauth/") || path === "/invite" || path === "/admin/generate_link";
+    path.startsWith("/oauth/") || path === "/invite" || path.startsWith("/admin/");
 }
 
 const corsHeaders = {
@@ -83,30 +92,25 @@ function apiKeyRefusal(request: Request): Response | undefined {
   return undefined;
 }
 
-async function answer(request: Request, path: string): Promise<Response> {
-  if (path === "/.well-known/jwks.json" && request.method === "GET") {
-    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
-  }
-  const handler = routes[`${request.method} ${path}`] ??
-    (request.method === "GET" && path === "/verify" ? verify : undefined);
-  if (!handler) {
-    const oauth = await handleOAuthServerRequest(request, path);
-    if (oauth) return oauth;
-    return errorResponse(
-      request,
-      new AuthError(
-        404,
-        "not_found",
-        `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
-      ),
-    );
-  }
+function notServed(request: Request, path: string): Response {
+  return errorResponse(
+    request,
+    new AuthError(
+      404,
+      "not_found",
+      `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
+    ),
+  );
+}
+
+/** The gateway's API-key check, then `work`, its errors answered as GoTrue answers them. */
+async function guarded(request: Request, path: string, work: () => Promise<Response>): Promise<Response> {
   if (!isOpenPath(request.method, path)) {
     const refusal = apiKeyRefusal(request);
     if (refusal) return refusal;
   }
   try {
-    return await handler(request);
+    return await work();
   } catch (error) {
     if (error instanceof AuthError) return errorResponse(request, error);
     if (error instanceof DatabaseUnavailableError) {
@@ -122,6 +126,26 @@ async function answer(request: Request, path: string): Promise<Response> {
       ),
     );
   }
+}
+
+async function answer(request: Request, path: string): Promise<Response> {
+  if (path === "/.well-known/jwks.json" && request.method === "GET") {
+    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  }
+  const handler = routes[`${request.method} ${path}`] ??
+    (request.method === "GET" && path === "/verify" ? verify : undefined);
+  if (handler) return await guarded(request, path, async () => await handler(request));
+  for (const served of prefixed) {
+    if (path.startsWith(served.prefix)) {
+      return await guarded(
+        request,
+        path,
+        async () => await served.handle(request, path) ?? notServed(request, path),
+      );
+    }
+  }
+  const oauth = await handleOAuthServerRequest(request, path);
+  return oauth ?? notServed(request, path);
 }
 
 /** Answers one `/auth/v1/...` request of the local gateway. */
