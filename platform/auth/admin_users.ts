@@ -26,6 +26,7 @@ import {
 } from "./errors.ts";
 import { authSettings } from "./project_settings.ts";
 import { checkPasswordStrength, validEmail } from "./rules.ts";
+import { factorJson, type FactorRow, factorsOf, ownedFactor } from "./mfa.ts";
 import { addEmailIdentity, retryOnDuplicate, setPassword, userByEmail, userById, userJson } from "./users.ts";
 
 const adminRoles = ["service_role", "supabase_admin"];
@@ -276,8 +277,37 @@ async function deleteUser(request: Request, id: string): Promise<Response> {
   return jsonResponse(request, {});
 }
 
-/** Routes `/admin/users[/{id}]`; undefined for any other path. */
+/** `GET|PUT|DELETE /admin/users/{id}/factors[/{factor_id}]` (GoTrue's adminUserGetFactors and neighbours). */
+async function userFactors(request: Request, id: string, factorId: string): Promise<Response | undefined> {
+  const sql = authDatabase();
+  const user = await loadUser(sql, id);
+  if (!factorId) {
+    if (request.method !== "GET") return undefined;
+    return jsonResponse(request, (await factorsOf(sql, user.id)).map(factorJson));
+  }
+  const factor = await ownedFactor(sql, user.id, factorId);
+  if (request.method === "DELETE") {
+    await sql`delete from auth.mfa_factors where id = ${factor.id}`;
+    return jsonResponse(request, factorJson(factor));
+  }
+  if (request.method === "PUT") {
+    const name = optionalString(await jsonBody(request), "friendly_name") ?? "";
+    const [updated] = await sql<FactorRow[]>`
+      update auth.mfa_factors set friendly_name = ${name || factor.friendly_name}, updated_at = now()
+       where id = ${factor.id}
+      returning id, user_id, friendly_name, factor_type, status, secret, created_at, updated_at, last_challenged_at`;
+    return jsonResponse(request, factorJson(updated));
+  }
+  return undefined;
+}
+
+/** Routes `/admin/users[/{id}[/factors[/{factor_id}]]]`; undefined for any other path. */
 export async function handleAdminUsers(request: Request, path: string): Promise<Response | undefined> {
+  const factors = path.match(/^\/admin\/users\/([^/]+)\/factors\/?([^/]*)\/?$/);
+  if (factors) {
+    await requireAdmin(request);
+    return await userFactors(request, decodeURIComponent(factors[1]), decodeURIComponent(factors[2]));
+  }
   const match = path.match(/^\/admin\/users\/?([^/]*)\/?$/);
   if (!match) return undefined;
   await requireAdmin(request);

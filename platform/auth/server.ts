@@ -19,6 +19,10 @@
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
 import { generateLink, invite } from "./admin.ts";
 import { handleAdminUsers } from "./admin_users.ts";
+import { handleFactors } from "./mfa.ts";
+import { handleIdentities } from "./identities.ts";
+import { reauthenticate } from "./reauthenticate.ts";
+import { handleAdminClients } from "./oauth/admin_clients.ts";
 import { AuthError, errorResponse } from "./errors.ts";
 import { otp, recover, resend } from "./otp.ts";
 import { settings } from "./settings.ts";
@@ -42,6 +46,7 @@ const routes: Record<string, Handler> = {
   "GET /user": getUser,
   "PUT /user": updateUser,
   "POST /logout": logout,
+  "GET /reauthenticate": reauthenticate,
   "GET /user/oauth/grants": listGrants,
   "DELETE /user/oauth/grants": revokeGrant,
   "POST /recover": recover,
@@ -57,6 +62,9 @@ const prefixed: {
   handle: (request: Request, path: string) => Promise<Response | undefined>;
 }[] = [
   { prefix: "/admin/users", handle: handleAdminUsers },
+  { prefix: "/admin/oauth/clients", handle: handleAdminClients },
+  { prefix: "/factors", handle: handleFactors },
+  { prefix: "/user/identities/", handle: handleIdentities },
 ];
 
 /** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */

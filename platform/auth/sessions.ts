@@ -105,6 +105,33 @@ export async function issueSession(
   return await tokenResponse(tx, user, session, refreshToken);
 }
 
+/**
+ * New tokens for an existing session whose assurance changed (GoTrue's updateMFASessionAndClaims): `amr` gets
+ * `method`, `aal` becomes `aal`, the session's refresh tokens are revoked and a new one is issued.
+ */
+export async function upgradeSession(
+  tx: postgres.TransactionSql,
+  userId: string,
+  sessionId: string,
+  method: string,
+  aal: "aal1" | "aal2",
+): Promise<TokenResponse> {
+  const entry = { method, timestamp: Math.floor(Date.now() / 1000) };
+  const [session] = await tx<SessionRow[]>`
+    update auth.sessions
+       set aal = ${aal}, amr = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(amr) e
+                                 where e->>'method' <> ${method}) || ${tx.json([entry])}::jsonb,
+           updated_at = now()
+     where id = ${sessionId}
+    returning id, user_id, aal, amr, created_at`;
+  await tx`update auth.refresh_tokens set revoked = true, updated_at = now()
+            where session_id = ${sessionId} and not revoked`;
+  const refreshToken = newRefreshToken();
+  await tx`
+    insert into auth.refresh_tokens (token, user_id, session_id) values (${refreshToken}, ${userId}, ${sessionId})`;
+  return await tokenResponse(tx, (await userById(tx, userId))!, session, refreshToken);
+}
+
 interface TokenRow {
   id: string;
   token: string;

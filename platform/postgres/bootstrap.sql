@@ -221,6 +221,39 @@ create table if not exists auth.flow_state (
 );
 create index if not exists flow_state_auth_code_idx on auth.flow_state (auth_code);
 
+-- MFA factors and challenges, reauthentication nonces, and the OAuth client of a session, as GoTrue keeps
+-- them (supabase/auth migrations: mfa_factors, mfa_challenges, users.reauthentication_token,
+-- sessions.oauth_client_id), for the local Auth stand-in's MFA (platform/auth/mfa.ts), reauthentication
+-- (platform/auth/reauthenticate.ts) and OAuth sessions (platform/auth/oauth/tokens.ts).
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null check (factor_type in ('totp', 'webauthn', 'phone')),
+  status text not null check (status in ('unverified', 'verified')),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  secret text,
+  phone text,
+  last_challenged_at timestamptz
+);
+create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+create unique index if not exists mfa_factors_user_friendly_name_unique
+  on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
+
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address inet
+);
+
+alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
+alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
+alter table auth.sessions add column if not exists oauth_client_id uuid;
+create index if not exists sessions_oauth_client_id_idx on auth.sessions (oauth_client_id);
+
 -- Same reading order as Supabase's own helpers: the PostgREST >= 9 setting request.jwt.claims (a JSON
 -- document), falling back to the legacy per-claim settings request.jwt.claim.<name>.
 create or replace function auth.jwt()

@@ -15,6 +15,7 @@ export interface OAuthClient {
   logoUri: string;
   registrationType: "dynamic" | "manual";
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface Authorization {
