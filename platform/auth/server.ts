@@ -21,6 +21,7 @@ import { generateLink, invite } from "./admin.ts";
 import { handleAdminUsers } from "./admin_users.ts";
 import { handleFactors } from "./mfa.ts";
 import { handleIdentities } from "./identities.ts";
+import { sso } from "./disabled.ts";
 import { reauthenticate } from "./reauthenticate.ts";
 import { handleAdminClients } from "./oauth/admin_clients.ts";
 import { AuthError, errorResponse } from "./errors.ts";
@@ -65,6 +66,7 @@ const prefixed: {
   { prefix: "/admin/oauth/clients", handle: handleAdminClients },
   { prefix: "/factors", handle: handleFactors },
   { prefix: "/user/identities/", handle: handleIdentities },
+  { prefix: "/sso", handle: sso },
 ];
 
 /** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */

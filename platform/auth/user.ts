@@ -147,7 +147,10 @@ async function passwordChangeAllowed(
   if (needsNonce(caller) && stringField(body, "nonce") === "") {
     throw badRequest("reauthentication_needed", "Password update requires reauthentication");
   }
-  const recovery = caller.session?.amr.some((entry) => entry.method === "recovery") ?? false;
+  // GoTrue's Session.IsRecovery: a session from a mail's code or link (otp, magiclink, recovery).
+  const recovery =
+    caller.session?.amr.some((entry) => ["otp", "magiclink", "recovery"].includes(entry.method)) ??
+      false;
   if (password !== "" && caller.user.has_password && authSettings().requireCurrentPassword && !recovery) {
     const current = stringField(body, "current_password");
     if (current === "") {

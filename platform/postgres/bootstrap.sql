@@ -252,6 +252,7 @@ create table if not exists auth.mfa_challenges (
 alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
 alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
 alter table auth.sessions add column if not exists oauth_client_id uuid;
+alter table auth.sessions add column if not exists scopes text;
 create index if not exists sessions_oauth_client_id_idx on auth.sessions (oauth_client_id);
 
 -- Same reading order as Supabase's own helpers: the PostgREST >= 9 setting request.jwt.claims (a JSON

@@ -12,6 +12,7 @@
  *   for a public one).
  */
 import { requireAdmin } from "../admin_users.ts";
+import { authDatabase } from "../database.ts";
 import { AuthError, badRequest, jsonBody, jsonResponse } from "../errors.ts";
 import { authSettings } from "../project_settings.ts";
 import { clientJson, newClient, redirectUriProblem } from "./registration.ts";
@@ -95,6 +96,7 @@ export async function handleAdminClients(request: Request, path: string): Promis
   if (method === "DELETE") {
     clients.delete(client.id);
     for (const [key, consent] of consents) if (consent.clientId === client.id) consents.delete(key);
+    await authDatabase()`delete from auth.sessions where oauth_client_id = ${client.id}`;
     return new Response(null, { status: 204 });
   }
   return undefined;

@@ -16,7 +16,7 @@ import { authenticatedCaller } from "../caller.ts";
 import { AuthError, badRequest, jsonResponse } from "../errors.ts";
 import { authSettings } from "../project_settings.ts";
 import { uuidPattern } from "./responses.ts";
-import { clients, consentKey, consents, refreshTokens, sessions } from "./state.ts";
+import { clients, consentKey, consents } from "./state.ts";
 
 async function callerId(request: Request): Promise<string> {
   const caller = await authenticatedCaller(authDatabase(), request);
@@ -59,11 +59,7 @@ export async function revokeGrant(request: Request): Promise<Response> {
   consents.delete(key);
   // GoTrue's RevokeOAuthSessions: the client's sessions for this user are deleted, and their refresh tokens
   // with them.
-  for (const [id, session] of sessions) {
-    if (session.userId === userId && session.clientId === clientId.toLowerCase()) sessions.delete(id);
-  }
-  for (const [token, { sessionId }] of refreshTokens) {
-    if (!sessions.has(sessionId)) refreshTokens.delete(token);
-  }
+  await authDatabase()`
+    delete from auth.sessions where user_id = ${userId} and oauth_client_id = ${clientId.toLowerCase()}`;
   return new Response(null, { status: 204 });
 }

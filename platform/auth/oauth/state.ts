@@ -1,4 +1,8 @@
-/** What the local OAuth server keeps: in this process's memory (a restart forgets clients and tokens). */
+/**
+ * What the local OAuth server keeps in this process's memory: clients, pending authorizations and consents
+ * (a restart forgets them). Its sessions and refresh tokens are the database's, as GoTrue keeps them
+ * (`auth.sessions` with `oauth_client_id`, ../sessions.ts).
+ */
 
 export type ClientType = "public" | "confidential";
 export type AuthMethod = "none" | "client_secret_basic" | "client_secret_post";
@@ -33,19 +37,6 @@ export interface Authorization {
   expiresAt: number;
 }
 
-export interface Session {
-  id: string;
-  userId: string;
-  clientId: string;
-  scope: string;
-  ended: boolean;
-}
-
-export interface RefreshToken {
-  sessionId: string;
-  revoked: boolean;
-}
-
 /** A user's standing consent to a client (`oauth_consents`): the scopes granted, and when last granted. */
 export interface Consent {
   userId: string;
@@ -58,8 +49,6 @@ export const clients = new Map<string, OAuthClient>();
 export const authorizations = new Map<string, Authorization>();
 /** Active consents by `consentKey(userId, clientId)`; a revoked consent is deleted. */
 export const consents = new Map<string, Consent>();
-export const sessions = new Map<string, Session>();
-export const refreshTokens = new Map<string, RefreshToken>();
 
 /** GoTrue's default authorization lifetime (GOTRUE_OAUTH_SERVER_AUTHORIZATION_TTL). */
 export const authorizationTtlMs = 10 * 60 * 1000;
