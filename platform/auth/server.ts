@@ -8,13 +8,19 @@
  *   schema as GoTrue keeps it, session tokens ES256-signed with the stand-in's key (./oauth/signing.ts), mails
  *   into the local mailbox (./mailbox/);
  * - `GET /.well-known/jwks.json`: the public half of that key;
- * - the admin API the functions use (./auth/admin.ts): `POST /invite`, `POST /admin/generate_link`;
+ * - the admin API (admin credentials only): `POST /invite`, `POST /admin/generate_link` (./admin.ts), the
+ *   users API `/admin/users…` with their MFA factors (./admin_users.ts), the OAuth server's clients
+ *   `/admin/oauth/clients…` (./oauth/admin_clients.ts);
+ * - MFA with TOTP `/factors…` (./mfa.ts), `GET /reauthenticate` (./reauthenticate.ts), identity linking
+ *   `/user/identities/…` (./identities.ts), and the features this project keeps off answered as GoTrue with
+ *   them off (./disabled.ts: SSO, web3, id_token);
  * - the OAuth 2.1 server (./oauth/server.ts), and the signed-in user's grants of it (./oauth/grants.ts):
- *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`.
+ *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`; its sessions are the user's sessions
+ *   in `auth.sessions` with `oauth_client_id`, as GoTrue keeps them.
  * As on hosted, the gateway asks for an API key (`apikey` header or query: a publishable or secret key, or a
  * legacy JWT key) on every path but the open ones (`GET /verify`, the JWKS, discovery and the OAuth server's
  * browser paths), and answers CORS for any origin. Settings come from supabase/config.toml or GoTrue's own
- * variables (./auth_settings.ts). Needs SUPABASE_DB_URL.
+ * variables (./project_settings.ts; AUTH_CONFIG_TOML names another file). Needs SUPABASE_DB_URL.
  */
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
 import { generateLink, invite } from "./admin.ts";
