@@ -296,6 +296,8 @@ Deno.test(
         await page.getByRole("heading", { name: "Connect an assistant" }).waitFor();
         await page.getByText("Browser test assistant").first().waitFor();
         await page.getByText(redirectUrl).waitFor();
+        // What the assistant cannot do with the sign-in (docs/mcp.md), in plain words.
+        await page.getByRole("note", { name: "Your sign-in stays yours" }).waitFor();
         await audit(page, "consent");
         await page.getByRole("button", { name: "Approve", exact: true }).click();
         await page.waitForURL(`${redirectUrl}**`);
