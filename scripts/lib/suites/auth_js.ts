@@ -112,8 +112,15 @@ async function copyTree(from: string, to: string, skip: (name: string) => boolea
 }
 
 async function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const output = await new Deno.Command(command, { args, cwd, env, stdout: "piped", stderr: "piped" })
-    .output();
+  let output: Deno.CommandOutput;
+  try {
+    output = await new Deno.Command(command, { args, cwd, env, stdout: "piped", stderr: "piped" }).output();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`${command} is not installed: the suite runs on node (>= 20) with npm`);
+    }
+    throw error;
+  }
   if (!output.success) {
     const text = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
     throw new Error(`${command} ${args.join(" ")} failed:\n${text.slice(-3000)}`);
