@@ -18,7 +18,13 @@ if (!checkout) {
   Deno.exit(2);
 }
 
-const suite = await prepareSuite(checkout, (line) => console.log(line));
+let suite;
+try {
+  suite = await prepareSuite(checkout, (line) => console.log(line));
+} catch (error) {
+  console.error((error as Error).message);
+  Deno.exit(1);
+}
 try {
   await withThrowawayDatabase(async () => {
     // The keys and settings the suite expects of `supabase start --workdir test`, nothing else.
