@@ -249,6 +249,33 @@ create table if not exists auth.mfa_challenges (
   ip_address inet
 );
 
+-- The OAuth 2.1 server's clients and the users' consents to them, as GoTrue keeps them (redirect URIs and grant
+-- types comma-separated, scopes space-separated; a revoked consent keeps its row with revoked_at).
+create table if not exists auth.oauth_clients (
+  id uuid primary key,
+  client_secret_hash text,
+  registration_type text not null check (registration_type in ('dynamic', 'manual')),
+  redirect_uris text not null,
+  grant_types text not null,
+  client_name text,
+  client_uri text,
+  logo_uri text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  deleted_at timestamptz,
+  client_type text not null default 'confidential' check (client_type in ('public', 'confidential')),
+  token_endpoint_auth_method text not null
+);
+create table if not exists auth.oauth_consents (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  client_id uuid not null references auth.oauth_clients (id) on delete cascade,
+  scopes text not null,
+  granted_at timestamptz not null default now(),
+  revoked_at timestamptz,
+  unique (user_id, client_id)
+);
+
 alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
 alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
 alter table auth.sessions add column if not exists oauth_client_id uuid;

@@ -12,16 +12,16 @@
  *   for a public one).
  */
 import { requireAdmin } from "../admin_users.ts";
-import { authDatabase } from "../database.ts";
 import { AuthError, badRequest, jsonBody, jsonResponse } from "../errors.ts";
 import { authSettings } from "../project_settings.ts";
 import { clientJson, newClient, redirectUriProblem } from "./registration.ts";
 import { randomToken, sha256Base64Url, uuidPattern } from "./responses.ts";
-import { clients, consents, type OAuthClient } from "./state.ts";
+import type { OAuthClient } from "./state.ts";
+import { allClients, clientById, deleteClient, saveClient } from "./store.ts";
 
-function loadClient(id: string): OAuthClient {
+async function loadClient(id: string): Promise<OAuthClient> {
   if (!uuidPattern.test(id)) throw badRequest("validation_failed", "invalid client_id format");
-  const client = clients.get(id.toLowerCase());
+  const client = await clientById(id);
   if (!client) throw new AuthError(404, "oauth_client_not_found", "OAuth client not found");
   return client;
 }
@@ -69,15 +69,15 @@ export async function handleAdminClients(request: Request, path: string): Promis
   if (!id && method === "POST") {
     const made = newClient(await jsonBody(request), "manual");
     if ("problem" in made) throw badRequest("validation_failed", made.problem);
-    clients.set(made.client.id, made.client);
+    await saveClient(made.client);
     return jsonResponse(request, clientJson(made.client, made.secret), 201);
   }
   if (!id && method === "GET") {
-    const list = [...clients.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const list = await allClients();
     return jsonResponse(request, { clients: list.map((client) => clientJson(client)) });
   }
   if (!id) return undefined;
-  const client = loadClient(decodeURIComponent(id));
+  const client = await loadClient(decodeURIComponent(id));
   if (regenerate && method === "POST") {
     if (client.type !== "confidential") {
       throw badRequest("validation_failed", "Cannot regenerate secret for public client");
@@ -85,18 +85,18 @@ export async function handleAdminClients(request: Request, path: string): Promis
     const secret = randomToken(32);
     client.secretHash = sha256Base64Url(secret);
     client.updatedAt = new Date().toISOString();
+    await saveClient(client);
     return jsonResponse(request, clientJson(client, secret));
   }
   if (regenerate) return undefined;
   if (method === "GET") return jsonResponse(request, clientJson(client));
   if (method === "PUT") {
     update(client, await jsonBody(request));
+    await saveClient(client);
     return jsonResponse(request, clientJson(client));
   }
   if (method === "DELETE") {
-    clients.delete(client.id);
-    for (const [key, consent] of consents) if (consent.clientId === client.id) consents.delete(key);
-    await authDatabase()`delete from auth.sessions where oauth_client_id = ${client.id}`;
+    await deleteClient(client.id);
     return new Response(null, { status: 204 });
   }
   return undefined;

@@ -1,7 +1,8 @@
 /** RFC 7591 dynamic client registration, as Supabase Auth validates it (`oauthserver/service.go`). */
 import { authSettings } from "../project_settings.ts";
 import { httpError, randomToken, sha256Base64Url } from "./responses.ts";
-import { type AuthMethod, clients, type ClientType, type OAuthClient } from "./state.ts";
+import type { AuthMethod, ClientType, OAuthClient } from "./state.ts";
+import { saveClient } from "./store.ts";
 
 /** GoTrue's redirect URI rule for registration: absolute, no fragment, http only on loopback, no script schemes. */
 export function redirectUriProblem(uri: unknown): string | undefined {
@@ -116,6 +117,6 @@ export async function register(request: Request): Promise<Response> {
   }
   const made = newClient(body, "dynamic");
   if ("problem" in made) return httpError(request, 400, "validation_failed", made.problem);
-  clients.set(made.client.id, made.client);
+  await saveClient(made.client);
   return Response.json(clientJson(made.client, made.secret), { status: 201 });
 }

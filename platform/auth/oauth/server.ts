@@ -21,13 +21,13 @@
  *   Supabase's claims and `client_id`; their audience is `authenticated`, never the resource (Supabase Auth
  *   stores an RFC 8707 `resource` and checks it at the token endpoint but does not put it in the token).
  * Errors have GoTrue's shapes: `{error, error_description}` (400) from the token endpoint's OAuth errors,
- * its HTTP errors elsewhere. Clients, authorizations and consents live in this process's memory; the
- * sessions and refresh tokens it issues are the user's sessions in `auth.sessions` (with `oauth_client_id`)
- * and `auth.refresh_tokens`, refreshed as GoTrue refreshes any session (rotation and its reuse interval), by
- * their client only. Differences from hosted: no rate limits, no ID tokens or userinfo.
- * The parts: signing.ts (key, JWKS), registration.ts, admin_clients.ts (the admin API), authorization.ts,
- * tokens.ts, state.ts, responses.ts; the user's grants (`GET`/`DELETE /user/oauth/grants`) are routed with
- * `/user` from ../server.ts (grants.ts).
+ * its HTTP errors elsewhere. Clients and consents are in the database (store.ts), pending authorizations
+ * in this process's memory; the sessions and refresh tokens it issues are the user's sessions in
+ * `auth.sessions` (with `oauth_client_id`) and `auth.refresh_tokens`, refreshed as GoTrue refreshes any
+ * session (rotation and its reuse interval), by their client only. Differences from hosted: no rate limits,
+ * no ID tokens or userinfo. The parts: signing.ts (key, JWKS), registration.ts, admin_clients.ts (the admin
+ * API), store.ts, authorization.ts, tokens.ts, state.ts, responses.ts; the user's grants (`GET`/`DELETE
+ * /user/oauth/grants`) are routed with `/user` from ../server.ts (grants.ts).
  */
 import { sessionIssuer } from "../../../supabase/functions/_shared/session/jwt.ts";
 import { authSettings } from "../project_settings.ts";

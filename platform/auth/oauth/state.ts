@@ -1,7 +1,7 @@
 /**
- * What the local OAuth server keeps in this process's memory: clients, pending authorizations and consents
- * (a restart forgets them). Its sessions and refresh tokens are the database's, as GoTrue keeps them
- * (`auth.sessions` with `oauth_client_id`, ../sessions.ts).
+ * The local OAuth server's shapes, and what it keeps in this process's memory: the pending authorizations
+ * (10 minutes; a restart forgets them). Clients and consents are in the database (./store.ts), sessions and
+ * refresh tokens too (`auth.sessions` with `oauth_client_id`, ../sessions.ts), as GoTrue keeps them.
  */
 
 export type ClientType = "public" | "confidential";
@@ -45,17 +45,10 @@ export interface Consent {
   grantedAt: string;
 }
 
-export const clients = new Map<string, OAuthClient>();
 export const authorizations = new Map<string, Authorization>();
-/** Active consents by `consentKey(userId, clientId)`; a revoked consent is deleted. */
-export const consents = new Map<string, Consent>();
 
 /** GoTrue's default authorization lifetime (GOTRUE_OAUTH_SERVER_AUTHORIZATION_TTL). */
 export const authorizationTtlMs = 10 * 60 * 1000;
 /** The scopes Supabase Auth supports; a request without scope gets the default. */
 export const supportedScopes = ["openid", "profile", "email", "phone", "offline_access"];
 export const defaultScope = "email";
-
-export function consentKey(userId: string, clientId: string): string {
-  return `${userId} ${clientId}`;
-}

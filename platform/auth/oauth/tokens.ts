@@ -6,7 +6,8 @@ import { authDatabase } from "../database.ts";
 import { httpError, oauthError, sameText, sha256Base64Url, uuidPattern } from "./responses.ts";
 import { AuthError } from "../errors.ts";
 import { clientOfRefreshToken, issueSession, refreshSession, type TokenResponse } from "../sessions.ts";
-import { type AuthMethod, authorizations, clients, type OAuthClient } from "./state.ts";
+import { type AuthMethod, authorizations, type OAuthClient } from "./state.ts";
+import { clientById } from "./store.ts";
 
 interface ClientCredentials {
   clientId: string;
@@ -156,7 +157,7 @@ export async function token(request: Request): Promise<Response> {
   if (!uuidPattern.test(credentials.clientId)) {
     return httpError(request, 400, "invalid_credentials", "Invalid client_id format");
   }
-  const client = clients.get(credentials.clientId.toLowerCase());
+  const client = await clientById(credentials.clientId);
   if (!client) return httpError(request, 400, "invalid_credentials", "Invalid client credentials");
   if (credentials.method !== client.authMethod) {
     return httpError(
