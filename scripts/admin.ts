@@ -13,8 +13,10 @@
  *   deno task admin rdap-servers   (the RDAP server table and each server's canary proof)
  *   deno task admin preflight --db-url <url> [--functions-url <https://<ref>.supabase.co/functions/v1>]
  *                             [--auth-url <project URL whose /auth/v1 is Supabase Auth, as AUTH_BASE_URL>]
+ *                             [--project-ref <ref>]
  *     (a target database ready to run, and its Auth ready for MCP over OAuth? one line per check; exit 1
- *     when something is missing)
+ *     when something is missing; with SUPABASE_ACCESS_TOKEN it reads the project's Auth security settings
+ *     from the Management API, else it says it cannot: scripts/lib/preflight_auth_settings.ts)
  *   deno task admin coverage [--bootstrap <dns.json file>] [--json]
  *                                  (the 60 most-registered TLDs: route rdap / rdap (shipped) / whois /
  *                                  unsupported and its proof state; the bootstrap is the stored copy unless
@@ -30,6 +32,7 @@ import { localJwtSecret, localTelegramWebhookSecret, sessionToken } from "../pla
 import { setTelegramBotUsername } from "../platform/postgres/vault.ts";
 import { webhookSecretProblem } from "../supabase/functions/_shared/alerts/webhook_secret.ts";
 import { failed, findings, inspect, report } from "./lib/preflight.ts";
+import { projectRefOf, readAuthSettings } from "./lib/preflight_auth_settings.ts";
 import { coverageReport, coverageTable, type ProofRow } from "./lib/coverage.ts";
 import { parseBootstrap, type ServerOverride } from "../supabase/functions/_shared/rdap/bootstrap.ts";
 import {
@@ -74,7 +77,7 @@ const usage =
   "usage: deno task admin create-account --email <e> --plan <plan> | set-plan --email <e> --plan <plan> | " +
   "session-token --email <e> | " +
   "add-webhook --email <e> --url <u> [--secret <s>] [--kind <k>] [--events <a,b>] | link-telegram --email <e> | telegram-webhook [--url <u>] | " +
-  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] [--auth-url <url>] | " +
+  "poll-now | rdap-servers | preflight --db-url <url> [--functions-url <url>] [--auth-url <url>] [--project-ref <ref>] | " +
   "coverage [--bootstrap <file>] [--json] | drop-accuracy";
 
 /** `coverage`: the route and proof state of each of the 60 most-registered TLDs (scripts/lib/coverage.ts). */
@@ -200,6 +203,7 @@ async function preflight(
   databaseUrl: string | undefined,
   functionsUrl: string | undefined,
   authUrl: string | undefined,
+  projectRef?: string,
 ): Promise<void> {
   if (!databaseUrl) {
     fail("--db-url <connection string> is required (hosted: the pooler's, port 6543 or 5432)");
@@ -207,8 +211,17 @@ async function preflight(
   const sql = postgres.connect(databaseUrl, { max: 1, onnotice: () => {}, connectTimeoutMs: 10_000 });
   try {
     const found = findings(await inspect(sql, functionsUrl, authUrl, databaseUrl));
+    const settings = await readAuthSettings(
+      projectRef ?? projectRefOf(authUrl) ?? projectRefOf(functionsUrl),
+      Deno.env.get("SUPABASE_ACCESS_TOKEN"),
+    );
     console.log(report(found));
-    if (found.some(failed)) Deno.exitCode = 1;
+    console.log(
+      `${
+        settings.unknown ? "unknown" : settings.ok ? "ok     " : "MISSING"
+      } ${settings.check}: ${settings.detail}`,
+    );
+    if (found.some(failed) || !settings.ok) Deno.exitCode = 1;
   } finally {
     await sql.end({ timeout: 2 });
   }
@@ -226,6 +239,7 @@ async function main(): Promise<void> {
     "db-url": { type: "string" },
     "functions-url": { type: "string" },
     "auth-url": { type: "string" },
+    "project-ref": { type: "string" },
     bootstrap: { type: "string" },
     json: { type: "boolean" },
   } as const;
@@ -249,7 +263,12 @@ async function main(): Promise<void> {
     .includes(command);
   if (needsEmail && !/^[^@\s]+@[^@\s]+$/.test(email)) fail("--email <address> is required");
   if (command === "preflight") {
-    return await preflight(values["db-url"], values["functions-url"], values["auth-url"]);
+    return await preflight(
+      values["db-url"],
+      values["functions-url"],
+      values["auth-url"],
+      values["project-ref"],
+    );
   }
 
   const state = await stackState();

@@ -4,7 +4,7 @@
  * for HS256, the project's JWT secret (AUTH_JWT_SECRET, as the admin tool and tests mint them); then the user
  * of `sub` and the session of `session_id` must still exist.
  */
-import { type JWTPayload, jwtVerify } from "jose";
+import { createLocalJWKSet, type JWK, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { bearerToken } from "../../supabase/functions/_shared/http/bearer.ts";
 import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { localVerificationKeys } from "./oauth/signing.ts";
@@ -20,14 +20,32 @@ export interface Caller {
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function verified(token: string): Promise<JWTPayload & Record<string, unknown>> {
+/**
+ * GoTrue's GOTRUE_JWT_KEYS (a JSON array of JWKs, as `signing_keys_path` holds them): more keys whose public
+ * halves verify tokens (`deno task suites:auth` gives the suite's RS256 key, as the CLI gives it to GoTrue).
+ */
+function configuredKeys(): JWTVerifyGetKey | undefined {
+  const text = Deno.env.get("GOTRUE_JWT_KEYS");
+  if (!text) return undefined;
+  try {
+    const keys = (JSON.parse(text) as JWK[]).filter((key) => key.kty === "RSA" || key.kty === "EC")
+      .map(({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, key_ops: _ops, ...rest }) => rest);
+    return createLocalJWKSet({ keys });
+  } catch {
+    return undefined;
+  }
+}
+
+export async function verified(token: string): Promise<JWTPayload & Record<string, unknown>> {
   const keys = await localVerificationKeys();
   const secret = Deno.env.get("AUTH_JWT_SECRET");
+  const extra = configuredKeys();
   try {
     const { payload } = await jwtVerify(token, async (header, input) => {
       if (header.alg === "HS256" && secret) return new TextEncoder().encode(secret);
+      if (header.alg === "RS256" && extra) return await extra(header, input);
       return await keys(header, input);
-    }, { algorithms: ["ES256", ...(secret ? ["HS256"] : [])] });
+    }, { algorithms: ["ES256", ...(secret ? ["HS256"] : []), ...(extra ? ["RS256"] : [])] });
     return payload as JWTPayload & Record<string, unknown>;
   } catch (error) {
     const reason = (error as { code?: string }).code === "ERR_JWT_EXPIRED"

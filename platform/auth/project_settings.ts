@@ -37,6 +37,33 @@ export interface AuthSettings {
     /** `[auth.email] otp_expiry` in seconds (GOTRUE_MAILER_OTP_EXP). */
     otpExpirySeconds: number;
   };
+  /** `enable_anonymous_sign_ins` (GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED). */
+  anonymousSignIns: boolean;
+  /** `enable_manual_linking` (GOTRUE_SECURITY_MANUAL_LINKING_ENABLED). */
+  manualLinking: boolean;
+  /**
+   * `[auth.email] secure_password_change` (GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION): a
+   * password change in a session older than 24 h needs a reauthentication nonce.
+   */
+  securePasswordChange: boolean;
+  /**
+   * GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD (Management API
+   * `security_update_password_require_current_password`; the CLI's config.toml has no key for it and refuses
+   * unknown keys): a password change outside a recovery session needs `current_password`. Unset, it is what
+   * this project sets on hosted (`projectRequiresCurrentPassword`, docs/deploy.md) when the stand-in reads
+   * supabase/config.toml, and GoTrue's default (off) for another config file (AUTH_CONFIG_TOML).
+   */
+  requireCurrentPassword: boolean;
+  mfa: {
+    /** `[auth.mfa] max_enrolled_factors` (GOTRUE_MFA_MAX_ENROLLED_FACTORS). */
+    maxEnrolledFactors: number;
+    /** GOTRUE_MFA_MAX_VERIFIED_FACTORS (GoTrue's default 10). */
+    maxVerifiedFactors: number;
+    /** `[auth.mfa.totp] enroll_enabled` (GOTRUE_MFA_TOTP_ENROLL_ENABLED). */
+    totpEnroll: boolean;
+    /** `[auth.mfa.totp] verify_enabled` (GOTRUE_MFA_TOTP_VERIFY_ENABLED). */
+    totpVerify: boolean;
+  };
   /** `[auth.rate_limit] email_sent`: mails per hour, the whole Auth (GOTRUE_RATE_LIMIT_EMAIL_SENT). */
   emailSentPerHour: number;
   oauthServer: {
@@ -49,9 +76,10 @@ export interface AuthSettings {
   };
 }
 
+/** supabase/config.toml, or the file AUTH_CONFIG_TOML names (`deno task suites:auth` gives the suite's own). */
 function configToml(): string {
   try {
-    return Deno.readTextFileSync(join(supabaseDir, "config.toml"));
+    return Deno.readTextFileSync(Deno.env.get("AUTH_CONFIG_TOML") || join(supabaseDir, "config.toml"));
   } catch {
     return "";
   }
@@ -116,8 +144,16 @@ function passwordRequirements(env: string | undefined, toml: string | undefined)
 }
 
 /** The settings in force now (read on each call, so a test may change the environment). */
+/**
+ * The one Auth setting of this project that config.toml cannot hold, as docs/deploy.md has the operator set it
+ * on hosted (Management API `security_update_password_require_current_password`).
+ */
+export const projectRequiresCurrentPassword = true;
+
 export function authSettings(): AuthSettings {
   const text = configToml();
+  const mfa = tomlSection(text, "auth.mfa");
+  const totp = tomlSection(text, "auth.mfa.totp");
   const auth = tomlSection(text, "auth");
   const oauth = tomlSection(text, "auth.oauth_server");
   const email = tomlSection(text, "auth.email");
@@ -160,6 +196,20 @@ export function authSettings(): AuthSettings {
       ),
       otpLength: number("GOTRUE_MAILER_OTP_LENGTH", email, "otp_length", 6),
       otpExpirySeconds: number("GOTRUE_MAILER_OTP_EXP", email, "otp_expiry", 3600),
+    },
+    anonymousSignIns: envFlag("GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED") ??
+      tomlValue(auth, "enable_anonymous_sign_ins") === "true",
+    manualLinking: envFlag("GOTRUE_SECURITY_MANUAL_LINKING_ENABLED") ??
+      tomlValue(auth, "enable_manual_linking") === "true",
+    securePasswordChange: envFlag("GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION") ??
+      tomlValue(email, "secure_password_change") === "true",
+    requireCurrentPassword: envFlag("GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD") ??
+      (Deno.env.get("AUTH_CONFIG_TOML") ? false : projectRequiresCurrentPassword),
+    mfa: {
+      maxEnrolledFactors: number("GOTRUE_MFA_MAX_ENROLLED_FACTORS", mfa, "max_enrolled_factors", 10),
+      maxVerifiedFactors: Number(Deno.env.get("GOTRUE_MFA_MAX_VERIFIED_FACTORS") || 10),
+      totpEnroll: envFlag("GOTRUE_MFA_TOTP_ENROLL_ENABLED") ?? tomlValue(totp, "enroll_enabled") === "true",
+      totpVerify: envFlag("GOTRUE_MFA_TOTP_VERIFY_ENABLED") ?? tomlValue(totp, "verify_enabled") === "true",
     },
     emailSentPerHour: number("GOTRUE_RATE_LIMIT_EMAIL_SENT", rateLimit, "email_sent", 30),
     oauthServer: {

@@ -8,16 +8,28 @@
  *   schema as GoTrue keeps it, session tokens ES256-signed with the stand-in's key (./oauth/signing.ts), mails
  *   into the local mailbox (./mailbox/);
  * - `GET /.well-known/jwks.json`: the public half of that key;
- * - the admin API the functions use (./auth/admin.ts): `POST /invite`, `POST /admin/generate_link`;
+ * - the admin API (admin credentials only): `POST /invite`, `POST /admin/generate_link` (./admin.ts), the
+ *   users API `/admin/users…` with their MFA factors (./admin_users.ts), the OAuth server's clients
+ *   `/admin/oauth/clients…` (./oauth/admin_clients.ts);
+ * - MFA with TOTP `/factors…` (./mfa.ts), `GET /reauthenticate` (./reauthenticate.ts), identity linking
+ *   `/user/identities/…` (./identities.ts), and the features this project keeps off answered as GoTrue with
+ *   them off (./disabled.ts: SSO, web3, id_token);
  * - the OAuth 2.1 server (./oauth/server.ts), and the signed-in user's grants of it (./oauth/grants.ts):
- *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`.
+ *   `GET /user/oauth/grants`, `DELETE /user/oauth/grants?client_id=`; its sessions are the user's sessions
+ *   in `auth.sessions` with `oauth_client_id`, as GoTrue keeps them.
  * As on hosted, the gateway asks for an API key (`apikey` header or query: a publishable or secret key, or a
  * legacy JWT key) on every path but the open ones (`GET /verify`, the JWKS, discovery and the OAuth server's
  * browser paths), and answers CORS for any origin. Settings come from supabase/config.toml or GoTrue's own
- * variables (./auth_settings.ts). Needs SUPABASE_DB_URL.
+ * variables (./project_settings.ts; AUTH_CONFIG_TOML names another file). Needs SUPABASE_DB_URL.
  */
 import { DatabaseUnavailableError } from "../../supabase/functions/_shared/db/failures.ts";
-import { invite } from "./admin.ts";
+import { generateLink, invite } from "./admin.ts";
+import { handleAdminUsers } from "./admin_users.ts";
+import { handleFactors } from "./mfa.ts";
+import { handleIdentities } from "./identities.ts";
+import { sso } from "./disabled.ts";
+import { reauthenticate } from "./reauthenticate.ts";
+import { handleAdminClients } from "./oauth/admin_clients.ts";
 import { AuthError, errorResponse } from "./errors.ts";
 import { otp, recover, resend } from "./otp.ts";
 import { settings } from "./settings.ts";
@@ -41,19 +53,32 @@ const routes: Record<string, Handler> = {
   "GET /user": getUser,
   "PUT /user": updateUser,
   "POST /logout": logout,
+  "GET /reauthenticate": reauthenticate,
   "GET /user/oauth/grants": listGrants,
   "DELETE /user/oauth/grants": revokeGrant,
   "POST /recover": recover,
   "POST /resend": resend,
   "GET /settings": settings,
-  "POST /invite": (request) => invite(request, true),
-  "POST /admin/generate_link": (request) => invite(request, false),
+  "POST /invite": invite,
+  "POST /admin/generate_link": generateLink,
 };
+
+/** GoTrue's routes with path parameters, by prefix: each answers undefined for a path it does not serve. */
+const prefixed: {
+  prefix: string;
+  handle: (request: Request, path: string) => Promise<Response | undefined>;
+}[] = [
+  { prefix: "/admin/users", handle: handleAdminUsers },
+  { prefix: "/admin/oauth/clients", handle: handleAdminClients },
+  { prefix: "/factors", handle: handleFactors },
+  { prefix: "/user/identities/", handle: handleIdentities },
+  { prefix: "/sso", handle: sso },
+];
 
 /** Paths the gateway serves without an API key (supabase CLI's Kong: auth-v1-open*, jwks, discovery). */
 function isOpenPath(method: string, path: string): boolean {
   return (method === "GET" && path === "/verify") || path.startsWith("/.well-known/") ||
-    path.startsWith("/oauth/") || path === "/invite" || path === "/admin/generate_link";
+    path.startsWith("/oauth/") || path === "/invite" || path.startsWith("/admin/");
 }
 
 const corsHeaders = {
@@ -83,30 +108,25 @@ function apiKeyRefusal(request: Request): Response | undefined {
   return undefined;
 }
 
-async function answer(request: Request, path: string): Promise<Response> {
-  if (path === "/.well-known/jwks.json" && request.method === "GET") {
-    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
-  }
-  const handler = routes[`${request.method} ${path}`] ??
-    (request.method === "GET" && path === "/verify" ? verify : undefined);
-  if (!handler) {
-    const oauth = await handleOAuthServerRequest(request, path);
-    if (oauth) return oauth;
-    return errorResponse(
-      request,
-      new AuthError(
-        404,
-        "not_found",
-        `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
-      ),
-    );
-  }
+function notServed(request: Request, path: string): Response {
+  return errorResponse(
+    request,
+    new AuthError(
+      404,
+      "not_found",
+      `The local Auth stand-in does not serve ${request.method} /auth/v1${path}`,
+    ),
+  );
+}
+
+/** The gateway's API-key check, then `work`, its errors answered as GoTrue answers them. */
+async function guarded(request: Request, path: string, work: () => Promise<Response>): Promise<Response> {
   if (!isOpenPath(request.method, path)) {
     const refusal = apiKeyRefusal(request);
     if (refusal) return refusal;
   }
   try {
-    return await handler(request);
+    return await work();
   } catch (error) {
     if (error instanceof AuthError) return errorResponse(request, error);
     if (error instanceof DatabaseUnavailableError) {
@@ -122,6 +142,26 @@ async function answer(request: Request, path: string): Promise<Response> {
       ),
     );
   }
+}
+
+async function answer(request: Request, path: string): Promise<Response> {
+  if (path === "/.well-known/jwks.json" && request.method === "GET") {
+    return Response.json(await localSigningKeys(), { headers: { "Cache-Control": "public, max-age=600" } });
+  }
+  const handler = routes[`${request.method} ${path}`] ??
+    (request.method === "GET" && path === "/verify" ? verify : undefined);
+  if (handler) return await guarded(request, path, async () => await handler(request));
+  for (const served of prefixed) {
+    if (path.startsWith(served.prefix)) {
+      return await guarded(
+        request,
+        path,
+        async () => await served.handle(request, path) ?? notServed(request, path),
+      );
+    }
+  }
+  const oauth = await handleOAuthServerRequest(request, path);
+  return oauth ?? notServed(request, path);
 }
 
 /** Answers one `/auth/v1/...` request of the local gateway. */

@@ -25,7 +25,12 @@ export interface SessionRow {
   aal: string;
   amr: AmrEntry[];
   created_at: Date;
+  /** The OAuth client of an assistant's session (GoTrue's `oauth_client_id`), null for the user's own. */
+  oauth_client_id: string | null;
+  scopes: string | null;
 }
+
+const sessionColumns = "id, user_id, aal, amr, created_at, oauth_client_id, scopes";
 
 export interface TokenResponse {
   access_token: string;
@@ -60,6 +65,7 @@ async function accessToken(
     amr: session.amr,
     session_id: session.id,
     is_anonymous: user.is_anonymous,
+    ...(session.oauth_client_id ? { client_id: session.oauth_client_id, scope: session.scopes ?? "" } : {}),
   }, { expiresAt });
   return { token, expiresAt, expiresIn };
 }
@@ -87,14 +93,21 @@ export async function issueSession(
   userId: string,
   method: string,
   request?: Request,
+  oauth?: { clientId: string; scopes: string },
 ): Promise<TokenResponse> {
   const amr = [{ method, timestamp: Math.floor(Date.now() / 1000) }];
-  const [session] = await tx<SessionRow[]>`
-    insert into auth.sessions (id, user_id, aal, amr, user_agent)
-    values (gen_random_uuid(), ${userId}, 'aal1', ${tx.json(amr)}, ${
-    request?.headers.get("user-agent") ?? null
-  })
-    returning id, user_id, aal, amr, created_at`;
+  const [session] = await tx.unsafe<SessionRow[]>(
+    `insert into auth.sessions (id, user_id, aal, amr, user_agent, oauth_client_id, scopes)
+     values (gen_random_uuid(), $1, 'aal1', $2::jsonb, $3, $4, $5)
+     returning ${sessionColumns}`,
+    [
+      userId,
+      JSON.stringify(amr),
+      request?.headers.get("user-agent") ?? null,
+      oauth?.clientId ?? null,
+      oauth?.scopes ?? null,
+    ],
+  );
   const refreshToken = newRefreshToken();
   await tx`
     insert into auth.refresh_tokens (token, user_id, session_id) values (${refreshToken}, ${userId}, ${session.id})`;
@@ -103,6 +116,33 @@ export async function issueSession(
     update auth.identities set last_sign_in_at = now() where user_id = ${userId} and provider = 'email'`;
   const user = (await userById(tx, userId))!;
   return await tokenResponse(tx, user, session, refreshToken);
+}
+
+/**
+ * New tokens for an existing session whose assurance changed (GoTrue's updateMFASessionAndClaims): `amr` gets
+ * `method`, `aal` becomes `aal`, the session's refresh tokens are revoked and a new one is issued.
+ */
+export async function upgradeSession(
+  tx: postgres.TransactionSql,
+  userId: string,
+  sessionId: string,
+  method: string,
+  aal: "aal1" | "aal2",
+): Promise<TokenResponse> {
+  const entry = { method, timestamp: Math.floor(Date.now() / 1000) };
+  const [session] = await tx<SessionRow[]>`
+    update auth.sessions
+       set aal = ${aal}, amr = (select coalesce(jsonb_agg(e), '[]'::jsonb) from jsonb_array_elements(amr) e
+                                 where e->>'method' <> ${method}) || ${tx.json([entry])}::jsonb,
+           updated_at = now()
+     where id = ${sessionId}
+    returning id, user_id, aal, amr, created_at, oauth_client_id, scopes`;
+  await tx`update auth.refresh_tokens set revoked = true, updated_at = now()
+            where session_id = ${sessionId} and not revoked`;
+  const refreshToken = newRefreshToken();
+  await tx`
+    insert into auth.refresh_tokens (token, user_id, session_id) values (${refreshToken}, ${userId}, ${sessionId})`;
+  return await tokenResponse(tx, (await userById(tx, userId))!, session, refreshToken);
 }
 
 interface TokenRow {
@@ -116,6 +156,20 @@ interface TokenRow {
 }
 
 type RefreshOutcome = { ok: TokenResponse } | { error: AuthError };
+
+/**
+ * The OAuth client of the session a refresh token belongs to (null: the user's own session; undefined: no
+ * such token), for GoTrue's check that an OAuth session is refreshed by its client only.
+ */
+export async function clientOfRefreshToken(
+  sql: postgres.Queryable,
+  refreshToken: string,
+): Promise<string | null | undefined> {
+  const [row] = await sql<{ oauth_client_id: string | null }[]>`
+    select s.oauth_client_id from auth.refresh_tokens t join auth.sessions s on s.id = t.session_id
+     where t.token = ${refreshToken}`;
+  return row ? row.oauth_client_id : undefined;
+}
 
 /** GoTrue's RefreshTokenGrant (refresh-token algorithm v1). */
 export async function refreshSession(sql: postgres.Sql, refreshToken: string): Promise<TokenResponse> {
@@ -140,7 +194,8 @@ export async function refreshSession(sql: postgres.Sql, refreshToken: string): P
     if (isBanned(user)) return { error: badRequest("user_banned", "Invalid Refresh Token: User Banned") };
     const [session] = token.session_id
       ? await tx<SessionRow[]>`
-          select id, user_id, aal, amr, created_at from auth.sessions where id = ${token.session_id} for update`
+          select id, user_id, aal, amr, created_at, oauth_client_id, scopes
+            from auth.sessions where id = ${token.session_id} for update`
       : [];
     if (!session) {
       return { error: badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found") };
@@ -178,7 +233,7 @@ export async function refreshSession(sql: postgres.Sql, refreshToken: string): P
 
 export async function sessionById(sql: postgres.Queryable, id: string): Promise<SessionRow | undefined> {
   const [session] = await sql<SessionRow[]>`
-    select id, user_id, aal, amr, created_at from auth.sessions where id = ${id}`;
+    select id, user_id, aal, amr, created_at, oauth_client_id, scopes from auth.sessions where id = ${id}`;
   return session;
 }
 

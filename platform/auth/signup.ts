@@ -33,6 +33,7 @@ export async function signup(request: Request): Promise<Response> {
   const password = stringField(body, "password");
   const phone = stringField(body, "phone");
   const data = objectField(body, "data") ?? {};
+  if (stringField(body, "email") === "" && phone === "") return await signupAnonymously(request, data);
   if (password === "") throw badRequest("validation_failed", "Signup requires a valid password");
   checkPasswordStrength(password, {
     minLength: settings.passwordMinLength,
@@ -45,6 +46,25 @@ export async function signup(request: Request): Promise<Response> {
   if (!settings.email.enabled) throw badRequest("email_provider_disabled", "Email signups are disabled");
   const email = validEmail(stringField(body, "email"));
   return await signupWithPassword(request, { email, password, data, pkce });
+}
+
+/**
+ * GoTrue's anonymous sign-in (`POST /signup` without email or phone, `anonymous.go`): with
+ * `enable_anonymous_sign_ins` off (this project's setting) 422 `anonymous_provider_disabled`; on, a user
+ * with no address, `is_anonymous`, and a session (amr `anonymous`).
+ */
+async function signupAnonymously(request: Request, data: Record<string, unknown>): Promise<Response> {
+  if (!authSettings().anonymousSignIns) {
+    throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+  }
+  const session = await authDatabase().begin(async (tx) => {
+    const [{ id }] = await tx<{ id: string }[]>`
+      insert into auth.users (aud, role, raw_app_meta_data, raw_user_meta_data, is_anonymous)
+      values ('authenticated', 'authenticated', '{}', ${tx.json(data)}, true)
+      returning id`;
+    return await issueSession(tx, id, "anonymous", request);
+  });
+  return jsonResponse(request, session);
 }
 
 /** The sign-up itself (also the first step of a magic link to a new address). */

@@ -10,7 +10,8 @@ import { authSettings } from "./project_settings.ts";
 import { AuthError, badRequest, jsonBody, jsonResponse, stringField, unprocessable } from "./errors.ts";
 import { exchangeAuthCode } from "./flow_state.ts";
 import { checkPasswordStrength } from "./rules.ts";
-import { issueSession, refreshSession } from "./sessions.ts";
+import { clientOfRefreshToken, issueSession, refreshSession } from "./sessions.ts";
+import { idTokenGrant, web3Grant } from "./disabled.ts";
 import { isBanned, passwordMatches, userByEmail } from "./users.ts";
 
 const invalidLogin = () => badRequest("invalid_credentials", "Invalid login credentials");
@@ -59,7 +60,15 @@ export async function token(request: Request): Promise<Response> {
   if (grantType === "password") return await passwordGrant(request);
   if (grantType === "refresh_token") {
     const body = await jsonBody(request);
-    return jsonResponse(request, await refreshSession(authDatabase(), stringField(body, "refresh_token")));
+    const refreshToken = stringField(body, "refresh_token");
+    // An assistant's (OAuth) session is refreshed only at /oauth/token by its client, as GoTrue checks.
+    if (await clientOfRefreshToken(authDatabase(), refreshToken)) {
+      return Response.json({
+        error: "invalid_client",
+        error_description: "Client authentication required for OAuth session",
+      }, { status: 400 });
+    }
+    return jsonResponse(request, await refreshSession(authDatabase(), refreshToken));
   }
   if (grantType === "pkce") {
     const body = await jsonBody(request);
@@ -73,5 +82,7 @@ export async function token(request: Request): Promise<Response> {
       ),
     );
   }
+  if (grantType === "web3") return await web3Grant();
+  if (grantType === "id_token") return await idTokenGrant(request);
   throw badRequest("invalid_credentials", "unsupported_grant_type");
 }

@@ -11,8 +11,11 @@
  */
 import { authDatabase } from "./database.ts";
 import { authSettings } from "./project_settings.ts";
-import { authenticatedCaller } from "./caller.ts";
+import { authenticatedCaller, type Caller } from "./caller.ts";
+import type * as postgres from "../../supabase/functions/_shared/db/sql.ts";
+import { verifyNonce } from "./reauthenticate.ts";
 import {
+  AuthError,
   badRequest,
   forbidden,
   jsonBody,
@@ -67,12 +70,16 @@ export async function updateUser(request: Request): Promise<Response> {
     }
   }
   const pkce = pkceParams(stringField(body, "code_challenge_method"), stringField(body, "code_challenge"));
+  await passwordChangeAllowed(sql, caller, body, newEmail !== undefined);
   if (typeof password === "string" && password !== "" && caller.user.has_password) {
     if (await passwordMatches(sql, caller.user.id, password)) {
       throw unprocessable("same_password", "New password should be different from the old password.");
     }
   }
   await sql.begin(async (tx) => {
+    if (typeof password === "string" && needsNonce(caller)) {
+      await verifyNonce(tx, caller.user.id, caller.user.email ?? "", stringField(body, "nonce"));
+    }
     if (typeof password === "string") {
       await setPassword(tx, caller.user.id, password);
       await tx`update auth.users
@@ -98,6 +105,61 @@ export async function updateUser(request: Request): Promise<Response> {
     }
   });
   return jsonResponse(request, await userJson(sql, (await userById(sql, caller.user.id))!));
+}
+
+/** GoTrue's reauthentication rule: `secure_password_change` and no session, or one older than 24 h. */
+function needsNonce(caller: Caller): boolean {
+  if (!authSettings().securePasswordChange) return false;
+  return !caller.session || Date.now() > caller.session.created_at.getTime() + 24 * 3600 * 1000;
+}
+
+/**
+ * GoTrue's UserUpdate checks before a password or email change, in its order: with a verified MFA factor an
+ * aal1 session is 401 `insufficient_aal`; an anonymous user's password needs an address; with
+ * `secure_password_change` a session older than 24 h needs a nonce (400 `reauthentication_needed`; the nonce
+ * itself is checked in the transaction); with the current password required (outside a recovery session)
+ * `current_password` must be given (400 `current_password_required`) and right (400
+ * `current_password_invalid`).
+ */
+async function passwordChangeAllowed(
+  sql: postgres.Queryable,
+  caller: Caller,
+  body: Record<string, unknown>,
+  changesEmail: boolean,
+): Promise<void> {
+  const password = typeof body.password === "string" ? body.password : undefined;
+  const [{ verified }] = await sql<{ verified: number }[]>`
+    select count(*)::int as verified from auth.mfa_factors where user_id = ${caller.user.id} and status = 'verified'`;
+  if (verified > 0 && caller.session?.aal !== "aal2" && ((password ?? "") !== "" || changesEmail)) {
+    throw new AuthError(
+      401,
+      "insufficient_aal",
+      "AAL2 session is required to update email or password when MFA is enabled.",
+    );
+  }
+  if (password === undefined) return;
+  if (caller.user.is_anonymous && password !== "" && !changesEmail) {
+    throw unprocessable(
+      "validation_failed",
+      "Updating password of an anonymous user without an email or phone is not allowed",
+    );
+  }
+  if (needsNonce(caller) && stringField(body, "nonce") === "") {
+    throw badRequest("reauthentication_needed", "Password update requires reauthentication");
+  }
+  // GoTrue's Session.IsRecovery: a session from a mail's code or link (otp, magiclink, recovery).
+  const recovery =
+    caller.session?.amr.some((entry) => ["otp", "magiclink", "recovery"].includes(entry.method)) ??
+      false;
+  if (password !== "" && caller.user.has_password && authSettings().requireCurrentPassword && !recovery) {
+    const current = stringField(body, "current_password");
+    if (current === "") {
+      throw badRequest("current_password_required", "Current password required when setting new password.");
+    }
+    if (!(await passwordMatches(sql, caller.user.id, current))) {
+      throw badRequest("current_password_invalid", "Current password required when setting new password.");
+    }
+  }
 }
 
 export async function logout(request: Request): Promise<Response> {

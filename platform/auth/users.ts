@@ -157,6 +157,17 @@ export async function userJson(sql: postgres.Queryable, user: UserRow): Promise<
   const identities = await sql<IdentityRow[]>`
     select id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at, email
       from auth.identities where user_id = ${user.id} order by created_at`;
+  const factors = await sql<
+    {
+      id: string;
+      friendly_name: string | null;
+      factor_type: string;
+      status: string;
+      created_at: Date;
+      updated_at: Date;
+    }[]
+  >`select id, friendly_name, factor_type, status, created_at, updated_at
+      from auth.mfa_factors where user_id = ${user.id} order by created_at`;
   const iso = (date: Date | null) => date?.toISOString();
   const json: Record<string, unknown> = {
     id: user.id,
@@ -175,6 +186,14 @@ export async function userJson(sql: postgres.Queryable, user: UserRow): Promise<
     last_sign_in_at: iso(user.last_sign_in_at),
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
+    factors: factors.length === 0 ? undefined : factors.map((factor) => ({
+      id: factor.id,
+      ...(factor.friendly_name ? { friendly_name: factor.friendly_name } : {}),
+      factor_type: factor.factor_type,
+      status: factor.status,
+      created_at: factor.created_at.toISOString(),
+      updated_at: factor.updated_at.toISOString(),
+    })),
     identities: identities.map((identity) => ({
       identity_id: identity.id,
       id: identity.provider_id,

@@ -268,8 +268,14 @@ async function verifyPost(request: Request): Promise<Response> {
   }
   let address = "";
   if (token !== "") {
-    if (phone !== "" && email === "") {
-      throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (phone !== "" && (type === "sms" || type === "phone_change")) {
+      // GoTrue's isPhoneOtpVerification: the number is validated (E.164), then its code looked up; with the
+      // phone provider off no user has a pending phone code, so it is GoTrue's "no such token" answer.
+      const number = phone.replace(/^\+/, "").replaceAll(" ", "");
+      if (!/^[1-9][0-9]{1,14}$/.test(number)) {
+        throw badRequest("validation_failed", "Invalid phone number format (E.164 required)");
+      }
+      throw forbidden("otp_expired", "Token has expired or is invalid");
     }
     if (email === "") {
       throw badRequest(

@@ -336,6 +336,67 @@ create table if not exists auth.flow_state (
 );
 create index if not exists flow_state_auth_code_idx on auth.flow_state (auth_code);
 
+-- MFA factors and challenges, reauthentication nonces, and the OAuth client of a session, as GoTrue keeps
+-- them (supabase/auth migrations: mfa_factors, mfa_challenges, users.reauthentication_token,
+-- sessions.oauth_client_id), for the local Auth stand-in's MFA (platform/auth/mfa.ts), reauthentication
+-- (platform/auth/reauthenticate.ts) and OAuth sessions (platform/auth/oauth/tokens.ts).
+create table if not exists auth.mfa_factors (
+  id uuid primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null check (factor_type in ('totp', 'webauthn', 'phone')),
+  status text not null check (status in ('unverified', 'verified')),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  secret text,
+  phone text,
+  last_challenged_at timestamptz
+);
+create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+create unique index if not exists mfa_factors_user_friendly_name_unique
+  on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
+
+create table if not exists auth.mfa_challenges (
+  id uuid primary key,
+  factor_id uuid not null references auth.mfa_factors (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  verified_at timestamptz,
+  ip_address inet
+);
+
+-- The OAuth 2.1 server's clients and the users' consents to them, as GoTrue keeps them (redirect URIs and grant
+-- types comma-separated, scopes space-separated; a revoked consent keeps its row with revoked_at).
+create table if not exists auth.oauth_clients (
+  id uuid primary key,
+  client_secret_hash text,
+  registration_type text not null check (registration_type in ('dynamic', 'manual')),
+  redirect_uris text not null,
+  grant_types text not null,
+  client_name text,
+  client_uri text,
+  logo_uri text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  deleted_at timestamptz,
+  client_type text not null default 'confidential' check (client_type in ('public', 'confidential')),
+  token_endpoint_auth_method text not null
+);
+create table if not exists auth.oauth_consents (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  client_id uuid not null references auth.oauth_clients (id) on delete cascade,
+  scopes text not null,
+  granted_at timestamptz not null default now(),
+  revoked_at timestamptz,
+  unique (user_id, client_id)
+);
+
+alter table auth.users add column if not exists reauthentication_token varchar(255) default '';
+alter table auth.users add column if not exists reauthentication_sent_at timestamptz;
+alter table auth.sessions add column if not exists oauth_client_id uuid;
+alter table auth.sessions add column if not exists scopes text;
+create index if not exists sessions_oauth_client_id_idx on auth.sessions (oauth_client_id);
+
 -- Same reading order as Supabase's own helpers: the PostgREST >= 9 setting request.jwt.claims (a JSON
 -- document), falling back to the legacy per-claim settings request.jwt.claim.<name>.
 create or replace function auth.jwt()

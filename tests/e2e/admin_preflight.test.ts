@@ -17,7 +17,7 @@ async function preflight(...args: string[]): Promise<{ code: number; lines: stri
   const result = await new Deno.Command(Deno.env.get("TOOLS_DENO") ?? Deno.execPath(), {
     args: ["run", "-A", "scripts/admin.ts", "preflight", ...args],
     cwd: repoRoot,
-    env: { SUPABASE_DB_URL: "", NO_COLOR: "1" },
+    env: { SUPABASE_DB_URL: "", SUPABASE_ACCESS_TOKEN: "", NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -75,6 +75,13 @@ Deno.test("preflight: a complete target passes every check", options, async () =
       line(lines, "signing-key"),
     );
     assert(!lines.join("\n").includes("preflight-secret"), "never a secret's value");
+    // Without a personal access token the Auth security settings cannot be read: said, not failed.
+    assert(
+      line(lines, "auth-settings").startsWith(
+        "unknown auth-settings: cannot read the project's Auth settings",
+      ),
+      line(lines, "auth-settings"),
+    );
   } finally {
     if (saved.count === "0") await removePollerVaultSecrets(stack.sql);
     await stack.close();

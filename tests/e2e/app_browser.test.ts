@@ -373,6 +373,8 @@ Deno.test(
         await can.getByText("check whether a domain name is available").waitFor();
         await can.getByText("remove names from your watchlist").waitFor();
         await can.getByText("see or create API keys").waitFor();
+        // What the assistant cannot do with the sign-in (docs/mcp.md), in plain words.
+        await page.getByRole("note", { name: "Your sign-in stays yours" }).waitFor();
         await audit(page, "consent");
         await page.getByRole("button", { name: "Approve", exact: true }).click();
         await page.waitForURL(`${redirectUrl}**`);

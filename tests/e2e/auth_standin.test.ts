@@ -270,11 +270,22 @@ Deno.test("Auth stand-in: supabase-js signs up, in and out against the local sta
       const updated = await supabase.auth.updateUser({ data: { name: "B", plan: "x" } });
       assertEquals(updated.error, null);
       assertEquals(updated.data.user?.user_metadata, { name: "B", plan: "x" });
-      const same = await supabase.auth.updateUser({ password });
+      // The project requires the current password for a change (docs/deploy.md), as GoTrue checks it.
+      const without = await supabase.auth.updateUser({ password: "another-pass-2" });
+      assertEquals([without.error?.status, without.error?.code], [400, "current_password_required"]);
+      const wrong = await supabase.auth.updateUser({
+        password: "another-pass-2",
+        current_password: "nope-nope",
+      });
+      assertEquals([wrong.error?.status, wrong.error?.code], [400, "current_password_invalid"]);
+      const same = await supabase.auth.updateUser({ password, current_password: password });
       assertEquals([same.error?.status, same.error?.code], [422, "same_password"]);
       const weak = await supabase.auth.updateUser({ password: "abc" });
       assertEquals([weak.error?.status, weak.error?.code], [422, "weak_password"]);
-      const changed = await supabase.auth.updateUser({ password: "another-pass-2" });
+      const changed = await supabase.auth.updateUser({
+        password: "another-pass-2",
+        current_password: password,
+      });
       assertEquals(changed.error, null);
       const old = await client(stack).auth.signInWithPassword({ email, password });
       assertEquals(old.error?.code, "invalid_credentials");

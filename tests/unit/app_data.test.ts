@@ -26,6 +26,11 @@ Deno.test("failures say what to do next", () => {
     [{ status: 401, code: "PGRST301", message: "JWT expired" }, /sign in again/, "JWT expired"],
     [{ status: 503, message: "Service unavailable" }, /try again in a minute/, "Service unavailable"],
     [
+      { status: 400, code: "reauthentication_needed", message: "Password update requires reauthentication" },
+      /Forgot password/,
+      "Password update requires reauthentication",
+    ],
+    [
       { status: 400, code: "DW400", message: "DW400: Invalid domain names: x" },
       undefined,
       "Invalid domain names: x",

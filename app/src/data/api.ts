@@ -143,8 +143,14 @@ export async function sessionFromInvitationLink(): Promise<boolean> {
   return true;
 }
 
-export async function setPassword(password: string): Promise<void> {
-  await run(client.auth.updateUser({ password }));
+/**
+ * Sets a new password. Supabase Auth asks for the current one (the project requires it, docs/deploy.md)
+ * except in a session opened from a password mail's link or code.
+ */
+export async function setPassword(password: string, currentPassword?: string): Promise<void> {
+  await run(
+    client.auth.updateUser(currentPassword ? { password, current_password: currentPassword } : { password }),
+  );
 }
 
 export async function signOut(): Promise<void> {

@@ -57,6 +57,14 @@ export function describeFailure(input: FailureInput): AppError {
   if (code === "DWUPG" || code === "DW402") {
     return { ...base, next: `This needs Pro or higher. ${operatorPlanChange}` };
   }
+  if (code === "reauthentication_needed" || code === "reauthentication_not_valid") {
+    // Supabase Auth's secure password change (docs/deploy.md): a day-old session must prove it is the owner.
+    return {
+      ...base,
+      next:
+        "Ask for a password mail on the sign-in page (Forgot password) and set the new password from its link.",
+    };
+  }
   if (code === "DW401" || input.status === 401 || code === "PGRST301" || code === "PGRST303") {
     return { ...base, next: "Your session has ended: sign in again." };
   }

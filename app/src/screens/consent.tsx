@@ -8,6 +8,7 @@ import * as api from "../data/api.ts";
 import { ErrorNote, useAction } from "../ui/components.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { AssistantAbilities } from "./consent_abilities.tsx";
+import { AssistantAuthLimits } from "./consent_auth_limits.tsx";
 
 const scopeText: Record<string, string> = {
   openid: "confirm who you are",
@@ -103,6 +104,7 @@ export function Consent({ session, query }: { session: Session | null; query: UR
                 </dd>
               </div>
             </dl>
+            <AssistantAuthLimits />
             <p class="muted">
               Approve only if you started this connection. You can revoke it later under Developer API →
               Connected assistants.

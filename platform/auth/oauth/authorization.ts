@@ -12,12 +12,10 @@ import {
   type Authorization,
   authorizations,
   authorizationTtlMs,
-  clients,
-  consentKey,
-  consents,
   defaultScope,
   supportedScopes,
 } from "./state.ts";
+import { activeConsent, clientById, grantScopes } from "./store.ts";
 
 function remainingParameterProblem(params: URLSearchParams): string | undefined {
   const responseType = params.get("response_type") || "code";
@@ -49,7 +47,7 @@ function remainingParameterProblem(params: URLSearchParams): string | undefined 
   return undefined;
 }
 
-export function authorize(request: Request): Response {
+export async function authorize(request: Request): Promise<Response> {
   const params = new URL(request.url).searchParams;
   const clientId = params.get("client_id") ?? "";
   const redirectUri = params.get("redirect_uri") ?? "";
@@ -58,7 +56,7 @@ export function authorize(request: Request): Response {
   if (!uuidPattern.test(clientId)) {
     return httpError(request, 400, "oauth_client_not_found", "invalid client_id format");
   }
-  const client = clients.get(clientId.toLowerCase());
+  const client = await clientById(clientId);
   if (!client) return httpError(request, 400, "oauth_client_not_found", "invalid client_id");
   // Exact string match, and no redirect: an unregistered URI cannot be trusted with even an error.
   if (!client.redirectUris.includes(redirectUri)) {
@@ -151,7 +149,7 @@ export async function authorizationDetails(request: Request, id: string): Promis
   if (authorization instanceof Response) return authorization;
   if (authorization.userId === undefined) {
     authorization.userId = caller.userId;
-    const granted = consents.get(consentKey(caller.userId, authorization.clientId));
+    const granted = await activeConsent(caller.userId, authorization.clientId);
     if (granted && scopesOf(authorization.scope).every((scope) => granted.scopes.includes(scope))) {
       approve(authorization);
       return Response.json({ redirect_url: successRedirectUrl(authorization) });
@@ -159,7 +157,8 @@ export async function authorizationDetails(request: Request, id: string): Promis
   } else if (authorization.userId !== caller.userId) {
     return httpError(request, 404, "oauth_authorization_not_found", "authorization not found");
   }
-  const client = clients.get(authorization.clientId)!;
+  const client = await clientById(authorization.clientId);
+  if (!client) return httpError(request, 404, "oauth_authorization_not_found", "authorization not found");
   return Response.json({
     authorization_id: authorization.id,
     redirect_uri: authorization.redirectUri,
@@ -203,12 +202,6 @@ export async function consent(request: Request, id: string): Promise<Response> {
   }
   approve(pending);
   // As GoTrue's UpdateScopes: the scopes join the ones granted before, and granted_at becomes now.
-  const key = consentKey(caller.userId, pending.clientId);
-  consents.set(key, {
-    userId: caller.userId,
-    clientId: pending.clientId,
-    scopes: [...new Set([...consents.get(key)?.scopes ?? [], ...scopesOf(pending.scope)])],
-    grantedAt: new Date().toISOString(),
-  });
+  await grantScopes(caller.userId, pending.clientId, scopesOf(pending.scope));
   return Response.json({ redirect_url: successRedirectUrl(pending) });
 }

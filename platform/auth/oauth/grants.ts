@@ -16,7 +16,7 @@ import { authenticatedCaller } from "../caller.ts";
 import { AuthError, badRequest, jsonResponse } from "../errors.ts";
 import { authSettings } from "../project_settings.ts";
 import { uuidPattern } from "./responses.ts";
-import { clients, consentKey, consents, refreshTokens, sessions } from "./state.ts";
+import { revokeConsent, userConsents } from "./store.ts";
 
 async function callerId(request: Request): Promise<string> {
   const caller = await authenticatedCaller(authDatabase(), request);
@@ -28,22 +28,16 @@ async function callerId(request: Request): Promise<string> {
 
 export async function listGrants(request: Request): Promise<Response> {
   const userId = await callerId(request);
-  const grants = [...consents.values()]
-    .filter((consent) => consent.userId === userId && clients.has(consent.clientId))
-    .sort((a, b) => b.grantedAt.localeCompare(a.grantedAt))
-    .map((consent) => {
-      const client = clients.get(consent.clientId)!;
-      return {
-        client: {
-          id: client.id,
-          ...(client.name ? { name: client.name } : {}),
-          ...(client.uri ? { uri: client.uri } : {}),
-          ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
-        },
-        scopes: consent.scopes,
-        granted_at: consent.grantedAt,
-      };
-    });
+  const grants = (await userConsents(userId)).map(({ consent, client }) => ({
+    client: {
+      id: client.id,
+      ...(client.name ? { name: client.name } : {}),
+      ...(client.uri ? { uri: client.uri } : {}),
+      ...(client.logoUri ? { logo_uri: client.logoUri } : {}),
+    },
+    scopes: consent.scopes,
+    granted_at: consent.grantedAt,
+  }));
   return jsonResponse(request, grants);
 }
 
@@ -52,18 +46,10 @@ export async function revokeGrant(request: Request): Promise<Response> {
   const clientId = new URL(request.url).searchParams.get("client_id") ?? "";
   if (!clientId) throw badRequest("validation_failed", "client_id query parameter is required");
   if (!uuidPattern.test(clientId)) throw badRequest("validation_failed", "invalid client_id format");
-  const key = consentKey(userId, clientId.toLowerCase());
-  if (!consents.has(key)) {
+  // GoTrue's RevokeOAuthSessions: the consent is revoked and the client's sessions for this user are deleted,
+  // their refresh tokens with them.
+  if (!(await revokeConsent(userId, clientId.toLowerCase()))) {
     throw new AuthError(404, "oauth_consent_not_found", "No active grant found for this client");
-  }
-  consents.delete(key);
-  // GoTrue's RevokeOAuthSessions: the client's sessions for this user are deleted, and their refresh tokens
-  // with them.
-  for (const [id, session] of sessions) {
-    if (session.userId === userId && session.clientId === clientId.toLowerCase()) sessions.delete(id);
-  }
-  for (const [token, { sessionId }] of refreshTokens) {
-    if (!sessions.has(sessionId)) refreshTokens.delete(token);
   }
   return new Response(null, { status: 204 });
 }

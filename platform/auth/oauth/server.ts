@@ -16,15 +16,18 @@
  *   carrying the code or `error=access_denied`; GoTrue's caller errors (401 `no_authorization`, 403
  *   `bad_jwt` / `user_not_found`, 400 for a foreign Origin, 404 `oauth_authorization_not_found`);
  * - `POST /oauth/token`: `authorization_code` with PKCE (S256 or plain), single-use codes bound to client,
- *   redirect URI and resource; `refresh_token` with rotation (a rotated token used again is refused and ends
- *   its session). Access tokens are ES256 JWTs signed with the stand-in's key (published in the JWKS) with
+ *   redirect URI and resource; `refresh_token` with GoTrue's rotation (../sessions.ts), by the session's own
+ *   client only. Access tokens are ES256 JWTs signed with the stand-in's key (published in the JWKS) with
  *   Supabase's claims and `client_id`; their audience is `authenticated`, never the resource (Supabase Auth
  *   stores an RFC 8707 `resource` and checks it at the token endpoint but does not put it in the token).
  * Errors have GoTrue's shapes: `{error, error_description}` (400) from the token endpoint's OAuth errors,
- * its HTTP errors elsewhere. State lives in this process's memory. Differences from hosted: no rate limits,
- * no refresh-token reuse interval (a rotated token is refused at once), no ID tokens or userinfo.
- * The parts: signing.ts (key, JWKS), registration.ts, authorization.ts, tokens.ts, state.ts, responses.ts;
- * the user's grants (`GET`/`DELETE /user/oauth/grants`) are routed with `/user` from ../auth_standin.ts (grants.ts).
+ * its HTTP errors elsewhere. Clients and consents are in the database (store.ts), pending authorizations
+ * in this process's memory; the sessions and refresh tokens it issues are the user's sessions in
+ * `auth.sessions` (with `oauth_client_id`) and `auth.refresh_tokens`, refreshed as GoTrue refreshes any
+ * session (rotation and its reuse interval), by their client only. Differences from hosted: no rate limits,
+ * no ID tokens or userinfo. The parts: signing.ts (key, JWKS), registration.ts, admin_clients.ts (the admin
+ * API), store.ts, authorization.ts, tokens.ts, state.ts, responses.ts; the user's grants (`GET`/`DELETE
+ * /user/oauth/grants`) are routed with `/user` from ../server.ts (grants.ts).
  */
 import { sessionIssuer } from "../../../supabase/functions/_shared/session/jwt.ts";
 import { authSettings } from "../project_settings.ts";

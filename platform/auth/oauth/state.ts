@@ -1,4 +1,8 @@
-/** What the local OAuth server keeps: in this process's memory (a restart forgets clients and tokens). */
+/**
+ * The local OAuth server's shapes, and what it keeps in this process's memory: the pending authorizations
+ * (10 minutes; a restart forgets them). Clients and consents are in the database (./store.ts), sessions and
+ * refresh tokens too (`auth.sessions` with `oauth_client_id`, ../sessions.ts), as GoTrue keeps them.
+ */
 
 export type ClientType = "public" | "confidential";
 export type AuthMethod = "none" | "client_secret_basic" | "client_secret_post";
@@ -15,6 +19,7 @@ export interface OAuthClient {
   logoUri: string;
   registrationType: "dynamic" | "manual";
   createdAt: string;
+  updatedAt?: string;
 }
 
 export interface Authorization {
@@ -32,19 +37,6 @@ export interface Authorization {
   expiresAt: number;
 }
 
-export interface Session {
-  id: string;
-  userId: string;
-  clientId: string;
-  scope: string;
-  ended: boolean;
-}
-
-export interface RefreshToken {
-  sessionId: string;
-  revoked: boolean;
-}
-
 /** A user's standing consent to a client (`oauth_consents`): the scopes granted, and when last granted. */
 export interface Consent {
   userId: string;
@@ -53,19 +45,10 @@ export interface Consent {
   grantedAt: string;
 }
 
-export const clients = new Map<string, OAuthClient>();
 export const authorizations = new Map<string, Authorization>();
-/** Active consents by `consentKey(userId, clientId)`; a revoked consent is deleted. */
-export const consents = new Map<string, Consent>();
-export const sessions = new Map<string, Session>();
-export const refreshTokens = new Map<string, RefreshToken>();
 
 /** GoTrue's default authorization lifetime (GOTRUE_OAUTH_SERVER_AUTHORIZATION_TTL). */
 export const authorizationTtlMs = 10 * 60 * 1000;
 /** The scopes Supabase Auth supports; a request without scope gets the default. */
 export const supportedScopes = ["openid", "profile", "email", "phone", "offline_access"];
 export const defaultScope = "email";
-
-export function consentKey(userId: string, clientId: string): string {
-  return `${userId} ${clientId}`;
-}

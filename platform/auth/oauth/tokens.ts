@@ -3,18 +3,11 @@
  * `internal/tokens`): client authentication, the code exchange with PKCE, refresh-token rotation.
  */
 import { authDatabase } from "../database.ts";
-import { authSettings } from "../project_settings.ts";
-import { httpError, oauthError, randomToken, sameText, sha256Base64Url, uuidPattern } from "./responses.ts";
-import { signWithLocalKey } from "./signing.ts";
-import {
-  type AuthMethod,
-  authorizations,
-  clients,
-  type OAuthClient,
-  refreshTokens,
-  type Session,
-  sessions,
-} from "./state.ts";
+import { httpError, oauthError, sameText, sha256Base64Url, uuidPattern } from "./responses.ts";
+import { AuthError } from "../errors.ts";
+import { clientOfRefreshToken, issueSession, refreshSession, type TokenResponse } from "../sessions.ts";
+import { type AuthMethod, authorizations, type OAuthClient } from "./state.ts";
+import { clientById } from "./store.ts";
 
 interface ClientCredentials {
   clientId: string;
@@ -63,40 +56,21 @@ async function tokenParams(request: Request): Promise<Record<string, string> | u
   }
 }
 
-async function issueTokens(session: Session): Promise<Response> {
-  const [user] = await authDatabase()<
-    { email: string | null; raw_app_meta_data: unknown; raw_user_meta_data: unknown }[]
-  >`select email, raw_app_meta_data, raw_user_meta_data from auth.users
-     where id = ${session.userId} and deleted_at is null`;
-  if (!user) return oauthError("invalid_grant", "User not found for authorization code");
-  const expiresIn = authSettings().jwtExpirySeconds;
-  const now = Math.floor(Date.now() / 1000);
-  const accessToken = await signWithLocalKey({
-    sub: session.userId,
-    aud: "authenticated",
-    email: user.email ?? "",
-    phone: "",
-    app_metadata: user.raw_app_meta_data ?? {},
-    user_metadata: user.raw_user_meta_data ?? {},
-    role: "authenticated",
-    aal: "aal1",
-    amr: [{ method: "oauth_provider/authorization_code", timestamp: now }],
-    session_id: session.id,
-    is_anonymous: false,
-    client_id: session.clientId,
-    scope: session.scope,
-  }, { expiresAt: now + expiresIn });
-  const refreshToken = randomToken(9);
-  refreshTokens.set(refreshToken, { sessionId: session.id, revoked: false });
+/** The OAuth answer of a session's tokens: no user object (GoTrue's oauthResponse). */
+function oauthTokens(tokens: TokenResponse): Response {
   return Response.json({
-    access_token: accessToken,
-    token_type: "bearer",
-    expires_in: expiresIn,
-    refresh_token: refreshToken,
+    access_token: tokens.access_token,
+    token_type: tokens.token_type,
+    expires_in: tokens.expires_in,
+    refresh_token: tokens.refresh_token,
   });
 }
 
-async function exchangeCode(client: OAuthClient, params: Record<string, string>): Promise<Response> {
+async function exchangeCode(
+  request: Request,
+  client: OAuthClient,
+  params: Record<string, string>,
+): Promise<Response> {
   if (!params.code) return oauthError("invalid_request", "code is required for authorization_code grant");
   const authorization = [...authorizations.values()].find(
     (each) => each.status === "approved" && each.code === params.code,
@@ -130,15 +104,17 @@ async function exchangeCode(client: OAuthClient, params: Record<string, string>)
   }
   // Codes are single use: the authorization is gone once exchanged.
   authorizations.delete(authorization.id);
-  const session: Session = {
-    id: crypto.randomUUID(),
-    userId: authorization.userId!,
-    clientId: client.id,
-    scope: authorization.scope,
-    ended: false,
-  };
-  sessions.set(session.id, session);
-  return await issueTokens(session);
+  const [user] = await authDatabase()<{ id: string }[]>`
+    select id from auth.users where id = ${authorization.userId!} and deleted_at is null`;
+  if (!user) return oauthError("invalid_grant", "User not found for authorization code");
+  // A normal session of the user, as GoTrue keeps it: a row of auth.sessions with oauth_client_id.
+  const tokens = await authDatabase().begin((tx) =>
+    issueSession(tx, user.id, "oauth_provider/authorization_code", request, {
+      clientId: client.id,
+      scopes: authorization.scope,
+    })
+  );
+  return oauthTokens(tokens);
 }
 
 async function refresh(
@@ -149,9 +125,8 @@ async function refresh(
   if (!params.refresh_token) {
     return oauthError("invalid_request", "refresh_token is required for refresh_token grant");
   }
-  const token = refreshTokens.get(params.refresh_token);
-  const session = token ? sessions.get(token.sessionId) : undefined;
-  if (!token || !session || session.ended) {
+  const sessionClient = await clientOfRefreshToken(authDatabase(), params.refresh_token);
+  if (sessionClient === undefined) {
     return httpError(
       request,
       400,
@@ -159,16 +134,18 @@ async function refresh(
       "Invalid Refresh Token: Refresh Token Not Found",
     );
   }
-  if (session.clientId !== client.id) {
+  if (sessionClient === null) {
+    return oauthError("invalid_client", "Client authentication not allowed for non-OAuth session");
+  }
+  if (sessionClient !== client.id) {
     return oauthError("invalid_client", "Client does not match the session's OAuth client");
   }
-  if (token.revoked) {
-    // A rotated token used again: possibly stolen, so the whole session ends.
-    session.ended = true;
-    return httpError(request, 400, "refresh_token_already_used", "Invalid Refresh Token: Already Used");
+  try {
+    return oauthTokens(await refreshSession(authDatabase(), params.refresh_token));
+  } catch (error) {
+    if (error instanceof AuthError) return httpError(request, error.status, error.code, error.message);
+    throw error;
   }
-  token.revoked = true;
-  return await issueTokens(session);
 }
 
 export async function token(request: Request): Promise<Response> {
@@ -180,7 +157,7 @@ export async function token(request: Request): Promise<Response> {
   if (!uuidPattern.test(credentials.clientId)) {
     return httpError(request, 400, "invalid_credentials", "Invalid client_id format");
   }
-  const client = clients.get(credentials.clientId.toLowerCase());
+  const client = await clientById(credentials.clientId);
   if (!client) return httpError(request, 400, "invalid_credentials", "Invalid client credentials");
   if (credentials.method !== client.authMethod) {
     return httpError(
@@ -201,7 +178,7 @@ export async function token(request: Request): Promise<Response> {
   if (!client.grantTypes.includes(grantType)) {
     return oauthError("unsupported_grant_type", `Client is not allowed to use grant type: ${grantType}`);
   }
-  if (grantType === "authorization_code") return await exchangeCode(client, params!);
+  if (grantType === "authorization_code") return await exchangeCode(request, client, params!);
   if (grantType === "refresh_token") return await refresh(request, client, params!);
   return oauthError("unsupported_grant_type", `Unsupported grant type: ${grantType}`);
 }
