@@ -277,8 +277,8 @@ revoke all on function private.note_unknown_reason(text, text) from public, anon
 grant execute on function private.note_unknown_reason(text, text) to service_role;
 
 -- ---------------------------------------------------------------------------------------------------
--- One watched name as the app shows it (a watchlist_page row, the "domain" of domain_detail), replacing
--- private.watched_domain_json(text, text, timestamptz, domains): the drop prediction only while the name
+-- One watched name of the caller's own list as the app shows it (a watchlist_page row, the "domain" of
+-- domain_detail; an organization's rows keep private.watched_domain_json): the drop prediction only while the name
 -- is in pending delete; why it is unknown and when it is checked next only while it is unknown; the
 -- entry's tags (always, [] when none) and note (null when none).
 -- ---------------------------------------------------------------------------------------------------
@@ -686,7 +686,8 @@ begin
 end
 $$;
 
-drop function private.watched_domain_json(text, text, timestamptz, public.domains);
+-- private.watched_domain_json stays: an organization's list rows (20261206000800, organization_watchlist_page)
+-- are built by it; the personal rows and domain_detail use watched_entry_json (tags, note, why unknown).
 
 -- ---------------------------------------------------------------------------------------------------
 -- list_watchlist (redefined: REST GET /domains and the MCP list_watchlist tool): the same pages, with the
