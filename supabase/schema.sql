@@ -277,6 +277,9 @@ begin
   if new.is_account then
     return new;
   end if;
+  if new.organization_id is not null then
+    return private.check_org_email_address_cap(new);
+  end if;
   select pl.extra_alert_emails into v_allowed
     from public.profiles as p
     join public.plans as pl on pl.id = p.plan_id
@@ -286,7 +289,8 @@ begin
     raise exception using errcode = 'DWUPG',
       message = 'DWUPG: Extra alert email addresses come with the Pro plan and higher.';
   end if;
-  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account)
+  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account
+                                                     and a.organization_id is null)
      >= v_allowed then
     raise exception using errcode = 'DW409',
       message = format('DW409: email_address_limit: At most %s extra alert email addresses.', v_allowed);
@@ -296,6 +300,110 @@ end
 $$;
 
 ALTER FUNCTION private.check_email_address_cap() OWNER TO postgres;
+
+--
+-- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mask_email(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_address is null then null
+    when position('@' in p_address) < 2 then '•••'
+    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
+  end
+$$;
+
+ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_addresses (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    is_account boolean DEFAULT false NOT NULL,
+    address text,
+    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
+    status text DEFAULT 'pending'::text NOT NULL,
+    stopped_reason text,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    permanent_failures integer DEFAULT 0 NOT NULL,
+    last_failure text,
+    confirmation_token_hash text,
+    confirmation_expires_at timestamp with time zone,
+    confirmation_mail_due_at timestamp with time zone,
+    confirmation_sent_at timestamp with time zone,
+    confirmed_at timestamp with time zone,
+    stopped_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    organization_id uuid,
+    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
+    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
+    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
+    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
+    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
+    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
+    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
+    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text])))),
+    CONSTRAINT email_addresses_team_check CHECK (((organization_id IS NULL) OR (NOT is_account)))
+);
+
+ALTER TABLE public.email_addresses OWNER TO postgres;
+
+--
+-- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
+
+--
+-- Name: COLUMN email_addresses.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.email_addresses.organization_id IS 'A team channel of this organization (null: the account''s own). user_id is then the organization''s owner.';
+
+--
+-- Name: check_org_email_address_cap(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) RETURNS public.email_addresses
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_allowed integer;
+begin
+  perform 1 from public.organizations as o where o.id = p_new.organization_id for no key update;
+  select pl.extra_alert_emails into v_allowed
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = private.org_owner(p_new.organization_id);
+  if coalesce(v_allowed, 0) = 0 then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Team email addresses come with the owner''s Pro plan and higher.';
+  end if;
+  if (select count(*) from public.email_addresses as a where a.organization_id = p_new.organization_id)
+     >= v_allowed then
+    raise exception using errcode = 'DW409',
+      message = format('DW409: email_address_limit: At most %s team email addresses.', v_allowed);
+  end if;
+  return p_new;
+end
+$$;
+
+ALTER FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) OWNER TO postgres;
 
 --
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1339,71 +1447,6 @@ $$;
 ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
 
 --
--- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.mask_email(p_address text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO ''
-    AS $$
-  select case
-    when p_address is null then null
-    when position('@' in p_address) < 2 then '•••'
-    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
-  end
-$$;
-
-ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.email_addresses (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    user_id uuid NOT NULL,
-    is_account boolean DEFAULT false NOT NULL,
-    address text,
-    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
-    status text DEFAULT 'pending'::text NOT NULL,
-    stopped_reason text,
-    enabled boolean DEFAULT true NOT NULL,
-    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
-    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
-    permanent_failures integer DEFAULT 0 NOT NULL,
-    last_failure text,
-    confirmation_token_hash text,
-    confirmation_expires_at timestamp with time zone,
-    confirmation_mail_due_at timestamp with time zone,
-    confirmation_sent_at timestamp with time zone,
-    confirmed_at timestamp with time zone,
-    stopped_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
-    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
-    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
-    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
-    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
-    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
-    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
-    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
-    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text]))))
-);
-
-ALTER TABLE public.email_addresses OWNER TO postgres;
-
---
--- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
-
---
 -- Name: email_channel_json(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1610,7 +1653,7 @@ CREATE FUNCTION private.export_email_channels(p_user_id uuid) RETURNS jsonb
              'created_at', a.created_at
            ) order by a.is_account desc, a.created_at, a.id), '[]'::jsonb)
     from public.email_addresses as a
-   where a.user_id = p_user_id
+   where a.user_id = p_user_id and a.organization_id is null
 $$;
 
 ALTER FUNCTION private.export_email_channels(p_user_id uuid) OWNER TO postgres;
@@ -1651,6 +1694,13 @@ CREATE FUNCTION private.export_owned_organizations(p_user_id uuid) RETURNS jsonb
                                                      'secret_configured', w.secret is not null)
                                   order by w.created_at, w.id), '[]'::jsonb)
           from public.webhook_endpoints as w where w.organization_id = o.id),
+      'email_channels', (
+        select coalesce(jsonb_agg(jsonb_build_object('status', a.status, 'stopped_reason', a.stopped_reason,
+                                                     'enabled', a.enabled, 'event_types', to_jsonb(a.event_types),
+                                                     'expiring_days', to_jsonb(a.expiring_days),
+                                                     'confirmed_at', a.confirmed_at, 'created_at', a.created_at)
+                                  order by a.created_at, a.id), '[]'::jsonb)
+          from public.email_addresses as a where a.organization_id = o.id),
       'api_keys', (
         select coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'prefix', k.prefix, 'created_at', k.created_at,
                                                      'revoked_at', k.revoked_at)
@@ -3070,18 +3120,28 @@ begin
     return null;
   end if;
 
-  with targets as (
-    select o.organization_id, w.id as endpoint_id, private.org_owner(o.organization_id) as owner_id
+  with lists as (
+    select o.organization_id, private.org_owner(o.organization_id) as owner_id
       from public.organization_watchlist_entries as o
-      join public.webhook_endpoints as w
-        on w.organization_id = o.organization_id and w.enabled and v_type = any (w.event_types)
      where o.domain_name = new.name and o.deleted_at is null
   ),
-  orgs as (
-    select distinct t.organization_id, t.owner_id
-      from targets as t
-      join public.profiles as p on p.id = t.owner_id
+  targets as (
+    select l.organization_id, l.owner_id, 'webhook' as channel, w.id as endpoint_id, null::uuid as address_id
+      from lists as l
+      join public.profiles as p on p.id = l.owner_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+      join public.webhook_endpoints as w
+        on w.organization_id = l.organization_id and w.enabled and v_type = any (w.event_types)
+    union all
+    select l.organization_id, l.owner_id, 'email', null, a.id
+      from lists as l
+      join public.email_addresses as a
+        on a.organization_id = l.organization_id and a.enabled and a.status = 'active'
+       and v_type = any (a.event_types)
+     where l.owner_id is not null
+  ),
+  orgs as (
+    select distinct t.organization_id, t.owner_id from targets as t
   ),
   events as (
     insert into public.alert_events
@@ -3098,8 +3158,8 @@ begin
      order by g.organization_id
     returning id, user_id, organization_id
   )
-  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
-  select ev.id, ev.user_id, 'webhook', t.endpoint_id
+  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id, email_address_id)
+  select ev.id, ev.user_id, t.channel, t.endpoint_id, t.address_id
     from events as ev
     join targets as t on t.organization_id = ev.organization_id;
   return null;
@@ -5029,7 +5089,8 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
   end if;
   if exists (select 1 from public.email_addresses as a
-              where a.user_id = v_uid and not a.is_account and lower(a.address) = lower(v_address)) then
+              where a.user_id = v_uid and not a.is_account and a.organization_id is null
+                and lower(a.address) = lower(v_address)) then
     raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
   end if;
   -- The cap and plan (a trigger) first; the rate limit is consumed only by an address that is added.
@@ -5043,6 +5104,45 @@ end
 $$;
 
 ALTER FUNCTION public.add_email_address(p_address text, p_event_types text[]) OWNER TO postgres;
+
+--
+-- Name: add_organization_email_address(uuid, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[] DEFAULT NULL::text[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_address text := private.normalized_email_address(p_address);
+  v_types text[] := coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}');
+  v_owner uuid := private.org_owner(p_organization_id);
+  v_row public.email_addresses;
+begin
+  if v_address is null then
+    raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
+  end if;
+  if v_owner is null then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Team email addresses come with the owner''s Pro plan and higher.';
+  end if;
+  if exists (select 1 from public.email_addresses as a
+              where a.organization_id = p_organization_id and lower(a.address) = lower(v_address)) then
+    raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
+  end if;
+  insert into public.email_addresses (user_id, organization_id, address, status, event_types, confirmation_mail_due_at)
+  values (v_owner, p_organization_id, v_address, 'pending', v_types, now())
+  returning * into v_row;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.added', null, null,
+                                   jsonb_build_object('channel', 'email', 'channel_id', v_row.id));
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) OWNER TO postgres;
 
 --
 -- Name: add_organization_watchlist_domains(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5557,7 +5657,8 @@ begin
     raise exception using errcode = 'DW409',
       message = 'DW409: account_address: The account''s own address can be switched off, not removed.';
   end if;
-  delete from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and not a.is_account;
+  delete from public.email_addresses as a
+   where a.id = p_id and a.user_id = v_uid and not a.is_account and a.organization_id is null;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -5565,6 +5666,29 @@ end
 $$;
 
 ALTER FUNCTION public.delete_email_address(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: delete_organization_email_address(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+begin
+  delete from public.email_addresses as a where a.id = p_id and a.organization_id = p_organization_id;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   jsonb_build_object('channel', 'email', 'channel_id', p_id));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) OWNER TO postgres;
 
 --
 -- Name: delete_organization_webhook(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5801,7 +5925,7 @@ begin
   return jsonb_build_object(
     'channels', coalesce((
       select jsonb_agg(private.email_channel_json(a) order by a.is_account desc, a.created_at, a.id)
-        from public.email_addresses as a where a.user_id = v_uid), '[]'::jsonb),
+        from public.email_addresses as a where a.user_id = v_uid and a.organization_id is null), '[]'::jsonb),
     'extra_allowed', (select pl.extra_alert_emails from public.profiles as p
                         join public.plans as pl on pl.id = p.plan_id where p.id = v_uid)
   );
@@ -5846,7 +5970,8 @@ begin
       raise exception using errcode = 'DW400', message = 'DW400: p_cursor is not a cursor this function returned.';
     end;
   end if;
-  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid) then
+  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid
+                                                       and a.organization_id is null) then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
   perform private.require_session_request(v_uid, 'email-delivery-log', 'delivery log requests');
@@ -5916,6 +6041,30 @@ ALTER FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, 
 --
 
 COMMENT ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) IS 'The caller''s email channel''s deliveries, newest first, keyset pages as list_webhook_deliveries; each attempt with its SMTP reply code (smtp_code). Never an address. Rate-limited (email-delivery-log).';
+
+--
+-- Name: list_organization_email_addresses(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_organization_email_addresses(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return jsonb_build_object(
+    'channels', coalesce((
+      select jsonb_agg(private.email_channel_json(a) order by a.created_at, a.id)
+        from public.email_addresses as a where a.organization_id = p_organization_id), '[]'::jsonb),
+    'allowed', coalesce((select pl.extra_alert_emails from public.profiles as p
+                           join public.plans as pl on pl.id = p.plan_id
+                          where p.id = private.org_owner(p_organization_id)), 0)
+  );
+end
+$$;
+
+ALTER FUNCTION public.list_organization_email_addresses(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: list_organization_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6239,7 +6388,8 @@ begin
     into v_delivery
     from public.alert_deliveries as d
     join public.alert_events as ev on ev.id = d.event_id
-    join public.email_addresses as a on a.id = d.email_address_id and a.user_id = v_uid
+    join public.email_addresses as a
+      on a.id = d.email_address_id and a.user_id = v_uid and a.organization_id is null
    where d.id = p_delivery_id
      and d.user_id = v_uid
      and d.channel = 'email'
@@ -6471,7 +6621,7 @@ declare
 begin
   perform private.refuse_oauth_client_token();
   select * into v_row from public.email_addresses as a
-   where a.id = p_id and a.user_id = v_uid and not a.is_account for update;
+   where a.id = p_id and a.user_id = v_uid and not a.is_account and a.organization_id is null for update;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -6489,6 +6639,38 @@ end
 $$;
 
 ALTER FUNCTION public.resend_email_confirmation(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: resend_organization_email_confirmation(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_row public.email_addresses;
+begin
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.organization_id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if v_row.status <> 'pending' then
+    raise exception using errcode = 'DW409', message = 'DW409: email_not_pending: This address needs no confirmation.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  update public.email_addresses as a
+     set confirmation_mail_due_at = now(), confirmation_token_hash = null, confirmation_expires_at = null
+   where a.id = p_id
+  returning * into v_row;
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) OWNER TO postgres;
 
 --
 -- Name: revoke_api_key(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6607,7 +6789,8 @@ begin
   perform private.refuse_oauth_client_token();
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (select 1 from public.email_addresses as a
-                  where a.id = p_id and a.user_id = v_uid and a.status = 'active') then
+                  where a.id = p_id and a.user_id = v_uid and a.organization_id is null
+                    and a.status = 'active') then
     raise exception using errcode = 'DW404', message = 'DW404: No such confirmed email address.';
   end if;
   -- queue_test_alert's rule and event, with an email delivery.
@@ -6933,7 +7116,7 @@ declare
   v_row public.email_addresses;
 begin
   perform private.refuse_oauth_client_token();
-  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid for update;
+  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and a.organization_id is null for update;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -6962,6 +7145,53 @@ end
 $$;
 
 ALTER FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
+-- Name: update_organization_email_address(uuid, uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_row public.email_addresses;
+  v_restart boolean;
+begin
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.organization_id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  v_restart := coalesce(p_enabled, false) and v_row.status = 'stopped';
+  if v_restart then
+    perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  end if;
+  update public.email_addresses as a
+     set enabled = coalesce(p_enabled, a.enabled),
+         event_types = coalesce(v_types, a.event_types),
+         expiring_days = coalesce(v_days, a.expiring_days),
+         status = case when v_restart then 'pending' else a.status end,
+         stopped_reason = case when v_restart then null else a.stopped_reason end,
+         stopped_at = case when v_restart then null else a.stopped_at end,
+         permanent_failures = case when v_restart then 0 else a.permanent_failures end,
+         confirmation_mail_due_at = case when v_restart then now() else a.confirmation_mail_due_at end
+   where a.id = p_id
+  returning * into v_row;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+    jsonb_strip_nulls(jsonb_build_object('channel', 'email', 'channel_id', p_id, 'enabled', p_enabled,
+                                         'event_types', to_jsonb(v_types), 'expiring_days', to_jsonb(v_days))));
+  if v_restart then
+    perform private.nudge_alert_delivery();
+  end if;
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
 
 --
 -- Name: update_webhook_endpoint(uuid, text, text, boolean, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7152,7 +7382,7 @@ CREATE VIEW private.email_alert_channels AS
     a.event_types,
     a.expiring_days
    FROM public.email_addresses a
-  WHERE (a.enabled AND (a.status = 'active'::text));
+  WHERE (a.enabled AND (a.status = 'active'::text) AND (a.organization_id IS NULL));
 
 ALTER TABLE private.email_alert_channels OWNER TO postgres;
 
@@ -9188,10 +9418,22 @@ CREATE INDEX email_addresses_confirmation_due_idx ON public.email_addresses USIN
 CREATE UNIQUE INDEX email_addresses_one_account_row_idx ON public.email_addresses USING btree (user_id) WHERE is_account;
 
 --
+-- Name: email_addresses_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_addresses_organization_id_idx ON public.email_addresses USING btree (organization_id) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: email_addresses_unique_extra_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE (NOT is_account);
+CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE ((NOT is_account) AND (organization_id IS NULL));
+
+--
+-- Name: email_addresses_unique_team_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_unique_team_idx ON public.email_addresses USING btree (organization_id, lower(address)) WHERE (organization_id IS NOT NULL);
 
 --
 -- Name: email_unsubscribe_tokens_address_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -9691,6 +9933,13 @@ ALTER TABLE ONLY public.domain_status_changes
     ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
 
 --
+-- Name: email_addresses email_addresses_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
 -- Name: email_addresses email_addresses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -10126,6 +10375,12 @@ CREATE POLICY "Members can read their organizations' alert events" ON public.ale
 CREATE POLICY "Members can read their organizations' claims" ON public.organization_claims FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
+-- Name: email_addresses Members can read their organizations' email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' email channels" ON public.email_addresses FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
+
+--
 -- Name: webhook_endpoints Members can read their organizations' team webhooks; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -10259,7 +10514,7 @@ CREATE POLICY "Users can read their own delivery lanes" ON public.alert_delivery
 -- Name: email_addresses Users can read their own email channels; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: notification_settings Users can read their own notification settings; Type: POLICY; Schema: public; Owner: postgres
@@ -10659,6 +10914,128 @@ GRANT ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) TO servi
 REVOKE ALL ON FUNCTION private.check_email_address_cap() FROM PUBLIC;
 
 --
+-- Name: FUNCTION mask_email(p_address text); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.mask_email(p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO authenticated;
+GRANT ALL ON FUNCTION public.mask_email(p_address text) TO service_role;
+
+--
+-- Name: TABLE email_addresses; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_addresses TO service_role;
+
+--
+-- Name: COLUMN email_addresses.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.user_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(user_id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.is_account; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(is_account) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.address_masked; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(address_masked) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.status; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(status) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_reason; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_reason) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.permanent_failures; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(permanent_failures) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_expires_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_expires_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmation_sent_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmation_sent_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.confirmed_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(confirmed_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.stopped_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(stopped_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.created_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(created_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: FUNCTION check_org_email_address_cap(p_new public.email_addresses); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -10816,116 +11193,6 @@ REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
-
---
--- Name: FUNCTION mask_email(p_address text); Type: ACL; Schema: public; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION public.mask_email(p_address text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.mask_email(p_address text) TO authenticated;
-GRANT ALL ON FUNCTION public.mask_email(p_address text) TO service_role;
-
---
--- Name: TABLE email_addresses; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_addresses TO service_role;
-
---
--- Name: COLUMN email_addresses.id; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(id) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.user_id; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(user_id) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.is_account; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(is_account) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.address_masked; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(address_masked) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.status; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(status) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.stopped_reason; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(stopped_reason) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.enabled; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(enabled) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.event_types; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(event_types) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.expiring_days; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(expiring_days) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.permanent_failures; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(permanent_failures) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.confirmation_expires_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(confirmation_expires_at) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.confirmation_sent_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(confirmation_sent_at) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.confirmed_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(confirmed_at) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.stopped_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(stopped_at) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.created_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(created_at) ON TABLE public.email_addresses TO authenticated;
-
---
--- Name: COLUMN email_addresses.updated_at; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT(updated_at) ON TABLE public.email_addresses TO authenticated;
 
 --
 -- Name: FUNCTION email_channel_json(p_address public.email_addresses); Type: ACL; Schema: private; Owner: postgres
@@ -11592,6 +11859,13 @@ REVOKE ALL ON FUNCTION public.add_email_address(p_address text, p_event_types te
 GRANT ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) TO authenticated;
 
 --
+-- Name: FUNCTION add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) TO authenticated;
+
+--
 -- Name: FUNCTION add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -11692,6 +11966,13 @@ REVOKE ALL ON FUNCTION public.delete_email_address(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.delete_email_address(p_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION delete_organization_email_address(p_organization_id uuid, p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -11756,6 +12037,13 @@ GRANT ALL ON FUNCTION public.list_email_channels() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) TO authenticated;
+
+--
+-- Name: FUNCTION list_organization_email_addresses(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_organization_email_addresses(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_organization_email_addresses(p_organization_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
@@ -11834,6 +12122,13 @@ GRANT ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) TO auth
 
 REVOKE ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION resend_organization_email_confirmation(p_organization_id uuid, p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION revoke_api_key(p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -11961,6 +12256,13 @@ GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service
 
 REVOKE ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
+
+--
+-- Name: FUNCTION update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
