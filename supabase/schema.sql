@@ -859,13 +859,15 @@ begin
            ev.checked_at,
            c.webhook_endpoint_id, w.url, w.secret,
            case when w.previous_secret_expires_at > now() then w.previous_secret end, w.enabled,
-           n.telegram_chat_id, n.telegram_enabled,
+           case when ev.organization_id is null then n.telegram_chat_id else g.chat_id end,
+           case when ev.organization_id is null then n.telegram_enabled else g.enabled end,
            c.lane_key, c.id = any (v_probes),
            w.kind, ev.predicted_drop_at, ev.prediction_basis
       from public.alert_deliveries as c
       join public.alert_events as ev on ev.id = c.event_id
       left join public.webhook_endpoints as w on w.id = c.webhook_endpoint_id
       left join public.notification_settings as n on n.user_id = c.user_id and c.channel = 'telegram'
+      left join public.organization_telegram_chats as g on g.id = c.telegram_group_id and c.channel = 'telegram'
      where c.id = any (v_ids)
      order by array_position(v_ids, c.id);
 end
@@ -1701,6 +1703,10 @@ CREATE FUNCTION private.export_owned_organizations(p_user_id uuid) RETURNS jsonb
                                                      'confirmed_at', a.confirmed_at, 'created_at', a.created_at)
                                   order by a.created_at, a.id), '[]'::jsonb)
           from public.email_addresses as a where a.organization_id = o.id),
+      'telegram_group', (
+        select jsonb_build_object('enabled', g.enabled, 'event_types', to_jsonb(g.event_types),
+                                  'expiring_days', to_jsonb(g.expiring_days), 'linked_at', g.linked_at)
+          from public.organization_telegram_chats as g where g.organization_id = o.id),
       'api_keys', (
         select coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'prefix', k.prefix, 'created_at', k.created_at,
                                                      'revoked_at', k.revoked_at)
@@ -2410,6 +2416,53 @@ end
 $$;
 
 ALTER FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: organization_telegram_chats; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_telegram_chats (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    organization_id uuid NOT NULL,
+    chat_id text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    linked_by uuid,
+    linked_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT organization_telegram_chats_chat_id_check CHECK ((chat_id ~ '^-[1-9][0-9]{0,19}$'::text)),
+    CONSTRAINT organization_telegram_chats_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT organization_telegram_chats_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days))))
+);
+
+ALTER TABLE public.organization_telegram_chats OWNER TO postgres;
+
+--
+-- Name: TABLE organization_telegram_chats; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_telegram_chats IS 'An organization''s Telegram group (one at most), linked through the bot with a group link. chat_id is readable by service_role only (the sender); members read the rest.';
+
+--
+-- Name: org_telegram_group_json(public.organization_telegram_chats); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select case when p_group.id is null then null else jsonb_build_object(
+    'id', p_group.id,
+    'enabled', p_group.enabled,
+    'event_types', to_jsonb(p_group.event_types),
+    'expiring_days', to_jsonb(p_group.expiring_days),
+    'linked_by', private.member_label(p_group.linked_by),
+    'linked_at', p_group.linked_at
+  ) end
+$$;
+
+ALTER FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) OWNER TO postgres;
 
 --
 -- Name: org_watchlist_quota(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3126,18 +3179,25 @@ begin
      where o.domain_name = new.name and o.deleted_at is null
   ),
   targets as (
-    select l.organization_id, l.owner_id, 'webhook' as channel, w.id as endpoint_id, null::uuid as address_id
+    select l.organization_id, l.owner_id, 'webhook' as channel, w.id as endpoint_id, null::uuid as address_id,
+           null::uuid as group_id
       from lists as l
       join public.profiles as p on p.id = l.owner_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
       join public.webhook_endpoints as w
         on w.organization_id = l.organization_id and w.enabled and v_type = any (w.event_types)
     union all
-    select l.organization_id, l.owner_id, 'email', null, a.id
+    select l.organization_id, l.owner_id, 'email', null, a.id, null
       from lists as l
       join public.email_addresses as a
         on a.organization_id = l.organization_id and a.enabled and a.status = 'active'
        and v_type = any (a.event_types)
+     where l.owner_id is not null
+    union all
+    select l.organization_id, l.owner_id, 'telegram', null, null, g.id
+      from lists as l
+      join public.organization_telegram_chats as g
+        on g.organization_id = l.organization_id and g.enabled and v_type = any (g.event_types)
      where l.owner_id is not null
   ),
   orgs as (
@@ -3158,8 +3218,9 @@ begin
      order by g.organization_id
     returning id, user_id, organization_id
   )
-  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id, email_address_id)
-  select ev.id, ev.user_id, t.channel, t.endpoint_id, t.address_id
+  insert into public.alert_deliveries
+    (event_id, user_id, channel, webhook_endpoint_id, email_address_id, telegram_group_id)
+  select ev.id, ev.user_id, t.channel, t.endpoint_id, t.address_id, t.group_id
     from events as ev
     join targets as t on t.organization_id = ev.organization_id;
   return null;
@@ -4567,6 +4628,56 @@ $_$;
 ALTER FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) OWNER TO postgres;
 
 --
+-- Name: telegram_link_group(text, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.telegram_link_group(p_token text, p_chat_id text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_token public.organization_telegram_link_tokens;
+  v_moved record;
+  v_had boolean;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' or p_chat_id is null or p_chat_id !~ '^-[1-9][0-9]{0,19}$' then
+    return 'invalid';
+  end if;
+  select * into v_token
+    from public.organization_telegram_link_tokens as t
+   where t.token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex')
+     for update;
+  if not found or v_token.used_at is not null or v_token.expires_at <= now()
+     or not exists (select 1 from public.organization_members as m
+                     where m.organization_id = v_token.organization_id and m.user_id = v_token.created_by
+                       and m.role in ('owner', 'admin')) then
+    return 'invalid';
+  end if;
+  update public.organization_telegram_link_tokens as t set used_at = now() where t.token_hash = v_token.token_hash;
+  -- A group belongs to one organization: linking it here unlinks it from another.
+  for v_moved in
+    delete from public.organization_telegram_chats as g
+     where g.chat_id = p_chat_id and g.organization_id <> v_token.organization_id
+    returning g.organization_id
+  loop
+    perform private.log_org_activity(v_moved.organization_id, null, 'channel.removed', null, null,
+                                     '{"channel": "telegram_group", "via": "linked_elsewhere"}'::jsonb);
+  end loop;
+  v_had := exists (select 1 from public.organization_telegram_chats as g where g.organization_id = v_token.organization_id);
+  insert into public.organization_telegram_chats as g (organization_id, chat_id, linked_by, linked_at)
+  values (v_token.organization_id, p_chat_id, v_token.created_by, now())
+  on conflict (organization_id) do update
+    set chat_id = excluded.chat_id, linked_by = excluded.linked_by, linked_at = excluded.linked_at, enabled = true;
+  perform private.log_org_activity(v_token.organization_id, v_token.created_by,
+                                   case when v_had then 'channel.changed' else 'channel.added' end, null, null,
+                                   '{"channel": "telegram_group"}'::jsonb);
+  return 'linked';
+end
+$_$;
+
+ALTER FUNCTION private.telegram_link_group(p_token text, p_chat_id text) OWNER TO postgres;
+
+--
 -- Name: telegram_unlink_chat(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4583,6 +4694,29 @@ end
 $$;
 
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
+
+--
+-- Name: telegram_unlink_group(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.telegram_unlink_group(p_chat_id text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_org uuid;
+begin
+  delete from public.organization_telegram_chats as g where g.chat_id = p_chat_id returning g.organization_id into v_org;
+  if v_org is null then
+    return false;
+  end if;
+  perform private.log_org_activity(v_org, null, 'channel.removed', null, null,
+                                   '{"channel": "telegram_group", "via": "telegram"}'::jsonb);
+  return true;
+end
+$$;
+
+ALTER FUNCTION private.telegram_unlink_group(p_chat_id text) OWNER TO postgres;
 
 --
 -- Name: track_watch_period(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -5520,6 +5654,39 @@ $$;
 ALTER FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) OWNER TO postgres;
 
 --
+-- Name: create_organization_telegram_link(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_telegram_link(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_bot text;
+  v_token text := encode(extensions.gen_random_bytes(24), 'hex');
+  v_expires_at timestamptz := now() + interval '15 minutes';
+begin
+  select s.bot_username into v_bot from public.telegram_bot_settings as s;
+  if v_bot is null then
+    raise exception using errcode = 'DW503',
+      message = 'DW503: Telegram linking is not set up (the bot''s username is missing).';
+  end if;
+  perform 1 from public.organizations as o where o.id = p_organization_id for no key update;
+  delete from public.organization_telegram_link_tokens as t
+   where t.organization_id = p_organization_id and (t.used_at is null or t.expires_at < now() - interval '1 day');
+  insert into public.organization_telegram_link_tokens (token_hash, organization_id, created_by, expires_at)
+  values (encode(extensions.digest(v_token, 'sha256'), 'hex'), p_organization_id, v_uid, v_expires_at);
+  return jsonb_build_object(
+    'url', 'https://t.me/' || v_bot || '?startgroup=' || v_token,
+    'expires_at', v_expires_at
+  );
+end
+$$;
+
+ALTER FUNCTION public.create_organization_telegram_link(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: create_organization_webhook(uuid, text, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -6268,6 +6435,28 @@ CREATE FUNCTION public.mask_url(p_url text) RETURNS text
 $$;
 
 ALTER FUNCTION public.mask_url(p_url text) OWNER TO postgres;
+
+--
+-- Name: organization_telegram_group(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.organization_telegram_group(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_group public.organization_telegram_chats;
+begin
+  select * into v_group from public.organization_telegram_chats as g where g.organization_id = p_organization_id;
+  if not found then
+    return null;
+  end if;
+  return private.org_telegram_group_json(v_group);
+end
+$$;
+
+ALTER FUNCTION public.organization_telegram_group(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: organization_watchlist_page(uuid, text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7102,6 +7291,29 @@ $$;
 ALTER FUNCTION public.shares_organization_with(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: unlink_organization_telegram_group(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+begin
+  delete from public.organization_telegram_chats as g where g.organization_id = p_organization_id;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   '{"channel": "telegram_group"}'::jsonb);
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: update_email_address(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -7192,6 +7404,38 @@ end
 $$;
 
 ALTER FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
+-- Name: update_organization_telegram_group(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_group public.organization_telegram_chats;
+begin
+  update public.organization_telegram_chats as g
+     set enabled = coalesce(p_enabled, g.enabled),
+         event_types = coalesce(v_types, g.event_types),
+         expiring_days = coalesce(v_days, g.expiring_days)
+   where g.organization_id = p_organization_id
+  returning * into v_group;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No Telegram group is linked to the organization.';
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+    jsonb_strip_nulls(jsonb_build_object('channel', 'telegram_group', 'enabled', p_enabled,
+                                         'event_types', to_jsonb(v_types), 'expiring_days', to_jsonb(v_days))));
+  return private.org_telegram_group_json(v_group);
+end
+$$;
+
+ALTER FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
 
 --
 -- Name: update_webhook_endpoint(uuid, text, text, boolean, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7631,8 +7875,10 @@ CREATE TABLE public.alert_deliveries (
     redelivery_count integer DEFAULT 0 NOT NULL,
     redelivered_at timestamp with time zone,
     email_address_id uuid,
+    telegram_group_id uuid,
     lane_key text GENERATED ALWAYS AS (
 CASE
+    WHEN ((channel = 'telegram'::text) AND (telegram_group_id IS NOT NULL)) THEN ('telegram-group:'::text || (telegram_group_id)::text)
     WHEN (channel = 'telegram'::text) THEN ('telegram:'::text || (user_id)::text)
     WHEN ((channel = 'webhook'::text) AND (webhook_endpoint_id IS NOT NULL)) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
     WHEN ((channel = 'email'::text) AND (email_address_id IS NOT NULL)) THEN ('email:'::text || (email_address_id)::text)
@@ -7676,10 +7922,16 @@ COMMENT ON COLUMN public.alert_deliveries.redelivered_at IS 'When the owner last
 COMMENT ON COLUMN public.alert_deliveries.email_address_id IS 'The email channel this delivery goes to; null for other channels, and for addresses deleted since.';
 
 --
+-- Name: COLUMN alert_deliveries.telegram_group_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.telegram_group_id IS 'A team Telegram delivery: the organization''s group (null for other deliveries, and for a group unlinked since).';
+
+--
 -- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
+COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, telegram-group:<group id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
 
 --
 -- Name: alert_delivery_attempts; Type: TABLE; Schema: public; Owner: postgres
@@ -8298,6 +8550,28 @@ ALTER TABLE public.organization_members OWNER TO postgres;
 --
 
 COMMENT ON COLUMN public.organization_members.personal_alerts IS 'The member gets the organization''s names'' events on their own channels too (off by default); set only by the member through set_organization_personal_alerts.';
+
+--
+-- Name: organization_telegram_link_tokens; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_telegram_link_tokens (
+    token_hash text NOT NULL,
+    organization_id uuid NOT NULL,
+    created_by uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT organization_telegram_link_tokens_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.organization_telegram_link_tokens OWNER TO postgres;
+
+--
+-- Name: TABLE organization_telegram_link_tokens; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_telegram_link_tokens IS 'One-time Telegram group link tokens of organizations (SHA-256 only), valid 15 minutes. service_role only.';
 
 --
 -- Name: organization_watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
@@ -9062,6 +9336,34 @@ ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_pkey PRIMARY KEY (organization_id, user_id);
 
 --
+-- Name: organization_telegram_chats organization_telegram_chats_chat_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_chat_id_key UNIQUE (chat_id);
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_organization_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_organization_id_key UNIQUE (organization_id);
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_pkey PRIMARY KEY (id);
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_pkey PRIMARY KEY (token_hash);
+
+--
 -- Name: organization_watchlist_entries organization_watchlist_entries_org_domain_key; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -9284,6 +9586,12 @@ CREATE UNIQUE INDEX alert_deliveries_one_telegram_per_event_idx ON public.alert_
 --
 
 CREATE INDEX alert_deliveries_pending_lane_idx ON public.alert_deliveries USING btree (lane_key, next_attempt_at, created_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: alert_deliveries_telegram_group_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_telegram_group_idx ON public.alert_deliveries USING btree (telegram_group_id) WHERE (telegram_group_id IS NOT NULL);
 
 --
 -- Name: alert_deliveries_user_id_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -9532,6 +9840,24 @@ CREATE INDEX organization_members_personal_alerts_idx ON public.organization_mem
 CREATE INDEX organization_members_user_id_idx ON public.organization_members USING btree (user_id);
 
 --
+-- Name: organization_telegram_chats_linked_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_chats_linked_by_idx ON public.organization_telegram_chats USING btree (linked_by);
+
+--
+-- Name: organization_telegram_link_tokens_created_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_link_tokens_created_by_idx ON public.organization_telegram_link_tokens USING btree (created_by);
+
+--
+-- Name: organization_telegram_link_tokens_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_link_tokens_org_idx ON public.organization_telegram_link_tokens USING btree (organization_id);
+
+--
 -- Name: organization_watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -9724,6 +10050,12 @@ CREATE TRIGGER organization_members_revoke_api_keys AFTER DELETE OR UPDATE OF ro
 CREATE TRIGGER organization_members_revoke_invitations AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_invitations_of_former_inviter();
 
 --
+-- Name: organization_telegram_chats organization_telegram_chats_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_telegram_chats_set_updated_at BEFORE UPDATE ON public.organization_telegram_chats FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+
+--
 -- Name: organization_watchlist_entries organization_watchlist_entries_derive_unicode_name; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -9826,6 +10158,13 @@ ALTER TABLE ONLY public.alert_deliveries
 
 ALTER TABLE ONLY public.alert_deliveries
     ADD CONSTRAINT alert_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.alert_events(id) ON DELETE CASCADE;
+
+--
+-- Name: alert_deliveries alert_deliveries_telegram_group_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_deliveries
+    ADD CONSTRAINT alert_deliveries_telegram_group_id_fkey FOREIGN KEY (telegram_group_id) REFERENCES public.organization_telegram_chats(id) ON DELETE SET NULL;
 
 --
 -- Name: alert_deliveries alert_deliveries_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -10057,6 +10396,34 @@ ALTER TABLE ONLY public.organization_members
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_linked_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_linked_by_fkey FOREIGN KEY (linked_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organization_watchlist_entries organization_watchlist_entries_added_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -10303,6 +10670,12 @@ CREATE POLICY "Assistants' tokens cannot read organization watchlists" ON public
 CREATE POLICY "Assistants' tokens cannot read organizations" ON public.organizations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: organization_telegram_chats Assistants' tokens cannot read organizations' Telegram groups; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organizations' Telegram groups" ON public.organization_telegram_chats AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: profiles Assistants' tokens cannot read profiles; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -10355,6 +10728,12 @@ CREATE POLICY "Members can read the profiles of people in their organizations" O
 --
 
 CREATE POLICY "Members can read their organizations" ON public.organizations FOR SELECT TO authenticated USING (public.has_org_role(id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: organization_telegram_chats Members can read their organizations' Telegram group; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' Telegram group" ON public.organization_telegram_chats FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
 -- Name: organization_activity Members can read their organizations' activity; Type: POLICY; Schema: public; Owner: postgres
@@ -10701,6 +11080,18 @@ ALTER TABLE public.organization_claims ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.organization_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_telegram_chats; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_telegram_chats ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_telegram_link_tokens; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_telegram_link_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organization_watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -11409,6 +11800,66 @@ REVOKE ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor
 GRANT ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) TO service_role;
 
 --
+-- Name: TABLE organization_telegram_chats; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_telegram_chats TO service_role;
+
+--
+-- Name: COLUMN organization_telegram_chats.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.linked_by; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(linked_by) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.linked_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(linked_at) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: FUNCTION org_telegram_group_json(p_group public.organization_telegram_chats); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) FROM PUBLIC;
+
+--
 -- Name: FUNCTION org_watchlist_quota(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -11738,11 +12189,25 @@ REVOKE ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) 
 GRANT ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) TO service_role;
 
 --
+-- Name: FUNCTION telegram_link_group(p_token text, p_chat_id text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.telegram_link_group(p_token text, p_chat_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.telegram_link_group(p_token text, p_chat_id text) TO service_role;
+
+--
 -- Name: FUNCTION telegram_unlink_chat(p_chat_id text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
+
+--
+-- Name: FUNCTION telegram_unlink_group(p_chat_id text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.telegram_unlink_group(p_chat_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.telegram_unlink_group(p_chat_id text) TO service_role;
 
 --
 -- Name: FUNCTION track_watch_period(); Type: ACL; Schema: private; Owner: postgres
@@ -11930,6 +12395,13 @@ REVOKE ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid
 GRANT ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION create_organization_telegram_link(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_telegram_link(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_telegram_link(p_organization_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12073,6 +12545,13 @@ GRANT ALL ON FUNCTION public.list_webhook_deliveries(p_endpoint_id uuid, p_limit
 REVOKE ALL ON FUNCTION public.mask_url(p_url text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO service_role;
+
+--
+-- Name: FUNCTION organization_telegram_group(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.organization_telegram_group(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.organization_telegram_group(p_organization_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
@@ -12251,6 +12730,13 @@ GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO authent
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service_role;
 
 --
+-- Name: FUNCTION unlink_organization_telegram_group(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12263,6 +12749,13 @@ GRANT ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, 
 
 REVOKE ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
+
+--
+-- Name: FUNCTION update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
 
 --
 -- Name: FUNCTION update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
@@ -12789,6 +13282,12 @@ GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 --
 
 GRANT UPDATE(role) ON TABLE public.organization_members TO authenticated;
+
+--
+-- Name: TABLE organization_telegram_link_tokens; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_telegram_link_tokens TO service_role;
 
 --
 -- Name: TABLE organization_watchlist_entries; Type: ACL; Schema: public; Owner: postgres
