@@ -174,6 +174,7 @@ export interface TeamWebhook {
   url_masked: string;
   enabled: boolean;
   event_types: string[];
+}
 
 /** One email alert channel (list_email_channels): the account's own address, or an extra one, masked. */
 export interface EmailChannel {
@@ -192,6 +193,23 @@ export interface EmailChannel {
   confirmed_at: string | null;
   stopped_at: string | null;
   created_at: string;
+}
+
+/** An organization's email addresses (list_organization_email_addresses), masked for every member. */
+export interface TeamEmailChannels {
+  channels: EmailChannel[];
+  /** Team addresses the owner's plan allows (plans.extra_alert_emails). */
+  allowed: number;
+}
+
+/** An organization's Telegram group (organization_telegram_group): never its chat ID. */
+export interface TeamTelegramGroup {
+  id: string;
+  enabled: boolean;
+  event_types: string[];
+  expiring_days: number[];
+  linked_by: string | null;
+  linked_at: string;
 }
 
 export interface EmailChannels {
