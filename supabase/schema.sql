@@ -277,6 +277,9 @@ begin
   if new.is_account then
     return new;
   end if;
+  if new.organization_id is not null then
+    return private.check_org_email_address_cap(new);
+  end if;
   select pl.extra_alert_emails into v_allowed
     from public.profiles as p
     join public.plans as pl on pl.id = p.plan_id
@@ -286,7 +289,8 @@ begin
     raise exception using errcode = 'DWUPG',
       message = 'DWUPG: Extra alert email addresses come with the Pro plan and higher.';
   end if;
-  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account)
+  if (select count(*) from public.email_addresses as a where a.user_id = new.user_id and not a.is_account
+                                                     and a.organization_id is null)
      >= v_allowed then
     raise exception using errcode = 'DW409',
       message = format('DW409: email_address_limit: At most %s extra alert email addresses.', v_allowed);
@@ -296,6 +300,110 @@ end
 $$;
 
 ALTER FUNCTION private.check_email_address_cap() OWNER TO postgres;
+
+--
+-- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.mask_email(p_address text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_address is null then null
+    when position('@' in p_address) < 2 then '•••'
+    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
+  end
+$$;
+
+ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.email_addresses (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    is_account boolean DEFAULT false NOT NULL,
+    address text,
+    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
+    status text DEFAULT 'pending'::text NOT NULL,
+    stopped_reason text,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    permanent_failures integer DEFAULT 0 NOT NULL,
+    last_failure text,
+    confirmation_token_hash text,
+    confirmation_expires_at timestamp with time zone,
+    confirmation_mail_due_at timestamp with time zone,
+    confirmation_sent_at timestamp with time zone,
+    confirmed_at timestamp with time zone,
+    stopped_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    organization_id uuid,
+    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
+    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
+    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
+    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
+    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
+    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
+    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
+    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text])))),
+    CONSTRAINT email_addresses_team_check CHECK (((organization_id IS NULL) OR (NOT is_account)))
+);
+
+ALTER TABLE public.email_addresses OWNER TO postgres;
+
+--
+-- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
+
+--
+-- Name: COLUMN email_addresses.organization_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.email_addresses.organization_id IS 'A team channel of this organization (null: the account''s own). user_id is then the organization''s owner.';
+
+--
+-- Name: check_org_email_address_cap(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) RETURNS public.email_addresses
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_allowed integer;
+begin
+  perform 1 from public.organizations as o where o.id = p_new.organization_id for no key update;
+  select pl.extra_alert_emails into v_allowed
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = private.org_owner(p_new.organization_id);
+  if coalesce(v_allowed, 0) = 0 then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Team email addresses come with the owner''s Pro plan and higher.';
+  end if;
+  if (select count(*) from public.email_addresses as a where a.organization_id = p_new.organization_id)
+     >= v_allowed then
+    raise exception using errcode = 'DW409',
+      message = format('DW409: email_address_limit: At most %s team email addresses.', v_allowed);
+  end if;
+  return p_new;
+end
+$$;
+
+ALTER FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) OWNER TO postgres;
 
 --
 -- Name: check_webhook_endpoint_cap(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -751,13 +859,15 @@ begin
            ev.checked_at,
            c.webhook_endpoint_id, w.url, w.secret,
            case when w.previous_secret_expires_at > now() then w.previous_secret end, w.enabled,
-           n.telegram_chat_id, n.telegram_enabled,
+           case when ev.organization_id is null then n.telegram_chat_id else g.chat_id end,
+           case when ev.organization_id is null then n.telegram_enabled else g.enabled end,
            c.lane_key, c.id = any (v_probes),
            w.kind, ev.predicted_drop_at, ev.prediction_basis
       from public.alert_deliveries as c
       join public.alert_events as ev on ev.id = c.event_id
       left join public.webhook_endpoints as w on w.id = c.webhook_endpoint_id
       left join public.notification_settings as n on n.user_id = c.user_id and c.channel = 'telegram'
+      left join public.organization_telegram_chats as g on g.id = c.telegram_group_id and c.channel = 'telegram'
      where c.id = any (v_ids)
      order by array_position(v_ids, c.id);
 end
@@ -809,25 +919,6 @@ end
 $$;
 
 ALTER FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) OWNER TO postgres;
-
---
--- Name: cleaned_tags(text[]); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.cleaned_tags(p_tags text[]) RETURNS text[]
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
-    AS $$
-  select coalesce(array_agg(t.tag order by t.first), '{}')
-    from (
-      select btrim(u.tag) as tag, min(u.ord) as first
-        from unnest(p_tags) with ordinality as u (tag, ord)
-       where u.tag is not null and btrim(u.tag) <> ''
-       group by btrim(u.tag)
-    ) as t
-$$;
-
-ALTER FUNCTION private.cleaned_tags(p_tags text[]) OWNER TO postgres;
 
 --
 -- Name: confirm_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -890,60 +981,6 @@ end
 $$;
 
 ALTER FUNCTION private.consume_api_request(p_user_id uuid) OWNER TO postgres;
-
---
--- Name: consume_app_check(uuid); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.consume_app_check(p_user_id uuid) RETURNS TABLE(allowed boolean, check_limit integer, remaining integer, reset_at timestamp with time zone, shared_with_api boolean)
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-#variable_conflict use_column
-declare
-  v_day date := (now() at time zone 'UTC')::date;
-  v_reset_at timestamptz := ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC';
-  v_own integer;
-  v_api_access boolean;
-  v_api_limit integer;
-  v_count integer;
-begin
-  select pl.app_checks_per_day, pl.api_access, pl.requests_per_day
-    into v_own, v_api_access, v_api_limit
-    from public.profiles as p
-    join public.plans as pl on pl.id = p.plan_id
-   where p.id = p_user_id;
-  if not found then
-    raise exception using errcode = 'DW401', message = 'DW401: Unknown account.';
-  end if;
-
-  if v_own is null then
-    if not v_api_access then
-      return query select false, 0, 0, v_reset_at, false;
-      return;
-    end if;
-    return query select c.allowed, c.request_limit, c.remaining, c.reset_at, true
-                   from private.count_api_request(p_user_id, v_api_limit) as c;
-    return;
-  end if;
-
-  if v_own > 0 then
-    insert into public.app_check_counters as c (user_id, day, check_count)
-    values (p_user_id, v_day, 1)
-    on conflict (user_id, day) do update
-       set check_count = c.check_count + 1
-     where c.check_count < v_own
-    returning c.check_count into v_count;
-    if found then
-      return query select true, v_own, v_own - v_count, v_reset_at, false;
-      return;
-    end if;
-  end if;
-  return query select false, v_own, 0, v_reset_at, false;
-end
-$$;
-
-ALTER FUNCTION private.consume_app_check(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: consume_org_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1412,71 +1449,6 @@ $$;
 ALTER FUNCTION private.drop_accuracy_report() OWNER TO postgres;
 
 --
--- Name: mask_email(text); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.mask_email(p_address text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    SET search_path TO ''
-    AS $$
-  select case
-    when p_address is null then null
-    when position('@' in p_address) < 2 then '•••'
-    else left(p_address, 1) || '•••' || substr(p_address, position('@' in p_address))
-  end
-$$;
-
-ALTER FUNCTION public.mask_email(p_address text) OWNER TO postgres;
-
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: email_addresses; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.email_addresses (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    user_id uuid NOT NULL,
-    is_account boolean DEFAULT false NOT NULL,
-    address text,
-    address_masked text GENERATED ALWAYS AS (public.mask_email(address)) STORED,
-    status text DEFAULT 'pending'::text NOT NULL,
-    stopped_reason text,
-    enabled boolean DEFAULT true NOT NULL,
-    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
-    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
-    permanent_failures integer DEFAULT 0 NOT NULL,
-    last_failure text,
-    confirmation_token_hash text,
-    confirmation_expires_at timestamp with time zone,
-    confirmation_mail_due_at timestamp with time zone,
-    confirmation_sent_at timestamp with time zone,
-    confirmed_at timestamp with time zone,
-    stopped_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT email_addresses_address_check CHECK (((address IS NULL) OR ((char_length(address) >= 3) AND (char_length(address) <= 254)))),
-    CONSTRAINT email_addresses_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
-    CONSTRAINT email_addresses_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days)))),
-    CONSTRAINT email_addresses_kind_check CHECK ((is_account = (address IS NULL))),
-    CONSTRAINT email_addresses_last_failure_check CHECK (((last_failure IS NULL) OR (char_length(last_failure) <= 500))),
-    CONSTRAINT email_addresses_permanent_failures_check CHECK ((permanent_failures >= 0)),
-    CONSTRAINT email_addresses_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'active'::text, 'stopped'::text]))),
-    CONSTRAINT email_addresses_stopped_check CHECK (((status = 'stopped'::text) = (stopped_reason IS NOT NULL))),
-    CONSTRAINT email_addresses_stopped_reason_check CHECK (((stopped_reason IS NULL) OR (stopped_reason = ANY (ARRAY['unsubscribed'::text, 'bounced'::text]))))
-);
-
-ALTER TABLE public.email_addresses OWNER TO postgres;
-
---
--- Name: TABLE email_addresses; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.email_addresses IS 'Alert email channels: the account''s own address (is_account, address null: read from auth.users when sending) and extra addresses (Pro+, confirmed by a mailed link). address is never readable by the account (address_masked is); status pending | active | stopped (stopped_reason unsubscribed | bounced).';
-
---
 -- Name: email_channel_json(public.email_addresses); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1683,7 +1655,7 @@ CREATE FUNCTION private.export_email_channels(p_user_id uuid) RETURNS jsonb
              'created_at', a.created_at
            ) order by a.is_account desc, a.created_at, a.id), '[]'::jsonb)
     from public.email_addresses as a
-   where a.user_id = p_user_id
+   where a.user_id = p_user_id and a.organization_id is null
 $$;
 
 ALTER FUNCTION private.export_email_channels(p_user_id uuid) OWNER TO postgres;
@@ -1724,6 +1696,17 @@ CREATE FUNCTION private.export_owned_organizations(p_user_id uuid) RETURNS jsonb
                                                      'secret_configured', w.secret is not null)
                                   order by w.created_at, w.id), '[]'::jsonb)
           from public.webhook_endpoints as w where w.organization_id = o.id),
+      'email_channels', (
+        select coalesce(jsonb_agg(jsonb_build_object('status', a.status, 'stopped_reason', a.stopped_reason,
+                                                     'enabled', a.enabled, 'event_types', to_jsonb(a.event_types),
+                                                     'expiring_days', to_jsonb(a.expiring_days),
+                                                     'confirmed_at', a.confirmed_at, 'created_at', a.created_at)
+                                  order by a.created_at, a.id), '[]'::jsonb)
+          from public.email_addresses as a where a.organization_id = o.id),
+      'telegram_group', (
+        select jsonb_build_object('enabled', g.enabled, 'event_types', to_jsonb(g.event_types),
+                                  'expiring_days', to_jsonb(g.expiring_days), 'linked_at', g.linked_at)
+          from public.organization_telegram_chats as g where g.organization_id = o.id),
       'api_keys', (
         select coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'prefix', k.prefix, 'created_at', k.created_at,
                                                      'revoked_at', k.revoked_at)
@@ -2219,23 +2202,6 @@ $$;
 ALTER FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
 
 --
--- Name: note_unknown_reason(text, text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) RETURNS void
-    LANGUAGE sql SECURITY DEFINER
-    SET search_path TO ''
-    AS $_$
-  update public.domains as d
-     set unknown_reason = p_reason
-   where d.name = p_domain_name
-     and d.unknown_reason is distinct from p_reason
-     and p_reason ~ '^[a-z0-9_]{1,64}$'
-$_$;
-
-ALTER FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) OWNER TO postgres;
-
---
 -- Name: nudge_alert_delivery(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -2450,6 +2416,53 @@ end
 $$;
 
 ALTER FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) OWNER TO postgres;
+
+--
+-- Name: organization_telegram_chats; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_telegram_chats (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    organization_id uuid NOT NULL,
+    chat_id text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    event_types text[] DEFAULT '{domain.available}'::text[] NOT NULL,
+    expiring_days integer[] DEFAULT '{30,7,1}'::integer[] NOT NULL,
+    linked_by uuid,
+    linked_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT organization_telegram_chats_chat_id_check CHECK ((chat_id ~ '^-[1-9][0-9]{0,19}$'::text)),
+    CONSTRAINT organization_telegram_chats_event_types_check CHECK (((cardinality(event_types) > 0) AND (event_types <@ ARRAY['domain.available'::text, 'domain.expiring'::text, 'domain.pending_delete'::text, 'domain.registered'::text, 'domain.restored'::text]))),
+    CONSTRAINT organization_telegram_chats_expiring_days_check CHECK ((((cardinality(expiring_days) >= 1) AND (cardinality(expiring_days) <= 10)) AND (1 <= ALL (expiring_days)) AND (365 >= ALL (expiring_days))))
+);
+
+ALTER TABLE public.organization_telegram_chats OWNER TO postgres;
+
+--
+-- Name: TABLE organization_telegram_chats; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_telegram_chats IS 'An organization''s Telegram group (one at most), linked through the bot with a group link. chat_id is readable by service_role only (the sender); members read the rest.';
+
+--
+-- Name: org_telegram_group_json(public.organization_telegram_chats); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) RETURNS jsonb
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select case when p_group.id is null then null else jsonb_build_object(
+    'id', p_group.id,
+    'enabled', p_group.enabled,
+    'event_types', to_jsonb(p_group.event_types),
+    'expiring_days', to_jsonb(p_group.expiring_days),
+    'linked_by', private.member_label(p_group.linked_by),
+    'linked_at', p_group.linked_at
+  ) end
+$$;
+
+ALTER FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) OWNER TO postgres;
 
 --
 -- Name: org_watchlist_quota(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3032,7 +3045,7 @@ begin
     returning 1
   )
   select count(*)::integer into v_queued from events;
-  return v_queued;
+  return v_queued + private.queue_organization_expiring_alerts(p_now);
 end
 $$;
 
@@ -3160,18 +3173,35 @@ begin
     return null;
   end if;
 
-  with targets as (
-    select o.organization_id, w.id as endpoint_id, private.org_owner(o.organization_id) as owner_id
+  with lists as (
+    select o.organization_id, private.org_owner(o.organization_id) as owner_id
       from public.organization_watchlist_entries as o
-      join public.webhook_endpoints as w
-        on w.organization_id = o.organization_id and w.enabled and v_type = any (w.event_types)
      where o.domain_name = new.name and o.deleted_at is null
   ),
-  orgs as (
-    select distinct t.organization_id, t.owner_id
-      from targets as t
-      join public.profiles as p on p.id = t.owner_id
+  targets as (
+    select l.organization_id, l.owner_id, 'webhook' as channel, w.id as endpoint_id, null::uuid as address_id,
+           null::uuid as group_id
+      from lists as l
+      join public.profiles as p on p.id = l.owner_id
       join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+      join public.webhook_endpoints as w
+        on w.organization_id = l.organization_id and w.enabled and v_type = any (w.event_types)
+    union all
+    select l.organization_id, l.owner_id, 'email', null, a.id, null
+      from lists as l
+      join public.email_addresses as a
+        on a.organization_id = l.organization_id and a.enabled and a.status = 'active'
+       and v_type = any (a.event_types)
+     where l.owner_id is not null
+    union all
+    select l.organization_id, l.owner_id, 'telegram', null, null, g.id
+      from lists as l
+      join public.organization_telegram_chats as g
+        on g.organization_id = l.organization_id and g.enabled and v_type = any (g.event_types)
+     where l.owner_id is not null
+  ),
+  orgs as (
+    select distinct t.organization_id, t.owner_id from targets as t
   ),
   events as (
     insert into public.alert_events
@@ -3188,8 +3218,9 @@ begin
      order by g.organization_id
     returning id, user_id, organization_id
   )
-  insert into public.alert_deliveries (event_id, user_id, channel, webhook_endpoint_id)
-  select ev.id, ev.user_id, 'webhook', t.endpoint_id
+  insert into public.alert_deliveries
+    (event_id, user_id, channel, webhook_endpoint_id, email_address_id, telegram_group_id)
+  select ev.id, ev.user_id, t.channel, t.endpoint_id, t.address_id, t.group_id
     from events as ev
     join targets as t on t.organization_id = ev.organization_id;
   return null;
@@ -3197,6 +3228,100 @@ end
 $$;
 
 ALTER FUNCTION private.queue_organization_alerts() OWNER TO postgres;
+
+--
+-- Name: queue_organization_expiring_alerts(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.queue_organization_expiring_alerts(p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_queued integer;
+begin
+  with channels as (
+    select 'webhook:' || w.id::text as lane_key, w.organization_id, 'webhook' as channel, w.id as endpoint_id,
+           null::uuid as address_id, null::uuid as group_id, w.expiring_days as days
+      from public.webhook_endpoints as w
+      join public.profiles as p on p.id = private.org_owner(w.organization_id)
+      join public.plans as pl on pl.id = p.plan_id and pl.webhooks
+     where w.organization_id is not null and w.enabled and 'domain.expiring' = any (w.event_types)
+    union all
+    select 'email:' || a.id::text, a.organization_id, 'email', null, a.id, null, a.expiring_days
+      from public.email_addresses as a
+     where a.organization_id is not null and a.enabled and a.status = 'active'
+       and 'domain.expiring' = any (a.event_types)
+    union all
+    select 'telegram-group:' || g.id::text, g.organization_id, 'telegram', null, null, g.id, g.expiring_days
+      from public.organization_telegram_chats as g
+     where g.enabled and 'domain.expiring' = any (g.event_types)
+  ),
+  candidates as (
+    select c.*, d.name as domain_name, d.expires_at, coalesce(d.last_checked_at, p_now) as checked_at,
+           (select min(t) from unnest(c.days) as u(t)
+             where d.expires_at - p_now <= make_interval(days => t)) as days_before
+      from channels as c
+      join public.organization_watchlist_entries as e
+        on e.organization_id = c.organization_id and e.deleted_at is null
+      join public.domains as d on d.name = e.domain_name
+     where d.status = 'registered'
+       and d.expires_at > p_now
+       and d.expires_at <= p_now + make_interval(days => (select max(t) from unnest(c.days) as u(t)))
+  ),
+  due as materialized (
+    select k.*, private.org_owner(k.organization_id) as owner_id
+      from candidates as k
+     where k.days_before is not null
+       and not exists (
+         select 1 from public.domain_expiry_reminders as r
+          where r.lane_key = k.lane_key
+            and r.domain_name = k.domain_name
+            and r.expires_at > k.expires_at - interval '1 day'
+            and r.expires_at < k.expires_at + interval '1 day'
+            and r.days_before <= k.days_before)
+  ),
+  events as (
+    insert into public.alert_events
+      (user_id, organization_id, organization_name, claimed_by_name, type, domain_name, previous_status, status,
+       checked_at, expires_at, days_before)
+    select distinct on (q.organization_id, q.domain_name, q.days_before)
+           q.owner_id, q.organization_id, org.name,
+           (select private.member_label(c.claimed_by) from public.organization_claims as c
+             where c.organization_id = q.organization_id and c.domain_name = q.domain_name),
+           'domain.expiring', q.domain_name, null, 'registered', q.checked_at, q.expires_at, q.days_before
+      from due as q
+      join public.organizations as org on org.id = q.organization_id
+     where q.owner_id is not null
+     order by q.organization_id, q.domain_name, q.days_before
+    returning id, user_id, organization_id, domain_name, days_before
+  ),
+  deliveries as (
+    insert into public.alert_deliveries
+      (event_id, user_id, channel, webhook_endpoint_id, email_address_id, telegram_group_id)
+    select ev.id, ev.user_id, q.channel, q.endpoint_id, q.address_id, q.group_id
+      from due as q
+      join events as ev
+        on ev.organization_id = q.organization_id and ev.domain_name = q.domain_name
+       and ev.days_before = q.days_before
+    returning 1
+  ),
+  reminders as (
+    insert into public.domain_expiry_reminders (lane_key, domain_name, expires_at, days_before, event_id)
+    select q.lane_key, q.domain_name, q.expires_at, q.days_before, ev.id
+      from due as q
+      join events as ev
+        on ev.organization_id = q.organization_id and ev.domain_name = q.domain_name
+       and ev.days_before = q.days_before
+    on conflict do nothing
+    returning 1
+  )
+  select count(*)::integer into v_queued from events;
+  return v_queued;
+end
+$$;
+
+ALTER FUNCTION private.queue_organization_expiring_alerts(p_now timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: queue_test_alert(uuid, text, uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -3225,48 +3350,6 @@ end
 $$;
 
 ALTER FUNCTION private.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid) OWNER TO postgres;
-
---
--- Name: radar_key(text, text, timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) RETURNS numeric
-    LANGUAGE sql STABLE
-    AS $$
-  select case p_order
-    when 'urgency' then
-      case when p_status = 'pending_delete' then coalesce(extract(epoch from p_predicted_drop_at), 1e12)
-           when p_status = 'registered' and p_expires_at < p_now + interval '30 days'
-             then extract(epoch from p_expires_at)
-           else 0 end
-    when 'expiry' then coalesce(extract(epoch from p_expires_at), 0)
-    when 'added' then -extract(epoch from p_added_at)
-    else 0
-  end
-$$;
-
-ALTER FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) OWNER TO postgres;
-
---
--- Name: radar_rank(text, text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) RETURNS integer
-    LANGUAGE sql STABLE
-    AS $$
-  select case p_order
-    when 'urgency' then
-      case when p_status = 'available' then 0
-           when p_status = 'pending_delete' then 1
-           when p_status = 'registered' and p_expires_at < p_now + interval '30 days' then 2
-           when p_status = 'unknown' then 3
-           else 4 end
-    when 'expiry' then case when p_expires_at is null then 1 else 0 end
-    else 0
-  end
-$$;
-
-ALTER FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: rate_limit_acquire(text, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -4355,20 +4438,6 @@ $$;
 ALTER FUNCTION private.reset_drop_prediction() OWNER TO postgres;
 
 --
--- Name: retagged(text[], text[], text[]); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) RETURNS text[]
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
-    AS $$
-  select private.cleaned_tags(array(select t.tag from unnest(p_tags) with ordinality as t (tag, ord)
-                                     where t.tag <> all (p_remove) order by t.ord) || p_add)
-$$;
-
-ALTER FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) OWNER TO postgres;
-
---
 -- Name: revoke_invitations_of_former_inviter(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4583,32 +4652,6 @@ $$;
 ALTER FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) OWNER TO postgres;
 
 --
--- Name: tags_problem(text[]); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.tags_problem(p_tags text[]) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
-    AS $$
-  select case
-    when p_tags is null then 'tags must be a list'
-    when coalesce(array_ndims(p_tags), 1) <> 1 then 'tags must be a flat list'
-    when cardinality(p_tags) > 10 then 'a name has at most 10 tags'
-    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag is null) then 'a tag cannot be null'
-    when exists (select 1 from unnest(p_tags) as t (tag) where char_length(t.tag) not between 1 and 32)
-      then 'a tag has 1 to 32 characters'
-    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag <> btrim(t.tag))
-      then 'a tag cannot start or end with a space'
-    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag ~ '[,[:cntrl:]]')
-      then 'a tag cannot contain a comma or a control character'
-    when (select count(distinct t.tag) from unnest(p_tags) as t (tag)) <> cardinality(p_tags)
-      then 'a tag is repeated'
-  end
-$$;
-
-ALTER FUNCTION private.tags_problem(p_tags text[]) OWNER TO postgres;
-
---
 -- Name: telegram_chat_watchlist(text, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4679,6 +4722,56 @@ $_$;
 ALTER FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) OWNER TO postgres;
 
 --
+-- Name: telegram_link_group(text, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.telegram_link_group(p_token text, p_chat_id text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_token public.organization_telegram_link_tokens;
+  v_moved record;
+  v_had boolean;
+begin
+  if p_token is null or p_token !~ '^[0-9a-f]{48}$' or p_chat_id is null or p_chat_id !~ '^-[1-9][0-9]{0,19}$' then
+    return 'invalid';
+  end if;
+  select * into v_token
+    from public.organization_telegram_link_tokens as t
+   where t.token_hash = encode(extensions.digest(p_token, 'sha256'), 'hex')
+     for update;
+  if not found or v_token.used_at is not null or v_token.expires_at <= now()
+     or not exists (select 1 from public.organization_members as m
+                     where m.organization_id = v_token.organization_id and m.user_id = v_token.created_by
+                       and m.role in ('owner', 'admin')) then
+    return 'invalid';
+  end if;
+  update public.organization_telegram_link_tokens as t set used_at = now() where t.token_hash = v_token.token_hash;
+  -- A group belongs to one organization: linking it here unlinks it from another.
+  for v_moved in
+    delete from public.organization_telegram_chats as g
+     where g.chat_id = p_chat_id and g.organization_id <> v_token.organization_id
+    returning g.organization_id
+  loop
+    perform private.log_org_activity(v_moved.organization_id, null, 'channel.removed', null, null,
+                                     '{"channel": "telegram_group", "via": "linked_elsewhere"}'::jsonb);
+  end loop;
+  v_had := exists (select 1 from public.organization_telegram_chats as g where g.organization_id = v_token.organization_id);
+  insert into public.organization_telegram_chats as g (organization_id, chat_id, linked_by, linked_at)
+  values (v_token.organization_id, p_chat_id, v_token.created_by, now())
+  on conflict (organization_id) do update
+    set chat_id = excluded.chat_id, linked_by = excluded.linked_by, linked_at = excluded.linked_at, enabled = true;
+  perform private.log_org_activity(v_token.organization_id, v_token.created_by,
+                                   case when v_had then 'channel.changed' else 'channel.added' end, null, null,
+                                   '{"channel": "telegram_group"}'::jsonb);
+  return 'linked';
+end
+$_$;
+
+ALTER FUNCTION private.telegram_link_group(p_token text, p_chat_id text) OWNER TO postgres;
+
+--
 -- Name: telegram_unlink_chat(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4695,6 +4788,29 @@ end
 $$;
 
 ALTER FUNCTION private.telegram_unlink_chat(p_chat_id text) OWNER TO postgres;
+
+--
+-- Name: telegram_unlink_group(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.telegram_unlink_group(p_chat_id text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_org uuid;
+begin
+  delete from public.organization_telegram_chats as g where g.chat_id = p_chat_id returning g.organization_id into v_org;
+  if v_org is null then
+    return false;
+  end if;
+  perform private.log_org_activity(v_org, null, 'channel.removed', null, null,
+                                   '{"channel": "telegram_group", "via": "telegram"}'::jsonb);
+  return true;
+end
+$$;
+
+ALTER FUNCTION private.telegram_unlink_group(p_chat_id text) OWNER TO postgres;
 
 --
 -- Name: track_watch_period(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -4899,11 +5015,9 @@ CREATE TABLE public.domains (
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     id bigint NOT NULL,
     registry_unreadable_at timestamp with time zone,
-    unknown_reason text,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
     CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
-    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
-    CONSTRAINT domains_unknown_reason_check CHECK ((unknown_reason ~ '^[a-z0-9_]{1,64}$'::text))
+    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
 );
 
 ALTER TABLE public.domains OWNER TO postgres;
@@ -4933,94 +5047,29 @@ COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry 
 COMMENT ON COLUMN public.domains.registry_unreadable_at IS 'When the last check of the name got an answer from the registry that could not be read (reason whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the registry''s answer. Shown on the name''s page.';
 
 --
--- Name: COLUMN domains.unknown_reason; Type: COMMENT; Schema: public; Owner: postgres
+-- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-COMMENT ON COLUMN public.domains.unknown_reason IS 'The reason (the API contract''s check reason, e.g. rdap_timeout) of the poller''s last undecided check of the name; shown while the status is unknown. Written by private.note_unknown_reason.';
-
---
--- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.watchlist_entries (
-    id bigint NOT NULL,
-    user_id uuid NOT NULL,
-    domain_name text NOT NULL,
-    unicode_name text,
-    added_at timestamp with time zone DEFAULT now() NOT NULL,
-    deleted_at timestamp with time zone,
-    tags text[] DEFAULT '{}'::text[] NOT NULL,
-    note text,
-    CONSTRAINT watchlist_entries_note_check CHECK (((note IS NULL) OR ((char_length(note) >= 1) AND (char_length(note) <= 500)))),
-    CONSTRAINT watchlist_entries_tags_check CHECK ((private.tags_problem(tags) IS NULL)),
-    CONSTRAINT watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
-);
-
-ALTER TABLE public.watchlist_entries OWNER TO postgres;
-
---
--- Name: COLUMN watchlist_entries.deleted_at; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.watchlist_entries.deleted_at IS 'Soft delete: set by remove_watchlist_domain. Removed rows are excluded from lists and quota.';
-
---
--- Name: COLUMN watchlist_entries.tags; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.watchlist_entries.tags IS 'The user''s own tags for the name: up to 10, each 1–32 characters (private.tags_problem). Kept while the entry is removed, so adding the name again (undo) brings them back.';
-
---
--- Name: COLUMN watchlist_entries.note; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.watchlist_entries.note IS 'The user''s own note for the name, 1–500 characters, or null.';
-
---
--- Name: watched_entry_json(public.watchlist_entries, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) RETURNS jsonb
+CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) RETURNS jsonb
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
   select jsonb_build_object(
-    'domain_name', p_entry.domain_name,
-    'unicode_name', p_entry.unicode_name,
+    'domain_name', p_domain_name,
+    'unicode_name', p_unicode_name,
     'status', p_domain.status,
-    'added_at', p_entry.added_at,
+    'added_at', p_added_at,
     'last_checked_at', p_domain.last_checked_at,
     'status_changed_at', p_domain.status_changed_at,
     'expires_at', p_domain.expires_at,
     'registrar', p_domain.registrar,
     'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
     'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end,
-    'unknown_reason', case when p_domain.status = 'unknown'
-                           then coalesce(p_domain.unknown_reason,
-                                         case when p_domain.last_checked_at is null then 'not_checked_yet' end)
-                      end,
-    'next_check_at', case when p_domain.status = 'unknown' then p_domain.next_check_at end,
-    'tags', to_jsonb(p_entry.tags),
-    'note', p_entry.note,
-    -- When the last poller check got a registry answer it could not read (20261206000400); null otherwise.
     'registry_unreadable_at', p_domain.registry_unreadable_at
   )
 $$;
 
-ALTER FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) OWNER TO postgres;
-
---
--- Name: watched_name(text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.watched_name(p_name text) RETURNS text
-    LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
-    AS $$
-  select rtrim(lower(btrim(coalesce(p_name, ''))), '.')
-$$;
-
-ALTER FUNCTION private.watched_name(p_name text) OWNER TO postgres;
+ALTER FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) OWNER TO postgres;
 
 --
 -- Name: webhook_kind_problem(text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -5268,7 +5317,8 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
   end if;
   if exists (select 1 from public.email_addresses as a
-              where a.user_id = v_uid and not a.is_account and lower(a.address) = lower(v_address)) then
+              where a.user_id = v_uid and not a.is_account and a.organization_id is null
+                and lower(a.address) = lower(v_address)) then
     raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
   end if;
   -- The cap and plan (a trigger) first; the rate limit is consumed only by an address that is added.
@@ -5282,6 +5332,45 @@ end
 $$;
 
 ALTER FUNCTION public.add_email_address(p_address text, p_event_types text[]) OWNER TO postgres;
+
+--
+-- Name: add_organization_email_address(uuid, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[] DEFAULT NULL::text[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_address text := private.normalized_email_address(p_address);
+  v_types text[] := coalesce(private.validated_alert_event_types(p_event_types), '{domain.available}');
+  v_owner uuid := private.org_owner(p_organization_id);
+  v_row public.email_addresses;
+begin
+  if v_address is null then
+    raise exception using errcode = 'DW400', message = 'DW400: That is not an email address.';
+  end if;
+  if v_owner is null then
+    raise exception using errcode = 'DWUPG',
+      message = 'DWUPG: Team email addresses come with the owner''s Pro plan and higher.';
+  end if;
+  if exists (select 1 from public.email_addresses as a
+              where a.organization_id = p_organization_id and lower(a.address) = lower(v_address)) then
+    raise exception using errcode = 'DW409', message = 'DW409: email_address_exists: That address is already listed.';
+  end if;
+  insert into public.email_addresses (user_id, organization_id, address, status, event_types, confirmation_mail_due_at)
+  values (v_owner, p_organization_id, v_address, 'pending', v_types, now())
+  returning * into v_row;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.added', null, null,
+                                   jsonb_build_object('channel', 'email', 'channel_id', v_row.id));
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) OWNER TO postgres;
 
 --
 -- Name: add_organization_watchlist_domains(uuid, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5659,6 +5748,39 @@ $$;
 ALTER FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) OWNER TO postgres;
 
 --
+-- Name: create_organization_telegram_link(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.create_organization_telegram_link(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_bot text;
+  v_token text := encode(extensions.gen_random_bytes(24), 'hex');
+  v_expires_at timestamptz := now() + interval '15 minutes';
+begin
+  select s.bot_username into v_bot from public.telegram_bot_settings as s;
+  if v_bot is null then
+    raise exception using errcode = 'DW503',
+      message = 'DW503: Telegram linking is not set up (the bot''s username is missing).';
+  end if;
+  perform 1 from public.organizations as o where o.id = p_organization_id for no key update;
+  delete from public.organization_telegram_link_tokens as t
+   where t.organization_id = p_organization_id and (t.used_at is null or t.expires_at < now() - interval '1 day');
+  insert into public.organization_telegram_link_tokens (token_hash, organization_id, created_by, expires_at)
+  values (encode(extensions.digest(v_token, 'sha256'), 'hex'), p_organization_id, v_uid, v_expires_at);
+  return jsonb_build_object(
+    'url', 'https://t.me/' || v_bot || '?startgroup=' || v_token,
+    'expires_at', v_expires_at
+  );
+end
+$$;
+
+ALTER FUNCTION public.create_organization_telegram_link(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: create_organization_webhook(uuid, text, text, text, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -5796,7 +5918,8 @@ begin
     raise exception using errcode = 'DW409',
       message = 'DW409: account_address: The account''s own address can be switched off, not removed.';
   end if;
-  delete from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and not a.is_account;
+  delete from public.email_addresses as a
+   where a.id = p_id and a.user_id = v_uid and not a.is_account and a.organization_id is null;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -5804,6 +5927,29 @@ end
 $$;
 
 ALTER FUNCTION public.delete_email_address(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: delete_organization_email_address(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+begin
+  delete from public.email_addresses as a where a.id = p_id and a.organization_id = p_organization_id;
+  if not found then
+    return false;
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   jsonb_build_object('channel', 'email', 'channel_id', p_id));
+  return true;
+end
+$$;
+
+ALTER FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) OWNER TO postgres;
 
 --
 -- Name: delete_organization_webhook(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -5863,7 +6009,7 @@ CREATE FUNCTION public.domain_detail(p_domain_name text) RETURNS jsonb
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_name text := private.watched_name(p_domain_name);
+  v_name text := rtrim(lower(btrim(coalesce(p_domain_name, ''))), '.');
   v_entry public.watchlist_entries;
   v_domain public.domains;
   v_history jsonb;
@@ -5930,7 +6076,7 @@ begin
     ) as ev;
 
   return jsonb_build_object(
-    'domain', private.watched_entry_json(v_entry, v_domain),
+    'domain', private.watched_domain_json(v_entry.domain_name, v_entry.unicode_name, v_entry.added_at, v_domain),
     'history', v_history,
     'alerts', v_alerts);
 end
@@ -6040,7 +6186,7 @@ begin
   return jsonb_build_object(
     'channels', coalesce((
       select jsonb_agg(private.email_channel_json(a) order by a.is_account desc, a.created_at, a.id)
-        from public.email_addresses as a where a.user_id = v_uid), '[]'::jsonb),
+        from public.email_addresses as a where a.user_id = v_uid and a.organization_id is null), '[]'::jsonb),
     'extra_allowed', (select pl.extra_alert_emails from public.profiles as p
                         join public.plans as pl on pl.id = p.plan_id where p.id = v_uid)
   );
@@ -6085,7 +6231,8 @@ begin
       raise exception using errcode = 'DW400', message = 'DW400: p_cursor is not a cursor this function returned.';
     end;
   end if;
-  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid) then
+  if not exists (select 1 from public.email_addresses as a where a.id = p_address_id and a.user_id = v_uid
+                                                       and a.organization_id is null) then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
   perform private.require_session_request(v_uid, 'email-delivery-log', 'delivery log requests');
@@ -6157,6 +6304,30 @@ ALTER FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, 
 COMMENT ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) IS 'The caller''s email channel''s deliveries, newest first, keyset pages as list_webhook_deliveries; each attempt with its SMTP reply code (smtp_code). Never an address. Rate-limited (email-delivery-log).';
 
 --
+-- Name: list_organization_email_addresses(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.list_organization_email_addresses(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+begin
+  return jsonb_build_object(
+    'channels', coalesce((
+      select jsonb_agg(private.email_channel_json(a) order by a.created_at, a.id)
+        from public.email_addresses as a where a.organization_id = p_organization_id), '[]'::jsonb),
+    'allowed', coalesce((select pl.extra_alert_emails from public.profiles as p
+                           join public.plans as pl on pl.id = p.plan_id
+                          where p.id = private.org_owner(p_organization_id)), 0)
+  );
+end
+$$;
+
+ALTER FUNCTION public.list_organization_email_addresses(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: list_organization_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -6176,7 +6347,7 @@ ALTER FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limi
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $_$
@@ -6199,7 +6370,7 @@ begin
     -- when there is none: every name sorts after ''), joined to domains, limit + 1 rows.
     return query
       select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-             d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
+             d.status_changed_at, d.expires_at, d.registrar
         from public.watchlist_entries as e
         join public.domains as d on d.name = e.domain_name
        where e.user_id = v_uid
@@ -6224,7 +6395,7 @@ begin
        offset $3
      )
      select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-            d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
+            d.status_changed_at, d.expires_at, d.registrar
        from page
        join public.watchlist_entries as e
          on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null
@@ -6360,6 +6531,28 @@ $$;
 ALTER FUNCTION public.mask_url(p_url text) OWNER TO postgres;
 
 --
+-- Name: organization_telegram_group(uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.organization_telegram_group(p_organization_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin', 'member']);
+  v_group public.organization_telegram_chats;
+begin
+  select * into v_group from public.organization_telegram_chats as g where g.organization_id = p_organization_id;
+  if not found then
+    return null;
+  end if;
+  return private.org_telegram_group_json(v_group);
+end
+$$;
+
+ALTER FUNCTION public.organization_telegram_group(p_organization_id uuid) OWNER TO postgres;
+
+--
 -- Name: organization_watchlist_page(uuid, text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -6478,7 +6671,8 @@ begin
     into v_delivery
     from public.alert_deliveries as d
     join public.alert_events as ev on ev.id = d.event_id
-    join public.email_addresses as a on a.id = d.email_address_id and a.user_id = v_uid
+    join public.email_addresses as a
+      on a.id = d.email_address_id and a.user_id = v_uid and a.organization_id is null
    where d.id = p_delivery_id
      and d.user_id = v_uid
      and d.channel = 'email'
@@ -6710,7 +6904,7 @@ declare
 begin
   perform private.refuse_oauth_client_token();
   select * into v_row from public.email_addresses as a
-   where a.id = p_id and a.user_id = v_uid and not a.is_account for update;
+   where a.id = p_id and a.user_id = v_uid and not a.is_account and a.organization_id is null for update;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -6728,6 +6922,38 @@ end
 $$;
 
 ALTER FUNCTION public.resend_email_confirmation(p_id uuid) OWNER TO postgres;
+
+--
+-- Name: resend_organization_email_confirmation(uuid, uuid); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_row public.email_addresses;
+begin
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.organization_id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  if v_row.status <> 'pending' then
+    raise exception using errcode = 'DW409', message = 'DW409: email_not_pending: This address needs no confirmation.';
+  end if;
+  perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  update public.email_addresses as a
+     set confirmation_mail_due_at = now(), confirmation_token_hash = null, confirmation_expires_at = null
+   where a.id = p_id
+  returning * into v_row;
+  perform private.nudge_alert_delivery();
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) OWNER TO postgres;
 
 --
 -- Name: revoke_api_key(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -6846,7 +7072,8 @@ begin
   perform private.refuse_oauth_client_token();
   perform 1 from public.profiles as p where p.id = v_uid for no key update;
   if not exists (select 1 from public.email_addresses as a
-                  where a.id = p_id and a.user_id = v_uid and a.status = 'active') then
+                  where a.id = p_id and a.user_id = v_uid and a.organization_id is null
+                    and a.status = 'active') then
     raise exception using errcode = 'DW404', message = 'DW404: No such confirmed email address.';
   end if;
   -- queue_test_alert's rule and event, with an email delivery.
@@ -7090,89 +7317,6 @@ $$;
 ALTER FUNCTION public.set_telegram_expiring_days(p_days integer[]) OWNER TO postgres;
 
 --
--- Name: set_watchlist_details(jsonb); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.set_watchlist_details(p_items jsonb) RETURNS jsonb
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-declare
-  v_uid uuid := public.current_account_id();
-  v_problem text;
-  v_updated integer;
-  v_not_watched jsonb;
-begin
-  perform private.refuse_oauth_client_token();
-  if p_items is null or jsonb_typeof(p_items) <> 'array' or jsonb_array_length(p_items) not between 1 and 500
-  then
-    raise exception using errcode = 'DW400', message = 'DW400: Send a list of 1 to 500 names with their details.';
-  end if;
-
-  select format('item %s (%s): %s', i.ord, coalesce(i.item ->> 'domain_name', '?'), p.problem)
-    into v_problem
-    from jsonb_array_elements(p_items) with ordinality as i (item, ord)
-    cross join lateral (
-      select case
-        when jsonb_typeof(i.item) <> 'object' then 'each item must be an object'
-        when exists (select 1 from jsonb_object_keys(i.item) as k (key)
-                      where k.key not in ('domain_name', 'tags', 'note'))
-          then 'only domain_name, tags and note may be set'
-        when jsonb_typeof(i.item -> 'domain_name') is distinct from 'string'
-          then 'domain_name must be a string'
-        when i.item ? 'tags' and (jsonb_typeof(i.item -> 'tags') <> 'array'
-                                  or exists (select 1 from jsonb_array_elements(i.item -> 'tags') as t (tag)
-                                              where jsonb_typeof(t.tag) <> 'string'))
-          then 'tags must be a list of strings'
-        when i.item ? 'tags' and private.tags_problem(private.cleaned_tags(
-               array(select jsonb_array_elements_text(i.item -> 'tags')))) is not null
-          then private.tags_problem(private.cleaned_tags(array(select jsonb_array_elements_text(i.item -> 'tags'))))
-        when i.item ? 'note' and jsonb_typeof(i.item -> 'note') not in ('string', 'null')
-          then 'note must be a string or null'
-        when char_length(btrim(coalesce(i.item ->> 'note', ''))) > 500 then 'a note has at most 500 characters'
-      end as problem
-    ) as p
-   where p.problem is not null
-   order by i.ord
-   limit 1;
-  if v_problem is not null then
-    raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem || '.';
-  end if;
-
-  with items as (
-    select private.watched_name(i.item ->> 'domain_name') as domain_name,
-           i.item ? 'tags' as has_tags,
-           case when i.item ? 'tags'
-                then private.cleaned_tags(array(select jsonb_array_elements_text(i.item -> 'tags'))) end as tags,
-           i.item ? 'note' as has_note,
-           nullif(btrim(coalesce(i.item ->> 'note', '')), '') as note,
-           i.ord
-      from jsonb_array_elements(p_items) with ordinality as i (item, ord)
-  ),
-  last_items as (
-    -- A name sent twice: its last item wins.
-    select distinct on (it.domain_name) it.* from items as it order by it.domain_name, it.ord desc
-  ),
-  updated as (
-    update public.watchlist_entries as e
-       set tags = case when li.has_tags then li.tags else e.tags end,
-           note = case when li.has_note then li.note else e.note end
-      from last_items as li
-     where e.user_id = v_uid and e.deleted_at is null and e.domain_name = li.domain_name
-    returning e.domain_name
-  )
-  select (select count(*)::integer from updated),
-         coalesce((select jsonb_agg(li.domain_name order by li.domain_name) from last_items as li
-                    where li.domain_name not in (select u.domain_name from updated as u)), '[]'::jsonb)
-    into v_updated, v_not_watched;
-
-  return jsonb_build_object('updated', v_updated, 'not_watched', v_not_watched);
-end
-$$;
-
-ALTER FUNCTION public.set_watchlist_details(p_items jsonb) OWNER TO postgres;
-
---
 -- Name: set_webhook_expiring_days(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -7241,59 +7385,27 @@ $$;
 ALTER FUNCTION public.shares_organization_with(p_user_id uuid) OWNER TO postgres;
 
 --
--- Name: tag_watchlist_domains(text[], text[], text[]); Type: FUNCTION; Schema: public; Owner: postgres
+-- Name: unlink_organization_telegram_group(uuid); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[] DEFAULT '{}'::text[], p_remove text[] DEFAULT '{}'::text[]) RETURNS integer
+CREATE FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
-  v_uid uuid := public.current_account_id();
-  v_add text[] := private.cleaned_tags(coalesce(p_add, '{}'));
-  v_remove text[] := private.cleaned_tags(coalesce(p_remove, '{}'));
-  v_problem text;
-  v_changed integer;
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
 begin
-  perform private.refuse_oauth_client_token();
-  if p_domain_names is null or coalesce(array_ndims(p_domain_names), 1) <> 1
-     or cardinality(p_domain_names) not between 1 and 1000 then
-    raise exception using errcode = 'DW400', message = 'DW400: Send 1 to 1000 names.';
+  delete from public.organization_telegram_chats as g where g.organization_id = p_organization_id;
+  if not found then
+    return false;
   end if;
-  if cardinality(v_add) = 0 and cardinality(v_remove) = 0 then
-    raise exception using errcode = 'DW400', message = 'DW400: Name a tag to add or to remove.';
-  end if;
-  v_problem := coalesce(private.tags_problem(v_add), private.tags_problem(v_remove));
-  if v_problem is not null then
-    raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem || '.';
-  end if;
-
-  select string_agg(e.domain_name, ', ' order by e.domain_name) into v_problem
-    from public.watchlist_entries as e
-   where e.user_id = v_uid and e.deleted_at is null
-     and e.domain_name in (select private.watched_name(n) from unnest(p_domain_names) as n)
-     and cardinality(private.retagged(e.tags, v_add, v_remove)) > 10;
-  if v_problem is not null then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: A name has at most 10 tags; these would have more: ' || left(v_problem, 400) || '.';
-  end if;
-
-  -- The table's check constraint holds the limit under concurrency too (a concurrent change that would
-  -- pass it fails with 23514).
-  with changed as (
-    update public.watchlist_entries as e
-       set tags = private.retagged(e.tags, v_add, v_remove)
-     where e.user_id = v_uid and e.deleted_at is null
-       and e.domain_name in (select private.watched_name(n) from unnest(p_domain_names) as n)
-       and e.tags is distinct from private.retagged(e.tags, v_add, v_remove)
-    returning 1
-  )
-  select count(*)::integer into v_changed from changed;
-  return v_changed;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.removed', null, null,
+                                   '{"channel": "telegram_group"}'::jsonb);
+  return true;
 end
 $$;
 
-ALTER FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) OWNER TO postgres;
+ALTER FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) OWNER TO postgres;
 
 --
 -- Name: update_email_address(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7310,7 +7422,7 @@ declare
   v_row public.email_addresses;
 begin
   perform private.refuse_oauth_client_token();
-  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid for update;
+  select * into v_row from public.email_addresses as a where a.id = p_id and a.user_id = v_uid and a.organization_id is null for update;
   if not found then
     raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
   end if;
@@ -7339,6 +7451,85 @@ end
 $$;
 
 ALTER FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
+-- Name: update_organization_email_address(uuid, uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_row public.email_addresses;
+  v_restart boolean;
+begin
+  select * into v_row from public.email_addresses as a
+   where a.id = p_id and a.organization_id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No such email address.';
+  end if;
+  v_restart := coalesce(p_enabled, false) and v_row.status = 'stopped';
+  if v_restart then
+    perform private.require_session_request(v_uid, 'email-confirmation', 'confirmation mails');
+  end if;
+  update public.email_addresses as a
+     set enabled = coalesce(p_enabled, a.enabled),
+         event_types = coalesce(v_types, a.event_types),
+         expiring_days = coalesce(v_days, a.expiring_days),
+         status = case when v_restart then 'pending' else a.status end,
+         stopped_reason = case when v_restart then null else a.stopped_reason end,
+         stopped_at = case when v_restart then null else a.stopped_at end,
+         permanent_failures = case when v_restart then 0 else a.permanent_failures end,
+         confirmation_mail_due_at = case when v_restart then now() else a.confirmation_mail_due_at end
+   where a.id = p_id
+  returning * into v_row;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+    jsonb_strip_nulls(jsonb_build_object('channel', 'email', 'channel_id', p_id, 'enabled', p_enabled,
+                                         'event_types', to_jsonb(v_types), 'expiring_days', to_jsonb(v_days))));
+  if v_restart then
+    perform private.nudge_alert_delivery();
+  end if;
+  return private.email_channel_json(v_row);
+end
+$$;
+
+ALTER FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
+
+--
+-- Name: update_organization_telegram_group(uuid, boolean, text[], integer[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean DEFAULT NULL::boolean, p_event_types text[] DEFAULT NULL::text[], p_expiring_days integer[] DEFAULT NULL::integer[]) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := private.require_org_role(p_organization_id, array['owner', 'admin']);
+  v_types text[] := private.validated_alert_event_types(p_event_types);
+  v_days integer[] := private.validated_expiring_days(p_expiring_days);
+  v_group public.organization_telegram_chats;
+begin
+  update public.organization_telegram_chats as g
+     set enabled = coalesce(p_enabled, g.enabled),
+         event_types = coalesce(v_types, g.event_types),
+         expiring_days = coalesce(v_days, g.expiring_days)
+   where g.organization_id = p_organization_id
+  returning * into v_group;
+  if not found then
+    raise exception using errcode = 'DW404', message = 'DW404: No Telegram group is linked to the organization.';
+  end if;
+  perform private.log_org_activity(p_organization_id, v_uid, 'channel.changed', null, null,
+    jsonb_strip_nulls(jsonb_build_object('channel', 'telegram_group', 'enabled', p_enabled,
+                                         'event_types', to_jsonb(v_types), 'expiring_days', to_jsonb(v_days))));
+  return private.org_telegram_group_json(v_group);
+end
+$$;
+
+ALTER FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) OWNER TO postgres;
 
 --
 -- Name: update_webhook_endpoint(uuid, text, text, boolean, text, text[]); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7374,195 +7565,117 @@ $$;
 ALTER FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) OWNER TO postgres;
 
 --
--- Name: watchlist_page(text, text, integer, integer, text, text, text, text); Type: FUNCTION; Schema: public; Owner: postgres
+-- Name: watchlist_page(text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_order text DEFAULT 'urgency'::text, p_after text DEFAULT NULL::text, p_focus text DEFAULT NULL::text, p_tag text DEFAULT NULL::text) RETURNS jsonb
-    LANGUAGE plpgsql STABLE SECURITY DEFINER
-    SET search_path TO ''
-    AS $_$
-declare
-  v_uid uuid := public.current_account_id();
-  v_now timestamptz := now();
-  v_pattern text;
-  v_order text := coalesce(p_order, 'urgency');
-  v_after_rank integer;
-  v_after_key numeric;
-  v_after_name text;
-  v_where text := 'e.user_id = $1 and e.deleted_at is null';
-  v_filtered boolean;
-  v_joined boolean;
-  v_rank text;
-  v_key text;
-  v_total integer;
-  v_rows jsonb;
-  v_next text;
-begin
-  if p_limit is null or p_limit < 1 or p_limit > 200 then
-    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
-  end if;
-  if p_offset is not null and p_offset < 0 then
-    raise exception using errcode = '22023', message = 'offset must not be negative.';
-  end if;
-  if p_offset is not null and p_after is not null then
-    raise exception using errcode = '22023', message = 'Send either a cursor or an offset, not both.';
-  end if;
-  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
-    raise exception using errcode = '22023',
-      message = 'status must be one of unknown, registered, pending_delete, available.';
-  end if;
-  if v_order not in ('urgency', 'name', 'expiry', 'added') then
-    raise exception using errcode = '22023', message = 'order must be one of urgency, name, expiry, added.';
-  end if;
-  if p_focus is not null
-     and p_focus not in ('available_now', 'dropping_within_7_days', 'expiring_within_30_days', 'unknown') then
-    raise exception using errcode = '22023', message =
-      'focus must be one of available_now, dropping_within_7_days, expiring_within_30_days, unknown.';
-  end if;
-  if p_search is not null and char_length(p_search) > 253 then
-    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
-  end if;
-  if p_tag is not null and char_length(p_tag) > 32 then
-    raise exception using errcode = '22023', message = 'a tag has at most 32 characters.';
-  end if;
-  if p_after is not null then
-    if p_after !~ '^[0-9]\|-?[0-9]+(\.[0-9]+)?\|[a-z0-9.-]{1,253}$' then
-      raise exception using errcode = '22023', message = 'cursor is not one this function gave.';
-    end if;
-    v_after_rank := split_part(p_after, '|', 1)::integer;
-    v_after_key := split_part(p_after, '|', 2)::numeric;
-    v_after_name := split_part(p_after, '|', 3);
-  end if;
-  if nullif(btrim(p_search), '') is not null then
-    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
-    v_where := v_where || ' and (e.domain_name ilike $2 escape ''\'' or e.unicode_name ilike $2 escape ''\'')';
-  end if;
-  if nullif(p_tag, '') is not null then
-    v_where := v_where || ' and e.tags @> array[$3]';
-  end if;
-
-  -- Conditions on the domain row.
-  v_filtered := p_status is not null or p_focus is not null;
-  v_joined := v_filtered or v_order <> 'name';
-  if p_status is not null then
-    v_where := v_where || ' and d.status = $4';
-  end if;
-  v_where := v_where || case p_focus
-    when 'available_now' then ' and d.status = ''available'''
-    when 'dropping_within_7_days' then
-      ' and d.status = ''pending_delete'' and d.predicted_drop_at < $5 + interval ''7 days'''
-    when 'expiring_within_30_days' then
-      ' and d.status = ''registered'' and d.expires_at < $5 + interval ''30 days'''
-    when 'unknown' then ' and d.status = ''unknown'''
-    else '' end;
-
-  v_rank := format('private.radar_rank(%L, d.status, d.expires_at, $5)', v_order);
-  v_key := format('private.radar_key(%L, d.status, d.expires_at, d.predicted_drop_at, e.added_at, $5)', v_order);
-
-  if v_filtered then
-    execute 'select count(*)::integer from public.watchlist_entries as e
-               join public.domains as d on d.name = e.domain_name where ' || v_where
-       into v_total
-      using v_uid, v_pattern, p_tag, p_status, v_now;
-  else
-    execute 'select count(*)::integer from public.watchlist_entries as e where ' || v_where
-       into v_total
-      using v_uid, v_pattern, p_tag, p_status, v_now;
-  end if;
-
-  if v_total = 0 or coalesce(p_offset, 0) >= v_total then
-    return jsonb_build_object('total', v_total, 'domains', '[]'::jsonb, 'next_cursor', null);
-  end if;
-
-  if not v_joined then
-    -- The name order: the index gives the order; only the page is joined.
-    execute format(
-      'with page as (
-         select page_rows.e, row_number() over (order by (page_rows.e).domain_name collate "C") as n
-           from (
-             select e from public.watchlist_entries as e
-              where %s %s
-              order by e.domain_name collate "C"
-              limit $7 + 1 offset $8
-           ) as page_rows
-       )
-       select jsonb_agg(private.watched_entry_json(p.e, pd.d) order by p.n) filter (where p.n <= $7),
-              max(case when p.n = $7 then ''0|0|'' || (p.e).domain_name end)
-                filter (where (select count(*) from page) > $7)
-         from page as p
-         cross join lateral (select d from public.domains as d where d.name = (p.e).domain_name offset 0) as pd',
-      v_where,
-      case when p_after is null then '' else 'and e.domain_name collate "C" > $6 collate "C"' end)
-      into v_rows, v_next
-      using v_uid, v_pattern, p_tag, p_status, v_now, v_after_name, p_limit, coalesce(p_offset, 0);
-  else
-    execute format(
-      'with page as (
-         select r.id, r.rank, r.key, r.domain_name,
-                row_number() over (order by r.rank, r.key, r.domain_name collate "C") as n
-           from (
-             select k.* from (
-               select e.id, e.domain_name, %1$s as rank, %2$s as key
-                 from public.watchlist_entries as e
-                 join public.domains as d on d.name = e.domain_name
-                where %3$s
-             ) as k
-              where %4$s
-              order by k.rank, k.key, k.domain_name collate "C"
-              limit $7 + 1 offset $8
-           ) as r
-       )
-       select jsonb_agg(private.watched_entry_json(pe.e, pd.d) order by p.n) filter (where p.n <= $7),
-              max(case when p.n = $7 then p.rank || ''|'' || p.key || ''|'' || p.domain_name end)
-                filter (where (select count(*) from page) > $7)
-         from page as p
-         cross join lateral (select e from public.watchlist_entries as e where e.id = p.id offset 0) as pe
-         cross join lateral (select d from public.domains as d where d.name = p.domain_name offset 0) as pd',
-      v_rank, v_key, v_where,
-      case when p_after is null then 'true'
-           else '(k.rank > $9 or (k.rank = $9 and (k.key > $10 or (k.key = $10
-                   and k.domain_name collate "C" > $6 collate "C"))))' end)
-      into v_rows, v_next
-      using v_uid, v_pattern, p_tag, p_status, v_now, v_after_name, p_limit, coalesce(p_offset, 0),
-            v_after_rank, v_after_key;
-  end if;
-
-  return jsonb_build_object('total', v_total, 'domains', coalesce(v_rows, '[]'::jsonb), 'next_cursor', v_next);
-end
-$_$;
-
-ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) OWNER TO postgres;
-
---
--- Name: watchlist_summary(); Type: FUNCTION; Schema: public; Owner: postgres
---
-
-CREATE FUNCTION public.watchlist_summary() RETURNS jsonb
+CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_now timestamptz := now();
-  v_result jsonb;
+  v_pattern text;
+  v_total integer;
+  v_domains jsonb;
 begin
-  select jsonb_build_object(
-           'available_now', count(*) filter (where d.status = 'available'),
-           'dropping_within_7_days', count(*) filter (where d.status = 'pending_delete'
-                                                        and d.predicted_drop_at < v_now + interval '7 days'),
-           'expiring_within_30_days', count(*) filter (where d.status = 'registered'
-                                                         and d.expires_at < v_now + interval '30 days'),
-           'unknown', count(*) filter (where d.status = 'unknown'),
-           'total', count(*))
-    into v_result
-    from public.watchlist_entries as e
-    join public.domains as d on d.name = e.domain_name
-   where e.user_id = v_uid and e.deleted_at is null;
-  return v_result;
+  if p_limit is null or p_limit < 1 or p_limit > 200 then
+    raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
+  end if;
+  if p_offset is null or p_offset < 0 then
+    raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
+    raise exception using errcode = '22023',
+      message = 'status must be one of unknown, registered, pending_delete, available.';
+  end if;
+  if p_search is not null and char_length(p_search) > 253 then
+    raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
+  end if;
+  if nullif(btrim(p_search), '') is not null then
+    v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  end if;
+
+  if p_status is null and v_pattern is null then
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid and e.deleted_at is null;
+
+    with page as (
+      select e.domain_name, e.unicode_name, e.added_at
+        from public.watchlist_entries as e
+       where e.user_id = v_uid and e.deleted_at is null
+       order by e.domain_name collate "C"
+       limit p_limit offset p_offset
+    )
+    select coalesce(jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                              order by pg.domain_name collate "C"), '[]'::jsonb)
+      into v_domains
+      from page as pg
+      join public.domains as d on d.name = pg.domain_name;
+  elsif p_status is null then
+    -- Search only: the entries alone are counted; only the page is joined to the domains.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at
+          from public.watchlist_entries as e
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg
+        join public.domains as d on d.name = pg.domain_name;
+    end if;
+  else
+    -- A status: each entry (that the search keeps) is joined to its domain by primary key.
+    select count(*)::integer into v_total
+      from public.watchlist_entries as e
+      join public.domains as d on d.name = e.domain_name
+     where e.user_id = v_uid
+       and e.deleted_at is null
+       and d.status = p_status
+       and (v_pattern is null
+            or e.domain_name ilike v_pattern escape '\'
+            or e.unicode_name ilike v_pattern escape '\');
+
+    v_domains := '[]'::jsonb;
+    if v_total > p_offset then
+      with page as (
+        select e.domain_name, e.unicode_name, e.added_at, d
+          from public.watchlist_entries as e
+          join public.domains as d on d.name = e.domain_name
+         where e.user_id = v_uid
+           and e.deleted_at is null
+           and d.status = p_status
+           and (v_pattern is null
+                or e.domain_name ilike v_pattern escape '\'
+                or e.unicode_name ilike v_pattern escape '\')
+         order by e.domain_name collate "C"
+         limit p_limit offset p_offset
+      )
+      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
+                       order by pg.domain_name collate "C")
+        into v_domains
+        from page as pg;
+    end if;
+  end if;
+
+  return jsonb_build_object('total', v_total, 'domains', v_domains);
 end
 $$;
 
-ALTER FUNCTION public.watchlist_summary() OWNER TO postgres;
+ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
 
 --
 -- Name: webhook_url_problem(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7607,7 +7720,7 @@ CREATE VIEW private.email_alert_channels AS
     a.event_types,
     a.expiring_days
    FROM public.email_addresses a
-  WHERE (a.enabled AND (a.status = 'active'::text));
+  WHERE (a.enabled AND (a.status = 'active'::text) AND (a.organization_id IS NULL));
 
 ALTER TABLE private.email_alert_channels OWNER TO postgres;
 
@@ -7668,8 +7781,6 @@ CREATE TABLE public.plans (
     webhooks boolean DEFAULT false NOT NULL,
     sort_order integer DEFAULT 0 NOT NULL,
     extra_alert_emails integer DEFAULT 0 NOT NULL,
-    app_checks_per_day integer,
-    CONSTRAINT plans_app_checks_per_day_check CHECK (((app_checks_per_day IS NULL) OR (app_checks_per_day >= 0))),
     CONSTRAINT plans_extra_alert_emails_check CHECK (((extra_alert_emails >= 0) AND (extra_alert_emails <= 100))),
     CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
     CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
@@ -7688,12 +7799,6 @@ COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unl
 --
 
 COMMENT ON COLUMN public.plans.extra_alert_emails IS 'Confirmed or pending extra alert email addresses an account may have besides its own (Free 0, Pro+ 5).';
-
---
--- Name: COLUMN plans.app_checks_per_day; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.plans.app_checks_per_day IS 'Live checks per UTC day from the app (check-now). null: they share the plan''s API daily limit (requests_per_day, counted in api_request_counters with REST and MCP; unlimited when that is null).';
 
 --
 -- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
@@ -7864,8 +7969,10 @@ CREATE TABLE public.alert_deliveries (
     redelivery_count integer DEFAULT 0 NOT NULL,
     redelivered_at timestamp with time zone,
     email_address_id uuid,
+    telegram_group_id uuid,
     lane_key text GENERATED ALWAYS AS (
 CASE
+    WHEN ((channel = 'telegram'::text) AND (telegram_group_id IS NOT NULL)) THEN ('telegram-group:'::text || (telegram_group_id)::text)
     WHEN (channel = 'telegram'::text) THEN ('telegram:'::text || (user_id)::text)
     WHEN ((channel = 'webhook'::text) AND (webhook_endpoint_id IS NOT NULL)) THEN ('webhook:'::text || (webhook_endpoint_id)::text)
     WHEN ((channel = 'email'::text) AND (email_address_id IS NOT NULL)) THEN ('email:'::text || (email_address_id)::text)
@@ -7909,10 +8016,16 @@ COMMENT ON COLUMN public.alert_deliveries.redelivered_at IS 'When the owner last
 COMMENT ON COLUMN public.alert_deliveries.email_address_id IS 'The email channel this delivery goes to; null for other channels, and for addresses deleted since.';
 
 --
+-- Name: COLUMN alert_deliveries.telegram_group_id; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.alert_deliveries.telegram_group_id IS 'A team Telegram delivery: the organization''s group (null for other deliveries, and for a group unlinked since).';
+
+--
 -- Name: COLUMN alert_deliveries.lane_key; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
+COMMENT ON COLUMN public.alert_deliveries.lane_key IS 'The lane this delivery is sent in: webhook:<endpoint id>, telegram:<account id>, telegram-group:<group id>, email:<address id>, or delivery:<id> when its channel was deleted. At most one send per lane is in flight.';
 
 --
 -- Name: alert_delivery_attempts; Type: TABLE; Schema: public; Owner: postgres
@@ -8127,25 +8240,6 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
-
---
--- Name: app_check_counters; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.app_check_counters (
-    user_id uuid NOT NULL,
-    day date NOT NULL,
-    check_count integer NOT NULL,
-    CONSTRAINT app_check_counters_check_count_check CHECK ((check_count >= 0))
-);
-
-ALTER TABLE public.app_check_counters OWNER TO postgres;
-
---
--- Name: TABLE app_check_counters; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON TABLE public.app_check_counters IS 'Checks from the app per account and UTC day, for plans with their own app_checks_per_day. Written only by private.consume_app_check (service_role).';
 
 --
 -- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: postgres
@@ -8550,6 +8644,28 @@ ALTER TABLE public.organization_members OWNER TO postgres;
 --
 
 COMMENT ON COLUMN public.organization_members.personal_alerts IS 'The member gets the organization''s names'' events on their own channels too (off by default); set only by the member through set_organization_personal_alerts.';
+
+--
+-- Name: organization_telegram_link_tokens; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.organization_telegram_link_tokens (
+    token_hash text NOT NULL,
+    organization_id uuid NOT NULL,
+    created_by uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT organization_telegram_link_tokens_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+ALTER TABLE public.organization_telegram_link_tokens OWNER TO postgres;
+
+--
+-- Name: TABLE organization_telegram_link_tokens; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.organization_telegram_link_tokens IS 'One-time Telegram group link tokens of organizations (SHA-256 only), valid 15 minutes. service_role only.';
 
 --
 -- Name: organization_watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
@@ -8970,6 +9086,28 @@ ALTER TABLE public.watch_periods ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
 );
 
 --
+-- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.watchlist_entries (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    unicode_name text,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
+);
+
+ALTER TABLE public.watchlist_entries OWNER TO postgres;
+
+--
+-- Name: COLUMN watchlist_entries.deleted_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.watchlist_entries.deleted_at IS 'Soft delete: set by remove_watchlist_domain. Removed rows are excluded from lists and quota.';
+
+--
 -- Name: watchlist_entries_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
 --
 
@@ -9145,13 +9283,6 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
 
 --
--- Name: app_check_counters app_check_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
---
-
-ALTER TABLE ONLY public.app_check_counters
-    ADD CONSTRAINT app_check_counters_pkey PRIMARY KEY (user_id, day);
-
---
 -- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -9297,6 +9428,34 @@ ALTER TABLE ONLY public.organization_claims
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_pkey PRIMARY KEY (organization_id, user_id);
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_chat_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_chat_id_key UNIQUE (chat_id);
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_organization_id_key; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_organization_id_key UNIQUE (organization_id);
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_pkey PRIMARY KEY (id);
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_pkey PRIMARY KEY (token_hash);
 
 --
 -- Name: organization_watchlist_entries organization_watchlist_entries_org_domain_key; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -9523,6 +9682,12 @@ CREATE UNIQUE INDEX alert_deliveries_one_telegram_per_event_idx ON public.alert_
 CREATE INDEX alert_deliveries_pending_lane_idx ON public.alert_deliveries USING btree (lane_key, next_attempt_at, created_at) WHERE (status = 'pending'::text);
 
 --
+-- Name: alert_deliveries_telegram_group_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX alert_deliveries_telegram_group_idx ON public.alert_deliveries USING btree (telegram_group_id) WHERE (telegram_group_id IS NOT NULL);
+
+--
 -- Name: alert_deliveries_user_id_created_at_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
@@ -9655,10 +9820,22 @@ CREATE INDEX email_addresses_confirmation_due_idx ON public.email_addresses USIN
 CREATE UNIQUE INDEX email_addresses_one_account_row_idx ON public.email_addresses USING btree (user_id) WHERE is_account;
 
 --
+-- Name: email_addresses_organization_id_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX email_addresses_organization_id_idx ON public.email_addresses USING btree (organization_id) WHERE (organization_id IS NOT NULL);
+
+--
 -- Name: email_addresses_unique_extra_idx; Type: INDEX; Schema: public; Owner: postgres
 --
 
-CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE (NOT is_account);
+CREATE UNIQUE INDEX email_addresses_unique_extra_idx ON public.email_addresses USING btree (user_id, lower(address)) WHERE ((NOT is_account) AND (organization_id IS NULL));
+
+--
+-- Name: email_addresses_unique_team_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE UNIQUE INDEX email_addresses_unique_team_idx ON public.email_addresses USING btree (organization_id, lower(address)) WHERE (organization_id IS NOT NULL);
 
 --
 -- Name: email_unsubscribe_tokens_address_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -9755,6 +9932,24 @@ CREATE INDEX organization_members_personal_alerts_idx ON public.organization_mem
 --
 
 CREATE INDEX organization_members_user_id_idx ON public.organization_members USING btree (user_id);
+
+--
+-- Name: organization_telegram_chats_linked_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_chats_linked_by_idx ON public.organization_telegram_chats USING btree (linked_by);
+
+--
+-- Name: organization_telegram_link_tokens_created_by_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_link_tokens_created_by_idx ON public.organization_telegram_link_tokens USING btree (created_by);
+
+--
+-- Name: organization_telegram_link_tokens_org_idx; Type: INDEX; Schema: public; Owner: postgres
+--
+
+CREATE INDEX organization_telegram_link_tokens_org_idx ON public.organization_telegram_link_tokens USING btree (organization_id);
 
 --
 -- Name: organization_watchlist_entries_active_domain_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -9949,6 +10144,12 @@ CREATE TRIGGER organization_members_revoke_api_keys AFTER DELETE OR UPDATE OF ro
 CREATE TRIGGER organization_members_revoke_invitations AFTER DELETE OR UPDATE OF role ON public.organization_members FOR EACH ROW WHEN ((old.role = ANY (ARRAY['owner'::text, 'admin'::text]))) EXECUTE FUNCTION private.revoke_invitations_of_former_inviter();
 
 --
+-- Name: organization_telegram_chats organization_telegram_chats_set_updated_at; Type: TRIGGER; Schema: public; Owner: postgres
+--
+
+CREATE TRIGGER organization_telegram_chats_set_updated_at BEFORE UPDATE ON public.organization_telegram_chats FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+
+--
 -- Name: organization_watchlist_entries organization_watchlist_entries_derive_unicode_name; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
@@ -10053,6 +10254,13 @@ ALTER TABLE ONLY public.alert_deliveries
     ADD CONSTRAINT alert_deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.alert_events(id) ON DELETE CASCADE;
 
 --
+-- Name: alert_deliveries alert_deliveries_telegram_group_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.alert_deliveries
+    ADD CONSTRAINT alert_deliveries_telegram_group_id_fkey FOREIGN KEY (telegram_group_id) REFERENCES public.organization_telegram_chats(id) ON DELETE SET NULL;
+
+--
 -- Name: alert_deliveries alert_deliveries_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -10137,13 +10345,6 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
--- Name: app_check_counters app_check_counters_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
---
-
-ALTER TABLE ONLY public.app_check_counters
-    ADD CONSTRAINT app_check_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
-
---
 -- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -10163,6 +10364,13 @@ ALTER TABLE ONLY public.domain_status_changes
 
 ALTER TABLE ONLY public.domain_status_changes
     ADD CONSTRAINT domain_status_changes_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id) ON DELETE CASCADE;
+
+--
+-- Name: email_addresses email_addresses_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.email_addresses
+    ADD CONSTRAINT email_addresses_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: email_addresses email_addresses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -10282,6 +10490,34 @@ ALTER TABLE ONLY public.organization_members
 
 ALTER TABLE ONLY public.organization_members
     ADD CONSTRAINT organization_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_linked_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_linked_by_fkey FOREIGN KEY (linked_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: organization_telegram_chats organization_telegram_chats_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_chats
+    ADD CONSTRAINT organization_telegram_chats_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: organization_telegram_link_tokens organization_telegram_link_tokens_organization_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.organization_telegram_link_tokens
+    ADD CONSTRAINT organization_telegram_link_tokens_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES public.organizations(id) ON DELETE CASCADE;
 
 --
 -- Name: organization_watchlist_entries organization_watchlist_entries_added_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
@@ -10528,6 +10764,12 @@ CREATE POLICY "Assistants' tokens cannot read organization watchlists" ON public
 CREATE POLICY "Assistants' tokens cannot read organizations" ON public.organizations AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
 
 --
+-- Name: organization_telegram_chats Assistants' tokens cannot read organizations' Telegram groups; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Assistants' tokens cannot read organizations' Telegram groups" ON public.organization_telegram_chats AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token)));
+
+--
 -- Name: profiles Assistants' tokens cannot read profiles; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -10582,6 +10824,12 @@ CREATE POLICY "Members can read the profiles of people in their organizations" O
 CREATE POLICY "Members can read their organizations" ON public.organizations FOR SELECT TO authenticated USING (public.has_org_role(id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
 
 --
+-- Name: organization_telegram_chats Members can read their organizations' Telegram group; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' Telegram group" ON public.organization_telegram_chats FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
 -- Name: organization_activity Members can read their organizations' activity; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -10598,6 +10846,12 @@ CREATE POLICY "Members can read their organizations' alert events" ON public.ale
 --
 
 CREATE POLICY "Members can read their organizations' claims" ON public.organization_claims FOR SELECT TO authenticated USING (public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text]));
+
+--
+-- Name: email_addresses Members can read their organizations' email channels; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Members can read their organizations' email channels" ON public.email_addresses FOR SELECT TO authenticated USING (((organization_id IS NOT NULL) AND public.has_org_role(organization_id, ARRAY['owner'::text, 'admin'::text, 'member'::text])));
 
 --
 -- Name: webhook_endpoints Members can read their organizations' team webhooks; Type: POLICY; Schema: public; Owner: postgres
@@ -10724,12 +10978,6 @@ CREATE POLICY "Users can read their own alert deliveries" ON public.alert_delive
 CREATE POLICY "Users can read their own alert events" ON public.alert_events FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
--- Name: app_check_counters Users can read their own app check counts; Type: POLICY; Schema: public; Owner: postgres
---
-
-CREATE POLICY "Users can read their own app check counts" ON public.app_check_counters FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token))));
-
---
 -- Name: alert_delivery_lanes Users can read their own delivery lanes; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -10739,7 +10987,7 @@ CREATE POLICY "Users can read their own delivery lanes" ON public.alert_delivery
 -- Name: email_addresses Users can read their own email channels; Type: POLICY; Schema: public; Owner: postgres
 --
 
-CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+CREATE POLICY "Users can read their own email channels" ON public.email_addresses FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (organization_id IS NULL)));
 
 --
 -- Name: notification_settings Users can read their own notification settings; Type: POLICY; Schema: public; Owner: postgres
@@ -10824,12 +11072,6 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
-
---
--- Name: app_check_counters; Type: ROW SECURITY; Schema: public; Owner: postgres
---
-
-ALTER TABLE public.app_check_counters ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -10932,6 +11174,18 @@ ALTER TABLE public.organization_claims ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.organization_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_telegram_chats; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_telegram_chats ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: organization_telegram_link_tokens; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.organization_telegram_link_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: organization_watchlist_entries; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -11145,178 +11399,6 @@ GRANT ALL ON FUNCTION private.calendar_feed_document(p_token_hash text) TO servi
 REVOKE ALL ON FUNCTION private.check_email_address_cap() FROM PUBLIC;
 
 --
--- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.check_webhook_endpoint_cap() FROM PUBLIC;
-
---
--- Name: FUNCTION check_webhook_endpoint_kind(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.check_webhook_endpoint_kind() FROM PUBLIC;
-
---
--- Name: FUNCTION check_webhook_endpoint_secret(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.check_webhook_endpoint_secret() FROM PUBLIC;
-
---
--- Name: FUNCTION check_webhook_endpoint_url(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.check_webhook_endpoint_url() FROM PUBLIC;
-
---
--- Name: FUNCTION claim_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_alert_deliveries(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_alert_deliveries(p_limit integer, p_lease_seconds integer) TO service_role;
-
---
--- Name: FUNCTION claim_due_domains(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) TO service_role;
-
---
--- Name: FUNCTION claim_email_confirmations(p_limit integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) TO service_role;
-
---
--- Name: FUNCTION claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) TO service_role;
-
---
--- Name: FUNCTION claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer) TO service_role;
-
---
--- Name: FUNCTION claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) TO service_role;
-
---
--- Name: FUNCTION cleaned_tags(p_tags text[]); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.cleaned_tags(p_tags text[]) FROM PUBLIC;
-
---
--- Name: FUNCTION confirm_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.confirm_email_address(p_token text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.confirm_email_address(p_token text) TO service_role;
-
---
--- Name: FUNCTION consume_api_request(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.consume_api_request(p_user_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.consume_api_request(p_user_id uuid) TO service_role;
-
---
--- Name: FUNCTION consume_app_check(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.consume_app_check(p_user_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.consume_app_check(p_user_id uuid) TO service_role;
-
---
--- Name: FUNCTION consume_org_api_request(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) TO service_role;
-
---
--- Name: FUNCTION consume_session_request(p_user_id uuid, p_action text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action text) TO service_role;
-
---
--- Name: FUNCTION count_api_request(p_user_id uuid, p_limit integer); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) FROM PUBLIC;
-
---
--- Name: FUNCTION count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) FROM PUBLIC;
-
---
--- Name: FUNCTION create_account_email_channel(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.create_account_email_channel() FROM PUBLIC;
-
---
--- Name: FUNCTION defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone) TO service_role;
-
---
--- Name: FUNCTION defer_domain_check(p_domain_name text, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.defer_domain_check(p_domain_name text, p_not_before timestamp with time zone) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.defer_domain_check(p_domain_name text, p_not_before timestamp with time zone) TO service_role;
-
---
--- Name: FUNCTION derive_unicode_name(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.derive_unicode_name() FROM PUBLIC;
-
---
--- Name: FUNCTION domain_name_problems(p_names text[]); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.domain_name_problems(p_names text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.domain_name_problems(p_names text[]) TO service_role;
-
---
--- Name: FUNCTION domain_unicode_name(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service_role;
-
---
--- Name: FUNCTION domains_refuse_unsupported_zone(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
-
---
--- Name: FUNCTION drop_accuracy_report(); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
-GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
-
---
 -- Name: FUNCTION mask_email(p_address text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -11425,6 +11507,177 @@ GRANT SELECT(created_at) ON TABLE public.email_addresses TO authenticated;
 --
 
 GRANT SELECT(updated_at) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: COLUMN email_addresses.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.email_addresses TO authenticated;
+
+--
+-- Name: FUNCTION check_org_email_address_cap(p_new public.email_addresses); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_org_email_address_cap(p_new public.email_addresses) FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_webhook_endpoint_cap(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_webhook_endpoint_cap() FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_webhook_endpoint_kind(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_webhook_endpoint_kind() FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_webhook_endpoint_secret(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_webhook_endpoint_secret() FROM PUBLIC;
+
+--
+-- Name: FUNCTION check_webhook_endpoint_url(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.check_webhook_endpoint_url() FROM PUBLIC;
+
+--
+-- Name: FUNCTION claim_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_alert_deliveries(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_alert_deliveries(p_limit integer, p_lease_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_due_domains(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_due_domains(p_limit integer, p_lease_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_email_confirmations(p_limit integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_confirmations(p_limit integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_email_mails(p_limit integer, p_lease_seconds integer, p_window_seconds integer, p_max_events integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_fair_alert_deliveries(p_limit integer, p_lease_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) TO service_role;
+
+--
+-- Name: FUNCTION confirm_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.confirm_email_address(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.confirm_email_address(p_token text) TO service_role;
+
+--
+-- Name: FUNCTION consume_api_request(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_api_request(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_api_request(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION consume_org_api_request(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_org_api_request(p_organization_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION consume_session_request(p_user_id uuid, p_action text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_session_request(p_user_id uuid, p_action text) TO service_role;
+
+--
+-- Name: FUNCTION count_api_request(p_user_id uuid, p_limit integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_api_request(p_user_id uuid, p_limit integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.count_org_api_request(p_organization_id uuid, p_limit integer, p_count boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION create_account_email_channel(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.create_account_email_channel() FROM PUBLIC;
+
+--
+-- Name: FUNCTION defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.defer_alert_delivery(p_delivery_id uuid, p_not_before timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION defer_domain_check(p_domain_name text, p_not_before timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.defer_domain_check(p_domain_name text, p_not_before timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.defer_domain_check(p_domain_name text, p_not_before timestamp with time zone) TO service_role;
+
+--
+-- Name: FUNCTION derive_unicode_name(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.derive_unicode_name() FROM PUBLIC;
+
+--
+-- Name: FUNCTION domain_name_problems(p_names text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domain_name_problems(p_names text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.domain_name_problems(p_names text[]) TO service_role;
+
+--
+-- Name: FUNCTION domain_unicode_name(p_domain_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.domain_unicode_name(p_domain_name text) TO service_role;
+
+--
+-- Name: FUNCTION domains_refuse_unsupported_zone(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.domains_refuse_unsupported_zone() FROM PUBLIC;
+
+--
+-- Name: FUNCTION drop_accuracy_report(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.drop_accuracy_report() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.drop_accuracy_report() TO service_role;
 
 --
 -- Name: FUNCTION email_channel_json(p_address public.email_addresses); Type: ACL; Schema: private; Owner: postgres
@@ -11603,13 +11856,6 @@ REVOKE ALL ON FUNCTION private.note_status_change(p_domain_name text, p_previous
 REVOKE ALL ON FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
 
 --
--- Name: FUNCTION note_unknown_reason(p_domain_name text, p_reason text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) TO service_role;
-
---
 -- Name: FUNCTION nudge_alert_delivery(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -11646,6 +11892,66 @@ REVOKE ALL ON FUNCTION private.org_plan(p_organization_id uuid) FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.org_remove_domain(p_organization_id uuid, p_actor_id uuid, p_domain_name text, p_detail jsonb) TO service_role;
+
+--
+-- Name: TABLE organization_telegram_chats; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_telegram_chats TO service_role;
+
+--
+-- Name: COLUMN organization_telegram_chats.id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.organization_id; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(organization_id) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.enabled; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(enabled) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.event_types; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(event_types) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.expiring_days; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(expiring_days) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.linked_by; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(linked_by) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.linked_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(linked_at) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: COLUMN organization_telegram_chats.updated_at; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT(updated_at) ON TABLE public.organization_telegram_chats TO authenticated;
+
+--
+-- Name: FUNCTION org_telegram_group_json(p_group public.organization_telegram_chats); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.org_telegram_group_json(p_group public.organization_telegram_chats) FROM PUBLIC;
 
 --
 -- Name: FUNCTION org_watchlist_quota(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -11745,22 +12051,16 @@ REVOKE ALL ON FUNCTION private.queue_opt_in_alerts(p_type text, p_domain_name te
 REVOKE ALL ON FUNCTION private.queue_organization_alerts() FROM PUBLIC;
 
 --
+-- Name: FUNCTION queue_organization_expiring_alerts(p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.queue_organization_expiring_alerts(p_now timestamp with time zone) FROM PUBLIC;
+
+--
 -- Name: FUNCTION queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid) FROM PUBLIC;
-
---
--- Name: FUNCTION radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) FROM PUBLIC;
-
---
--- Name: FUNCTION radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION rate_limit_acquire(p_class text, p_key text, p_max_wait_ms integer); Type: ACL; Schema: private; Owner: postgres
@@ -11929,12 +12229,6 @@ GRANT ALL ON FUNCTION private.reserve_telegram_send(p_chat_id text, p_messages_p
 REVOKE ALL ON FUNCTION private.reset_drop_prediction() FROM PUBLIC;
 
 --
--- Name: FUNCTION retagged(p_tags text[], p_add text[], p_remove text[]); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) FROM PUBLIC;
-
---
 -- Name: FUNCTION revoke_invitations_of_former_inviter(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -11981,13 +12275,6 @@ REVOKE ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcom
 GRANT ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) TO service_role;
 
 --
--- Name: FUNCTION tags_problem(p_tags text[]); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.tags_problem(p_tags text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.tags_problem(p_tags text[]) TO service_role;
-
---
 -- Name: FUNCTION telegram_chat_watchlist(p_chat_id text, p_limit integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -12002,11 +12289,25 @@ REVOKE ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) 
 GRANT ALL ON FUNCTION private.telegram_link_chat(p_token text, p_chat_id text) TO service_role;
 
 --
+-- Name: FUNCTION telegram_link_group(p_token text, p_chat_id text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.telegram_link_group(p_token text, p_chat_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.telegram_link_group(p_token text, p_chat_id text) TO service_role;
+
+--
 -- Name: FUNCTION telegram_unlink_chat(p_chat_id text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.telegram_unlink_chat(p_chat_id text) TO service_role;
+
+--
+-- Name: FUNCTION telegram_unlink_group(p_chat_id text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.telegram_unlink_group(p_chat_id text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.telegram_unlink_group(p_chat_id text) TO service_role;
 
 --
 -- Name: FUNCTION track_watch_period(); Type: ACL; Schema: private; Owner: postgres
@@ -12061,23 +12362,10 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.domains TO service_role;
 GRANT SELECT ON TABLE public.domains TO authenticated;
 
 --
--- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres
+-- Name: FUNCTION watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains); Type: ACL; Schema: private; Owner: postgres
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watchlist_entries TO service_role;
-GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
-
---
--- Name: FUNCTION watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) FROM PUBLIC;
-
---
--- Name: FUNCTION watched_name(p_name text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.watched_name(p_name text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) FROM PUBLIC;
 
 --
 -- Name: FUNCTION webhook_kind_problem(p_url text, p_kind text); Type: ACL; Schema: private; Owner: postgres
@@ -12134,6 +12422,13 @@ GRANT ALL ON FUNCTION public.account_overview() TO authenticated;
 
 REVOKE ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.add_email_address(p_address text, p_event_types text[]) TO authenticated;
+
+--
+-- Name: FUNCTION add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.add_organization_email_address(p_organization_id uuid, p_address text, p_event_types text[]) TO authenticated;
 
 --
 -- Name: FUNCTION add_organization_watchlist_domains(p_organization_id uuid, p_domain_names text[]); Type: ACL; Schema: public; Owner: postgres
@@ -12200,6 +12495,13 @@ REVOKE ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid
 GRANT ALL ON FUNCTION public.create_organization_api_key(p_organization_id uuid, p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION create_organization_telegram_link(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.create_organization_telegram_link(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.create_organization_telegram_link(p_organization_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION create_organization_webhook(p_organization_id uuid, p_url text, p_description text, p_secret text, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12234,6 +12536,13 @@ GRANT ALL ON FUNCTION public.current_account_id() TO service_role;
 
 REVOKE ALL ON FUNCTION public.delete_email_address(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.delete_email_address(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION delete_organization_email_address(p_organization_id uuid, p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_organization_email_address(p_organization_id uuid, p_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION delete_organization_webhook(p_organization_id uuid, p_webhook_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -12302,6 +12611,13 @@ REVOKE ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit i
 GRANT ALL ON FUNCTION public.list_email_deliveries(p_address_id uuid, p_limit integer, p_cursor text) TO authenticated;
 
 --
+-- Name: FUNCTION list_organization_email_addresses(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.list_organization_email_addresses(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.list_organization_email_addresses(p_organization_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION list_organization_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12329,6 +12645,13 @@ GRANT ALL ON FUNCTION public.list_webhook_deliveries(p_endpoint_id uuid, p_limit
 REVOKE ALL ON FUNCTION public.mask_url(p_url text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO authenticated;
 GRANT ALL ON FUNCTION public.mask_url(p_url text) TO service_role;
+
+--
+-- Name: FUNCTION organization_telegram_group(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.organization_telegram_group(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.organization_telegram_group(p_organization_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION organization_watchlist_page(p_organization_id uuid, p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
@@ -12378,6 +12701,13 @@ GRANT ALL ON FUNCTION public.remove_watchlist_domain(p_domain_name text) TO auth
 
 REVOKE ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.resend_email_confirmation(p_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION resend_organization_email_confirmation(p_organization_id uuid, p_id uuid); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.resend_organization_email_confirmation(p_organization_id uuid, p_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION revoke_api_key(p_key_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -12478,13 +12808,6 @@ REVOKE ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) FROM 
 GRANT ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) TO authenticated;
 
 --
--- Name: FUNCTION set_watchlist_details(p_items jsonb); Type: ACL; Schema: public; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION public.set_watchlist_details(p_items jsonb) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.set_watchlist_details(p_items jsonb) TO authenticated;
-
---
 -- Name: FUNCTION set_webhook_expiring_days(p_id uuid, p_days integer[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12507,11 +12830,11 @@ GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO authent
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service_role;
 
 --
--- Name: FUNCTION tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]); Type: ACL; Schema: public; Owner: postgres
+-- Name: FUNCTION unlink_organization_telegram_group(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unlink_organization_telegram_group(p_organization_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
@@ -12521,6 +12844,20 @@ REVOKE ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean,
 GRANT ALL ON FUNCTION public.update_email_address(p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
 
 --
+-- Name: FUNCTION update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_organization_email_address(p_organization_id uuid, p_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
+
+--
+-- Name: FUNCTION update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.update_organization_telegram_group(p_organization_id uuid, p_enabled boolean, p_event_types text[], p_expiring_days integer[]) TO authenticated;
+
+--
 -- Name: FUNCTION update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12528,18 +12865,11 @@ REVOKE ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_d
 GRANT ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) TO authenticated;
 
 --
--- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text); Type: ACL; Schema: public; Owner: postgres
+-- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) TO authenticated;
-
---
--- Name: FUNCTION watchlist_summary(); Type: ACL; Schema: public; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION public.watchlist_summary() FROM PUBLIC;
-GRANT ALL ON FUNCTION public.watchlist_summary() TO authenticated;
+REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
 
 --
 -- Name: FUNCTION webhook_url_problem(p_url text); Type: ACL; Schema: public; Owner: postgres
@@ -12876,13 +13206,6 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_request_counters TO servic
 GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 
 --
--- Name: TABLE app_check_counters; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT ON TABLE public.app_check_counters TO authenticated;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.app_check_counters TO service_role;
-
---
 -- Name: TABLE domain_expiry_reminders; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -13061,6 +13384,12 @@ GRANT SELECT,DELETE ON TABLE public.organization_members TO authenticated;
 GRANT UPDATE(role) ON TABLE public.organization_members TO authenticated;
 
 --
+-- Name: TABLE organization_telegram_link_tokens; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.organization_telegram_link_tokens TO service_role;
+
+--
 -- Name: TABLE organization_watchlist_entries; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -13183,6 +13512,13 @@ GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
 
 GRANT SELECT ON TABLE public.watch_periods TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watch_periods TO service_role;
+
+--
+-- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watchlist_entries TO service_role;
+GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
 
 --
 -- Name: SEQUENCE watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres

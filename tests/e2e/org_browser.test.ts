@@ -1,12 +1,14 @@
 /**
  * Organizations that watch together, in a real browser (issue 42, docs/organizations.md): the owner invites
  * a member by email, both see the organization's list (the list switcher), the member claims a name and the
- * owner sees the claim, a drop alerts the team's webhook naming the claimer, and the activity log shows it.
+ * owner sees the claim, a drop alerts the team's webhook and the team's email address (confirmed by its mailed
+ * link; one mail in the local mailbox) naming the claimer, and the activity log shows it.
  * axe-core runs on the new screen. Screenshots of the organization's radar, a claim and the log are written
  * to .local/ (copied into docs/screenshots/ as organization-*.png).
  */
 import type { Browser, Page } from "../support/playwright_types.d.ts";
 import { startMailbox } from "../../platform/mailbox/server.ts";
+import { startSmtp } from "../../platform/mailbox/smtp.ts";
 import { localSecretKey, namedKeysJson } from "../../platform/secrets.ts";
 import { setWebhookTargetPolicy } from "../../platform/postgres/vault.ts";
 import { assert, assertEquals } from "../support/assert.ts";
@@ -21,9 +23,13 @@ const options = { sanitizeOps: false, sanitizeResources: false };
 Deno.test("organizations in the browser: invite, shared list, claim, team alert, log", options, async (t) => {
   const receiver = startWebhookReceiver();
   const mailbox = startMailbox({ port: 0 });
+  const smtp = startSmtp({ port: 0 });
   const app = await startApp();
   const stack = await startStack({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    SMTP_URL: smtp.url,
+    ALERT_MAIL_FROM: "Domain Watchlist <alerts@localhost>",
+    EMAIL_DIGEST_WINDOW_SECONDS: "1",
     SUPABASE_SECRET_KEYS: namedKeysJson(localSecretKey),
   });
   app.config.supabaseUrl = stack.gateway.url;
@@ -38,6 +44,10 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
   const member = uniqueEmail("org-member");
   const memberLabel = member.split("@")[0];
   const name = `drop-${crypto.randomUUID().slice(0, 8)}.orgtest`;
+  const teamAddress = `team-${crypto.randomUUID().slice(0, 8)}@example.test`;
+  const mailsTo = async (address: string): Promise<{ ID: string; Subject: string }[]> =>
+    (await (await fetch(`${mailbox.url}/api/v1/search?query=${encodeURIComponent(`to:${address}`)}`)).json())
+      .messages;
   const context = await browser.newContext();
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -88,6 +98,28 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
       await page.screenshot({ path: ".local/organization-radar.png", fullPage: true });
     });
 
+    await t.step(
+      "the owner adds a team email address; its mailed link confirms it; the member sees it masked",
+      async () => {
+        await page.getByLabel("Team email address").fill(teamAddress);
+        await page.getByRole("button", { name: "Add team address" }).click();
+        await page.getByText(/t•••@example\.test · .*Waiting for confirmation/).waitFor();
+        await postToPoller(stack, "/rdap-poller/deliveries");
+        const confirmation = await latestMail(mailbox.url, teamAddress);
+        const link = confirmation.Text.match(/https?:\/\/\S+\/email-links\/confirm\?token=[0-9a-f]{48}/)![0];
+        const confirmed = await fetch(link, { method: "POST" });
+        assertEquals(await confirmed.json(), { status: "confirmed" });
+        await other.reload();
+        await other.getByText(/t•••@example\.test · .*Alerts are on\./).waitFor();
+        assert(!(await other.content()).includes(teamAddress), "a member never sees the address");
+        assertEquals(
+          await other.getByRole("button", { name: "Add team address" }).count(),
+          0,
+          "nor manages it",
+        );
+      },
+    );
+
     await t.step("the member claims the name; the owner sees the claim", async () => {
       await other.getByRole("button", { name: `Claim ${name}` }).click();
       await other.getByText("Claimed by you").waitFor();
@@ -123,6 +155,21 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
       assertEquals(receiver.accepted("team").length, 1, "one alert per event on the team channel");
     });
 
+    await t.step(
+      "the drop alerts the team's email address naming the claimer (the local mailbox)",
+      async () => {
+        const deadline = Date.now() + 10_000;
+        while ((await mailsTo(teamAddress)).length < 2 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await postToPoller(stack, "/rdap-poller/deliveries");
+        }
+        const alerts = (await mailsTo(teamAddress)).filter((m) => m.Subject === `${name} is available.`);
+        assertEquals(alerts.length, 1, "one team mail for the event");
+        const mail = await (await fetch(`${mailbox.url}/api/v1/message/${alerts[0].ID}`)).json();
+        assert(mail.Text.includes(`Acme's list · claimed by ${memberLabel}`), mail.Text);
+      },
+    );
+
     await t.step("the owner makes an organization API key; it lists the organization's names", async () => {
       await page.goto(orgUrl);
       await page.getByLabel("Organization key name").fill("ci");
@@ -155,6 +202,7 @@ Deno.test("organizations in the browser: invite, shared list, claim, team alert,
     await browser.close();
     await app.close();
     await mailbox.close();
+    await smtp.close();
     await stack.close();
     await receiver.close();
   }

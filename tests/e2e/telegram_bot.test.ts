@@ -145,14 +145,20 @@ Deno.test(
         assertEquals(await linkedChat(sql, alice), null, "the token was not used");
       });
 
-      await t.step("groups and channels are refused politely and never linked", async () => {
-        const group = await say(telegram, -(base + 10), `/start ${aliceToken}`, { chatType: "group" });
-        assertEquals(group.status, 200);
-        assertMatch(group.reply ?? "", /private chats only/);
-        const channel = await say(telegram, -(base + 11), `/start ${aliceToken}`, { chatType: "channel" });
-        assertMatch(channel.reply ?? "", /private chats only/);
-        assertEquals(await linkedChat(sql, alice), null);
-      });
+      await t.step(
+        "a personal link in a group, and channels, are refused politely and never linked",
+        async () => {
+          const group = await say(telegram, -(base + 10), `/start ${aliceToken}`, { chatType: "group" });
+          assertEquals(group.status, 200);
+          assertMatch(
+            group.reply ?? "",
+            /does not work in a group: a personal link works in a private chat only/,
+          );
+          const channel = await say(telegram, -(base + 11), `/start ${aliceToken}`, { chatType: "channel" });
+          assertMatch(channel.reply ?? "", /private chats only/);
+          assertEquals(await linkedChat(sql, alice), null);
+        },
+      );
 
       await t.step("/start <token> links the private chat and confirms", async () => {
         const linked = await say(telegram, chat.alice, `/start ${aliceToken}`);

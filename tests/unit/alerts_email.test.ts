@@ -65,6 +65,28 @@ Deno.test("one event: the chat message's words and evidence in both parts, and o
   assertEquals(mail.headers["X-Service-Event"], "domain.available");
 });
 
+Deno.test("a team address's mail names the organization and the claimer (escaped in HTML)", () => {
+  const team: AlertEvent = {
+    ...drop,
+    organization: { id: "o-1", name: "Acme <Legal>" },
+    claimedBy: "Mia\nM.",
+  };
+  const mail = alertEmail([team], links, "d-2");
+  assert(
+    mail.text.startsWith("drop-demo.com is available.\nAcme <Legal>'s list · claimed by Mia M.\n"),
+    mail.text,
+  );
+  assert(
+    mail.text.includes("an alert channel of the organization Acme <Legal> on Domain Watchlist."),
+    mail.text,
+  );
+  assert(mail.html.includes("Acme &#60;Legal&#62;&#39;s list · claimed by Mia M."), mail.html);
+  assert(!mail.html.includes("<Legal>"), mail.html);
+  const personal = alertEmail([drop], links, "d-3");
+  assert(personal.text.includes("an alert channel of a Domain Watchlist account."), personal.text);
+  assert(!personal.text.includes("claimed"), personal.text);
+});
+
 Deno.test("a digest lists every event in one mail, oldest first", () => {
   const events = [
     drop,

@@ -21,11 +21,35 @@ Deno.test("private commands: /start <token>, /stop, /list, and help for anything
   assertEquals(readUpdate(message(undefined)), { kind: "help", chatId: "42" }, "a sticker or photo");
 });
 
-Deno.test("groups and channels are refused (only when addressed); odd updates are ignored or invalid", () => {
+Deno.test("a group: /start <token> links it to an organization, /stop unlinks it, other commands are refused", () => {
   assertEquals(readUpdate(message("/start tok", { id: -100123, type: "supergroup" })), {
-    kind: "refuse_chat",
+    kind: "link_group",
     chatId: "-100123",
+    token: "tok",
   });
+  assertEquals(readUpdate(message("/start@WatchlistBot tok", { id: -5, type: "group" })), {
+    kind: "link_group",
+    chatId: "-5",
+    token: "tok",
+  });
+  assertEquals(readUpdate(message("/stop@WatchlistBot", { id: -5, type: "group" })), {
+    kind: "stop_group",
+    chatId: "-5",
+  });
+  for (const text of ["/start", "/list", "/help"]) {
+    assertEquals(
+      readUpdate(message(text, { id: -5, type: "group" })),
+      { kind: "refuse_chat", chatId: "-5" },
+      text,
+    );
+  }
+  assertEquals(readUpdate(message("/start tok", { id: 5, type: "group" })), {
+    kind: "refuse_chat",
+    chatId: "5",
+  });
+});
+
+Deno.test("channels are refused (only when addressed); odd updates are ignored or invalid", () => {
   assertEquals(readUpdate(message("just chatting", { id: -5, type: "group" })), { kind: "ignore" });
   assertEquals(
     readUpdate({ update_id: 2, channel_post: { chat: { id: -1009, type: "channel" }, text: "x" } }),

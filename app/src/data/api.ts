@@ -29,7 +29,7 @@ import type {
   Webhook,
   WebhookDeliveryPage,
 } from "./types.ts";
-import type { ActivityEntry, TeamPage, TeamWebhook } from "./types.ts";
+import type { ActivityEntry, TeamEmailChannels, TeamPage, TeamTelegramGroup, TeamWebhook } from "./types.ts";
 
 let client: SupabaseClient;
 let config: AppConfig;
@@ -793,6 +793,63 @@ export async function deleteTeamWebhook(organizationId: string, id: string): Pro
   await run(
     client.rpc("delete_organization_webhook", { p_organization_id: organizationId, p_webhook_id: id }),
   );
+}
+
+// The organization's email addresses and Telegram group (docs/organizations.md "Team channels"): members
+// read them masked (no address, no chat ID); owners and admins change them.
+export async function teamEmailAddresses(organizationId: string): Promise<TeamEmailChannels> {
+  return await run(client.rpc("list_organization_email_addresses", { p_organization_id: organizationId }));
+}
+
+export async function addTeamEmailAddress(organizationId: string, address: string): Promise<EmailChannel> {
+  return await run(client.rpc("add_organization_email_address", {
+    p_organization_id: organizationId,
+    p_address: address,
+    p_event_types: ["domain.available", "domain.pending_delete"],
+  }));
+}
+
+export async function resendTeamEmailConfirmation(organizationId: string, id: string): Promise<void> {
+  await run(
+    client.rpc("resend_organization_email_confirmation", { p_organization_id: organizationId, p_id: id }),
+  );
+}
+
+export async function setTeamEmailEnabled(
+  organizationId: string,
+  id: string,
+  enabled: boolean,
+): Promise<void> {
+  await run(client.rpc("update_organization_email_address", {
+    p_organization_id: organizationId,
+    p_id: id,
+    p_enabled: enabled,
+  }));
+}
+
+export async function deleteTeamEmailAddress(organizationId: string, id: string): Promise<void> {
+  await run(client.rpc("delete_organization_email_address", { p_organization_id: organizationId, p_id: id }));
+}
+
+export async function teamTelegramGroup(organizationId: string): Promise<TeamTelegramGroup | null> {
+  return await run(client.rpc("organization_telegram_group", { p_organization_id: organizationId }));
+}
+
+export async function createTeamTelegramLink(
+  organizationId: string,
+): Promise<{ url: string; expires_at: string }> {
+  return await run(client.rpc("create_organization_telegram_link", { p_organization_id: organizationId }));
+}
+
+export async function setTeamTelegramEnabled(organizationId: string, enabled: boolean): Promise<void> {
+  await run(client.rpc("update_organization_telegram_group", {
+    p_organization_id: organizationId,
+    p_enabled: enabled,
+  }));
+}
+
+export async function unlinkTeamTelegramGroup(organizationId: string): Promise<void> {
+  await run(client.rpc("unlink_organization_telegram_group", { p_organization_id: organizationId }));
 }
 
 export async function personalTeamAlerts(organizationId: string, userId: string): Promise<boolean> {

@@ -228,6 +228,23 @@ export interface EmailChannel {
   created_at: string;
 }
 
+/** An organization's email addresses (list_organization_email_addresses), masked for every member. */
+export interface TeamEmailChannels {
+  channels: EmailChannel[];
+  /** Team addresses the owner's plan allows (plans.extra_alert_emails). */
+  allowed: number;
+}
+
+/** An organization's Telegram group (organization_telegram_group): never its chat ID. */
+export interface TeamTelegramGroup {
+  id: string;
+  enabled: boolean;
+  event_types: string[];
+  expiring_days: number[];
+  linked_by: string | null;
+  linked_at: string;
+}
+
 export interface EmailChannels {
   channels: EmailChannel[];
   /** Extra addresses the plan allows (Free 0, Pro and higher 5). */

@@ -1,6 +1,7 @@
 /**
  * An organization's page (issue 42, docs/organizations.md): its watchlist (the team radar) with who added each
- * name and its claim (Claim / Release), the activity log, team webhooks (owners and admins) and the member's
+ * name and its claim (Claim / Release), the activity log, team channels (webhooks here; email addresses and the
+ * Telegram group in ./team_channels.tsx; managed by owners and admins) and the member's
  * own opt-in to the organization's alerts. Every rule is the database's; this screen shows its answers.
  */
 import { useEffect, useState } from "preact/hooks";
@@ -14,6 +15,7 @@ import { Field, Form } from "../ui/form.tsx";
 import { ListSwitcher } from "../ui/list_switcher.tsx";
 import { ShownOnce } from "../ui/secret_box.tsx";
 import { Table } from "../ui/table.tsx";
+import { TeamEmailAddresses, TeamTelegram } from "./team_channels.tsx";
 
 const pageSize = 50;
 
@@ -42,11 +44,9 @@ export function activityText(entry: ActivityEntry): string {
     case "member.role_changed":
       return `${who} made ${subject} ${String(entry.detail.to ?? "")}`;
     case "channel.added":
-      return `${who} added a team ${String(entry.detail.kind ?? "")} webhook`;
     case "channel.changed":
-      return `${who} switched a team webhook ${entry.detail.enabled ? "on" : "off"}`;
     case "channel.removed":
-      return `${who} removed a team webhook`;
+      return channelText(entry, who);
     case "api_key.created":
       return `${who} created the API key ${String(entry.detail.name ?? entry.detail.prefix ?? "")}`;
     case "api_key.revoked":
@@ -54,6 +54,37 @@ export function activityText(entry: ActivityEntry): string {
     default:
       return `${who}: ${entry.action}`;
   }
+}
+
+/** A team channel's log line: a webhook, an email address or the Telegram group (never its address). */
+function channelText(entry: ActivityEntry, who: string): string {
+  const channel = String(entry.detail.channel ?? "webhook");
+  const switched = typeof entry.detail.enabled === "boolean" ? ` ${entry.detail.enabled ? "on" : "off"}` : "";
+  if (channel === "email") {
+    if (entry.action === "channel.added") return `${who} added a team email address`;
+    if (entry.action === "channel.removed") return `${who} removed a team email address`;
+    return switched
+      ? `${who} switched a team email address${switched}`
+      : `${who} changed a team email address`;
+  }
+  if (channel === "telegram_group") {
+    if (entry.action === "channel.added") return `${who} linked a Telegram group`;
+    if (entry.action === "channel.removed") {
+      if (entry.detail.via === "telegram") return "The Telegram group was unlinked from Telegram (/stop)";
+      if (entry.detail.via === "linked_elsewhere") {
+        return "The Telegram group was linked to another organization";
+      }
+      return `${who} unlinked the Telegram group`;
+    }
+    return switched
+      ? `${who} switched the Telegram group${switched}`
+      : `${who} linked another Telegram group`;
+  }
+  if (entry.action === "channel.added") {
+    return `${who} added a team ${String(entry.detail.kind ?? "")} webhook`;
+  }
+  if (entry.action === "channel.removed") return `${who} removed a team webhook`;
+  return `${who} switched a team webhook${switched}`;
 }
 
 function TeamAddForm({ org, onAdded }: { org: Organization; onAdded: () => void }) {
@@ -276,7 +307,7 @@ function TeamChannels({ org }: { org: Organization }) {
           </li>
         ))}
       </ul>
-      {hooks.length === 0 ? <p class="empty">No team channel yet.</p> : null}
+      {hooks.length === 0 ? <p class="empty">No team webhook yet.</p> : null}
       {manages
         ? (
           <Form
@@ -302,6 +333,8 @@ function TeamChannels({ org }: { org: Organization }) {
         )
         : null}
       <ErrorNote error={error} />
+      <TeamEmailAddresses org={org} />
+      <TeamTelegram org={org} />
     </section>
   );
 }

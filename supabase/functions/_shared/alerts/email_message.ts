@@ -7,6 +7,7 @@
  */
 import type { AlertEvent } from "./alert_event.ts";
 import { displayName, eventHeadline, telegramAlertText } from "./telegram_message.ts";
+import { oneLine } from "./team_line.ts";
 
 export interface EmailLinks {
   /** `https://…/functions/v1/email-links/unsubscribe?token=…` (this mail's own token). */
@@ -51,9 +52,17 @@ function eventText(event: AlertEvent): string {
   return telegramAlertText(event).replace("alerts reach this chat", "alerts reach this address");
 }
 
-function footerLines(links: EmailLinks): string[] {
+/** Why this address gets the mail: an account's channel, or an organization's (a team address). */
+function channelOf(events: readonly AlertEvent[]): string {
+  const organization = events.find((event) => event.organization)?.organization;
+  return organization
+    ? `the organization ${oneLine(organization.name)} on ${SERVICE}`
+    : `a ${SERVICE} account`;
+}
+
+function footerLines(events: readonly AlertEvent[], links: EmailLinks): string[] {
   return [
-    `You get this because this address is an alert channel of a ${SERVICE} account.`,
+    `You get this because this address is an alert channel of ${channelOf(events)}.`,
     ...(links.settingsUrl ? [`Change what is sent: ${links.settingsUrl}`] : []),
     `Unsubscribe this address (one click): ${links.unsubscribeUrl}`,
   ];
@@ -64,7 +73,7 @@ function textPart(events: readonly AlertEvent[], links: EmailLinks): string {
     `${events.length} alerts for your watched names:`,
     ...events.map((event, index) => `${index + 1}. ${eventText(event)}`),
   ].join("\n\n");
-  return `${body}\n\n-- \n${footerLines(links).join("\n")}\n`;
+  return `${body}\n\n-- \n${footerLines(events, links).join("\n")}\n`;
 }
 
 function htmlEvent(event: AlertEvent): string {
@@ -88,7 +97,9 @@ function htmlPart(events: readonly AlertEvent[], links: EmailLinks): string {
     escapeHtml(emailSubject(events))
   }</title></head><body style="font:15px/1.5 system-ui,sans-serif;color:#111;max-width:640px;margin:0 auto;padding:16px">` +
     `${intro}${items}<hr style="border:0;border-top:1px solid #ddd;margin:24px 0 8px">` +
-    `<p style="font-size:13px;color:#555">You get this because this address is an alert channel of a ${SERVICE} account.${settings} <a href="${
+    `<p style="font-size:13px;color:#555">You get this because this address is an alert channel of ${
+      escapeHtml(channelOf(events))
+    }.${settings} <a href="${
       escapeHtml(links.unsubscribeUrl)
     }">Unsubscribe this address</a></p></body></html>`;
 }

@@ -83,6 +83,9 @@ interface MailRow {
   registrar: string | null;
   expires_at: Date | null;
   days_before: number | null;
+  organization_id: string | null;
+  organization_name: string | null;
+  claimed_by_name: string | null;
 }
 
 export function databaseEmailQueue(run: TransactionRunner = asService): EmailQueue {
@@ -111,7 +114,7 @@ export function databaseEmailQueue(run: TransactionRunner = asService): EmailQue
                  c.email_address_id, c.to_address, c.address_status, c.address_enabled, c.unsubscribe_token,
                  ev.id as event_id, ev.type, ev.created_at, ev.domain_name, ev.unicode_name, ev.previous_status,
                  ev.status, ev.checked_at, ev.predicted_drop_at, ev.prediction_basis, ev.evidence, ev.registrar,
-                 ev.expires_at, ev.days_before
+                 ev.expires_at, ev.days_before, ev.organization_id, ev.organization_name, ev.claimed_by_name
             from private.claim_email_mails(${limit}, ${leaseSeconds}, ${windowSeconds}, ${maxEvents})
                  with ordinality as c
             join public.alert_events as ev on ev.id = c.event_id
@@ -164,6 +167,11 @@ function toMails(rows: MailRow[]): ClaimedMail[] {
         registrar: row.registrar,
         expiresAt: row.expires_at,
         daysBefore: row.days_before,
+        // A team address's alert names the organization and the claimer (docs/organizations.md).
+        organization: row.organization_id
+          ? { id: row.organization_id, name: row.organization_name ?? "" }
+          : null,
+        claimedBy: row.claimed_by_name,
       },
     });
   }

@@ -58,6 +58,14 @@ export async function handleBotRequest(request: Request, deps: BotDeps): Promise
       case "help":
         answer = replies.help;
         break;
+      case "link_group":
+        answer = await deps.store.linkGroup(action.token, action.chatId) === "linked"
+          ? replies.groupLinked
+          : replies.groupInvalidLink;
+        break;
+      case "stop_group":
+        answer = await deps.store.unlinkGroup(action.chatId) ? replies.groupStopped : replies.groupNotLinked;
+        break;
       case "refuse_chat":
         answer = replies.privateOnly;
         break;

@@ -9,6 +9,10 @@ export interface BotStore {
   unlinkChat(chatId: string): Promise<boolean>;
   /** The linked account's watched names (at most `limit`) and count; null when no account is linked. */
   watchlist(chatId: string, limit: number): Promise<{ count: number; names: WatchedName[] } | null>;
+  /** A group's link to an organization: 'linked', or 'invalid' (unknown, expired, used, maker demoted). */
+  linkGroup(token: string, chatId: string): Promise<"linked" | "invalid">;
+  /** Whether the group was linked to an organization. */
+  unlinkGroup(chatId: string): Promise<boolean>;
 }
 
 export function databaseBotStore(run: TransactionRunner = asService): BotStore {
@@ -32,6 +36,20 @@ export function databaseBotStore(run: TransactionRunner = asService): BotStore {
         const [row] = await tx<{ list: { count: number; names: WatchedName[] } | null }[]>`
           select private.telegram_chat_watchlist(${chatId}, ${limit}) as list`;
         return row.list;
+      }),
+    linkGroup: (token, chatId) =>
+      run(async (tx) => {
+        const [row] = await tx<
+          { outcome: string }[]
+        >`select private.telegram_link_group(${token}, ${chatId}) as outcome`;
+        return row.outcome === "linked" ? "linked" : "invalid";
+      }),
+    unlinkGroup: (chatId) =>
+      run(async (tx) => {
+        const [row] = await tx<
+          { unlinked: boolean }[]
+        >`select private.telegram_unlink_group(${chatId}) as unlinked`;
+        return row.unlinked;
       }),
   };
 }
