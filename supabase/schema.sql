@@ -921,6 +921,25 @@ $$;
 ALTER FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) OWNER TO postgres;
 
 --
+-- Name: cleaned_tags(text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.cleaned_tags(p_tags text[]) RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(array_agg(t.tag order by t.first), '{}')
+    from (
+      select btrim(u.tag) as tag, min(u.ord) as first
+        from unnest(p_tags) with ordinality as u (tag, ord)
+       where u.tag is not null and btrim(u.tag) <> ''
+       group by btrim(u.tag)
+    ) as t
+$$;
+
+ALTER FUNCTION private.cleaned_tags(p_tags text[]) OWNER TO postgres;
+
+--
 -- Name: confirm_email_address(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -981,6 +1000,60 @@ end
 $$;
 
 ALTER FUNCTION private.consume_api_request(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: consume_app_check(uuid); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.consume_app_check(p_user_id uuid) RETURNS TABLE(allowed boolean, check_limit integer, remaining integer, reset_at timestamp with time zone, shared_with_api boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+#variable_conflict use_column
+declare
+  v_day date := (now() at time zone 'UTC')::date;
+  v_reset_at timestamptz := ((now() at time zone 'UTC')::date + 1)::timestamp at time zone 'UTC';
+  v_own integer;
+  v_api_access boolean;
+  v_api_limit integer;
+  v_count integer;
+begin
+  select pl.app_checks_per_day, pl.api_access, pl.requests_per_day
+    into v_own, v_api_access, v_api_limit
+    from public.profiles as p
+    join public.plans as pl on pl.id = p.plan_id
+   where p.id = p_user_id;
+  if not found then
+    raise exception using errcode = 'DW401', message = 'DW401: Unknown account.';
+  end if;
+
+  if v_own is null then
+    if not v_api_access then
+      return query select false, 0, 0, v_reset_at, false;
+      return;
+    end if;
+    return query select c.allowed, c.request_limit, c.remaining, c.reset_at, true
+                   from private.count_api_request(p_user_id, v_api_limit) as c;
+    return;
+  end if;
+
+  if v_own > 0 then
+    insert into public.app_check_counters as c (user_id, day, check_count)
+    values (p_user_id, v_day, 1)
+    on conflict (user_id, day) do update
+       set check_count = c.check_count + 1
+     where c.check_count < v_own
+    returning c.check_count into v_count;
+    if found then
+      return query select true, v_own, v_own - v_count, v_reset_at, false;
+      return;
+    end if;
+  end if;
+  return query select false, v_own, 0, v_reset_at, false;
+end
+$$;
+
+ALTER FUNCTION private.consume_app_check(p_user_id uuid) OWNER TO postgres;
 
 --
 -- Name: consume_org_api_request(uuid); Type: FUNCTION; Schema: private; Owner: postgres
@@ -2202,6 +2275,23 @@ $$;
 ALTER FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) OWNER TO postgres;
 
 --
+-- Name: note_unknown_reason(text, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+  update public.domains as d
+     set unknown_reason = p_reason
+   where d.name = p_domain_name
+     and d.unknown_reason is distinct from p_reason
+     and p_reason ~ '^[a-z0-9_]{1,64}$'
+$_$;
+
+ALTER FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) OWNER TO postgres;
+
+--
 -- Name: nudge_alert_delivery(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -3352,6 +3442,48 @@ $$;
 ALTER FUNCTION private.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid) OWNER TO postgres;
 
 --
+-- Name: radar_key(text, text, timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) RETURNS numeric
+    LANGUAGE sql STABLE
+    AS $$
+  select case p_order
+    when 'urgency' then
+      case when p_status = 'pending_delete' then coalesce(extract(epoch from p_predicted_drop_at), 1e12)
+           when p_status = 'registered' and p_expires_at < p_now + interval '30 days'
+             then extract(epoch from p_expires_at)
+           else 0 end
+    when 'expiry' then coalesce(extract(epoch from p_expires_at), 0)
+    when 'added' then -extract(epoch from p_added_at)
+    else 0
+  end
+$$;
+
+ALTER FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) OWNER TO postgres;
+
+--
+-- Name: radar_rank(text, text, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) RETURNS integer
+    LANGUAGE sql STABLE
+    AS $$
+  select case p_order
+    when 'urgency' then
+      case when p_status = 'available' then 0
+           when p_status = 'pending_delete' then 1
+           when p_status = 'registered' and p_expires_at < p_now + interval '30 days' then 2
+           when p_status = 'unknown' then 3
+           else 4 end
+    when 'expiry' then case when p_expires_at is null then 1 else 0 end
+    else 0
+  end
+$$;
+
+ALTER FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) OWNER TO postgres;
+
+--
 -- Name: rate_limit_acquire(text, text, integer); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4438,6 +4570,20 @@ $$;
 ALTER FUNCTION private.reset_drop_prediction() OWNER TO postgres;
 
 --
+-- Name: retagged(text[], text[], text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select private.cleaned_tags(array(select t.tag from unnest(p_tags) with ordinality as t (tag, ord)
+                                     where t.tag <> all (p_remove) order by t.ord) || p_add)
+$$;
+
+ALTER FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) OWNER TO postgres;
+
+--
 -- Name: revoke_invitations_of_former_inviter(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -4650,6 +4796,32 @@ end
 $$;
 
 ALTER FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) OWNER TO postgres;
+
+--
+-- Name: tags_problem(text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.tags_problem(p_tags text[]) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_tags is null then 'tags must be a list'
+    when coalesce(array_ndims(p_tags), 1) <> 1 then 'tags must be a flat list'
+    when cardinality(p_tags) > 10 then 'a name has at most 10 tags'
+    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag is null) then 'a tag cannot be null'
+    when exists (select 1 from unnest(p_tags) as t (tag) where char_length(t.tag) not between 1 and 32)
+      then 'a tag has 1 to 32 characters'
+    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag <> btrim(t.tag))
+      then 'a tag cannot start or end with a space'
+    when exists (select 1 from unnest(p_tags) as t (tag) where t.tag ~ '[,[:cntrl:]]')
+      then 'a tag cannot contain a comma or a control character'
+    when (select count(distinct t.tag) from unnest(p_tags) as t (tag)) <> cardinality(p_tags)
+      then 'a tag is repeated'
+  end
+$$;
+
+ALTER FUNCTION private.tags_problem(p_tags text[]) OWNER TO postgres;
 
 --
 -- Name: telegram_chat_watchlist(text, integer); Type: FUNCTION; Schema: private; Owner: postgres
@@ -5015,9 +5187,11 @@ CREATE TABLE public.domains (
     prediction_correction_seconds integer DEFAULT 0 NOT NULL,
     id bigint NOT NULL,
     registry_unreadable_at timestamp with time zone,
+    unknown_reason text,
     CONSTRAINT domains_name_check CHECK (((name = lower(name)) AND (name !~ '\.$'::text) AND (length(name) <= 253) AND (name ~ '^[a-z0-9-]+(\.[a-z0-9-]+)+$'::text))),
     CONSTRAINT domains_prediction_basis_check CHECK ((prediction_basis = ANY (ARRAY['redemption_period'::text, 'pending_delete_period'::text, 'unknown'::text]))),
-    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text])))
+    CONSTRAINT domains_status_check CHECK ((status = ANY (ARRAY['unknown'::text, 'registered'::text, 'pending_delete'::text, 'available'::text]))),
+    CONSTRAINT domains_unknown_reason_check CHECK ((unknown_reason ~ '^[a-z0-9_]{1,64}$'::text))
 );
 
 ALTER TABLE public.domains OWNER TO postgres;
@@ -5047,6 +5221,12 @@ COMMENT ON COLUMN public.domains.prediction_correction_seconds IS 'The registry 
 COMMENT ON COLUMN public.domains.registry_unreadable_at IS 'When the last check of the name got an answer from the registry that could not be read (reason whois_unrecognized: a reserved or blocked name''s text, a new phrasing); null once a later check reads the registry''s answer. Shown on the name''s page.';
 
 --
+-- Name: COLUMN domains.unknown_reason; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.domains.unknown_reason IS 'The reason (the API contract''s check reason, e.g. rdap_timeout) of the poller''s last undecided check of the name; shown while the status is unknown. Written by private.note_unknown_reason.';
+
+--
 -- Name: watched_domain_json(text, text, timestamp with time zone, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -5070,6 +5250,90 @@ CREATE FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name t
 $$;
 
 ALTER FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) OWNER TO postgres;
+
+--
+-- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.watchlist_entries (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    domain_name text NOT NULL,
+    unicode_name text,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    note text,
+    CONSTRAINT watchlist_entries_note_check CHECK (((note IS NULL) OR ((char_length(note) >= 1) AND (char_length(note) <= 500)))),
+    CONSTRAINT watchlist_entries_tags_check CHECK ((private.tags_problem(tags) IS NULL)),
+    CONSTRAINT watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
+);
+
+ALTER TABLE public.watchlist_entries OWNER TO postgres;
+
+--
+-- Name: COLUMN watchlist_entries.deleted_at; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.watchlist_entries.deleted_at IS 'Soft delete: set by remove_watchlist_domain. Removed rows are excluded from lists and quota.';
+
+--
+-- Name: COLUMN watchlist_entries.tags; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.watchlist_entries.tags IS 'The user''s own tags for the name: up to 10, each 1–32 characters (private.tags_problem). Kept while the entry is removed, so adding the name again (undo) brings them back.';
+
+--
+-- Name: COLUMN watchlist_entries.note; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.watchlist_entries.note IS 'The user''s own note for the name, 1–500 characters, or null.';
+
+--
+-- Name: watched_entry_json(public.watchlist_entries, public.domains); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) RETURNS jsonb
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'domain_name', p_entry.domain_name,
+    'unicode_name', p_entry.unicode_name,
+    'status', p_domain.status,
+    'added_at', p_entry.added_at,
+    'last_checked_at', p_domain.last_checked_at,
+    'status_changed_at', p_domain.status_changed_at,
+    'expires_at', p_domain.expires_at,
+    'registrar', p_domain.registrar,
+    'predicted_drop_at', case when p_domain.status = 'pending_delete' then p_domain.predicted_drop_at end,
+    'prediction_basis', case when p_domain.status = 'pending_delete' then p_domain.prediction_basis end,
+    'unknown_reason', case when p_domain.status = 'unknown'
+                           then coalesce(p_domain.unknown_reason,
+                                         case when p_domain.last_checked_at is null then 'not_checked_yet' end)
+                      end,
+    'next_check_at', case when p_domain.status = 'unknown' then p_domain.next_check_at end,
+    'tags', to_jsonb(p_entry.tags),
+    'note', p_entry.note,
+    -- When the last poller check got a registry answer it could not read (20261206000400); null otherwise.
+    'registry_unreadable_at', p_domain.registry_unreadable_at
+  )
+$$;
+
+ALTER FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) OWNER TO postgres;
+
+--
+-- Name: watched_name(text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.watched_name(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select rtrim(lower(btrim(coalesce(p_name, ''))), '.')
+$$;
+
+ALTER FUNCTION private.watched_name(p_name text) OWNER TO postgres;
 
 --
 -- Name: webhook_kind_problem(text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -6009,7 +6273,7 @@ CREATE FUNCTION public.domain_detail(p_domain_name text) RETURNS jsonb
     AS $$
 declare
   v_uid uuid := public.current_account_id();
-  v_name text := rtrim(lower(btrim(coalesce(p_domain_name, ''))), '.');
+  v_name text := private.watched_name(p_domain_name);
   v_entry public.watchlist_entries;
   v_domain public.domains;
   v_history jsonb;
@@ -6076,7 +6340,7 @@ begin
     ) as ev;
 
   return jsonb_build_object(
-    'domain', private.watched_domain_json(v_entry.domain_name, v_entry.unicode_name, v_entry.added_at, v_domain),
+    'domain', private.watched_entry_json(v_entry, v_domain),
     'history', v_history,
     'alerts', v_alerts);
 end
@@ -6347,7 +6611,7 @@ ALTER FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limi
 -- Name: list_watchlist(integer, integer, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text)
+CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $_$
@@ -6370,7 +6634,7 @@ begin
     -- when there is none: every name sorts after ''), joined to domains, limit + 1 rows.
     return query
       select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-             d.status_changed_at, d.expires_at, d.registrar
+             d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
         from public.watchlist_entries as e
         join public.domains as d on d.name = e.domain_name
        where e.user_id = v_uid
@@ -6395,7 +6659,7 @@ begin
        offset $3
      )
      select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-            d.status_changed_at, d.expires_at, d.registrar
+            d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
        from page
        join public.watchlist_entries as e
          on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null
@@ -7317,6 +7581,89 @@ $$;
 ALTER FUNCTION public.set_telegram_expiring_days(p_days integer[]) OWNER TO postgres;
 
 --
+-- Name: set_watchlist_details(jsonb); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.set_watchlist_details(p_items jsonb) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_problem text;
+  v_updated integer;
+  v_not_watched jsonb;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_items is null or jsonb_typeof(p_items) <> 'array' or jsonb_array_length(p_items) not between 1 and 500
+  then
+    raise exception using errcode = 'DW400', message = 'DW400: Send a list of 1 to 500 names with their details.';
+  end if;
+
+  select format('item %s (%s): %s', i.ord, coalesce(i.item ->> 'domain_name', '?'), p.problem)
+    into v_problem
+    from jsonb_array_elements(p_items) with ordinality as i (item, ord)
+    cross join lateral (
+      select case
+        when jsonb_typeof(i.item) <> 'object' then 'each item must be an object'
+        when exists (select 1 from jsonb_object_keys(i.item) as k (key)
+                      where k.key not in ('domain_name', 'tags', 'note'))
+          then 'only domain_name, tags and note may be set'
+        when jsonb_typeof(i.item -> 'domain_name') is distinct from 'string'
+          then 'domain_name must be a string'
+        when i.item ? 'tags' and (jsonb_typeof(i.item -> 'tags') <> 'array'
+                                  or exists (select 1 from jsonb_array_elements(i.item -> 'tags') as t (tag)
+                                              where jsonb_typeof(t.tag) <> 'string'))
+          then 'tags must be a list of strings'
+        when i.item ? 'tags' and private.tags_problem(private.cleaned_tags(
+               array(select jsonb_array_elements_text(i.item -> 'tags')))) is not null
+          then private.tags_problem(private.cleaned_tags(array(select jsonb_array_elements_text(i.item -> 'tags'))))
+        when i.item ? 'note' and jsonb_typeof(i.item -> 'note') not in ('string', 'null')
+          then 'note must be a string or null'
+        when char_length(btrim(coalesce(i.item ->> 'note', ''))) > 500 then 'a note has at most 500 characters'
+      end as problem
+    ) as p
+   where p.problem is not null
+   order by i.ord
+   limit 1;
+  if v_problem is not null then
+    raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem || '.';
+  end if;
+
+  with items as (
+    select private.watched_name(i.item ->> 'domain_name') as domain_name,
+           i.item ? 'tags' as has_tags,
+           case when i.item ? 'tags'
+                then private.cleaned_tags(array(select jsonb_array_elements_text(i.item -> 'tags'))) end as tags,
+           i.item ? 'note' as has_note,
+           nullif(btrim(coalesce(i.item ->> 'note', '')), '') as note,
+           i.ord
+      from jsonb_array_elements(p_items) with ordinality as i (item, ord)
+  ),
+  last_items as (
+    -- A name sent twice: its last item wins.
+    select distinct on (it.domain_name) it.* from items as it order by it.domain_name, it.ord desc
+  ),
+  updated as (
+    update public.watchlist_entries as e
+       set tags = case when li.has_tags then li.tags else e.tags end,
+           note = case when li.has_note then li.note else e.note end
+      from last_items as li
+     where e.user_id = v_uid and e.deleted_at is null and e.domain_name = li.domain_name
+    returning e.domain_name
+  )
+  select (select count(*)::integer from updated),
+         coalesce((select jsonb_agg(li.domain_name order by li.domain_name) from last_items as li
+                    where li.domain_name not in (select u.domain_name from updated as u)), '[]'::jsonb)
+    into v_updated, v_not_watched;
+
+  return jsonb_build_object('updated', v_updated, 'not_watched', v_not_watched);
+end
+$$;
+
+ALTER FUNCTION public.set_watchlist_details(p_items jsonb) OWNER TO postgres;
+
+--
 -- Name: set_webhook_expiring_days(uuid, integer[]); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
@@ -7383,6 +7730,61 @@ CREATE FUNCTION public.shares_organization_with(p_user_id uuid) RETURNS boolean
 $$;
 
 ALTER FUNCTION public.shares_organization_with(p_user_id uuid) OWNER TO postgres;
+
+--
+-- Name: tag_watchlist_domains(text[], text[], text[]); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[] DEFAULT '{}'::text[], p_remove text[] DEFAULT '{}'::text[]) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_add text[] := private.cleaned_tags(coalesce(p_add, '{}'));
+  v_remove text[] := private.cleaned_tags(coalesce(p_remove, '{}'));
+  v_problem text;
+  v_changed integer;
+begin
+  perform private.refuse_oauth_client_token();
+  if p_domain_names is null or coalesce(array_ndims(p_domain_names), 1) <> 1
+     or cardinality(p_domain_names) not between 1 and 1000 then
+    raise exception using errcode = 'DW400', message = 'DW400: Send 1 to 1000 names.';
+  end if;
+  if cardinality(v_add) = 0 and cardinality(v_remove) = 0 then
+    raise exception using errcode = 'DW400', message = 'DW400: Name a tag to add or to remove.';
+  end if;
+  v_problem := coalesce(private.tags_problem(v_add), private.tags_problem(v_remove));
+  if v_problem is not null then
+    raise exception using errcode = 'DW400', message = 'DW400: ' || v_problem || '.';
+  end if;
+
+  select string_agg(e.domain_name, ', ' order by e.domain_name) into v_problem
+    from public.watchlist_entries as e
+   where e.user_id = v_uid and e.deleted_at is null
+     and e.domain_name in (select private.watched_name(n) from unnest(p_domain_names) as n)
+     and cardinality(private.retagged(e.tags, v_add, v_remove)) > 10;
+  if v_problem is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: A name has at most 10 tags; these would have more: ' || left(v_problem, 400) || '.';
+  end if;
+
+  -- The table's check constraint holds the limit under concurrency too (a concurrent change that would
+  -- pass it fails with 23514).
+  with changed as (
+    update public.watchlist_entries as e
+       set tags = private.retagged(e.tags, v_add, v_remove)
+     where e.user_id = v_uid and e.deleted_at is null
+       and e.domain_name in (select private.watched_name(n) from unnest(p_domain_names) as n)
+       and e.tags is distinct from private.retagged(e.tags, v_add, v_remove)
+    returning 1
+  )
+  select count(*)::integer into v_changed from changed;
+  return v_changed;
+end
+$$;
+
+ALTER FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) OWNER TO postgres;
 
 --
 -- Name: unlink_organization_telegram_group(uuid); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7565,117 +7967,195 @@ $$;
 ALTER FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) OWNER TO postgres;
 
 --
--- Name: watchlist_page(text, text, integer, integer); Type: FUNCTION; Schema: public; Owner: postgres
+-- Name: watchlist_page(text, text, integer, integer, text, text, text, text); Type: FUNCTION; Schema: public; Owner: postgres
 --
 
-CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT 0) RETURNS jsonb
+CREATE FUNCTION public.watchlist_page(p_status text DEFAULT NULL::text, p_search text DEFAULT NULL::text, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_order text DEFAULT 'urgency'::text, p_after text DEFAULT NULL::text, p_focus text DEFAULT NULL::text, p_tag text DEFAULT NULL::text) RETURNS jsonb
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $$
+    AS $_$
 declare
   v_uid uuid := public.current_account_id();
+  v_now timestamptz := now();
   v_pattern text;
+  v_order text := coalesce(p_order, 'urgency');
+  v_after_rank integer;
+  v_after_key numeric;
+  v_after_name text;
+  v_where text := 'e.user_id = $1 and e.deleted_at is null';
+  v_filtered boolean;
+  v_joined boolean;
+  v_rank text;
+  v_key text;
   v_total integer;
-  v_domains jsonb;
+  v_rows jsonb;
+  v_next text;
 begin
   if p_limit is null or p_limit < 1 or p_limit > 200 then
     raise exception using errcode = '22023', message = 'limit must be between 1 and 200.';
   end if;
-  if p_offset is null or p_offset < 0 then
+  if p_offset is not null and p_offset < 0 then
     raise exception using errcode = '22023', message = 'offset must not be negative.';
+  end if;
+  if p_offset is not null and p_after is not null then
+    raise exception using errcode = '22023', message = 'Send either a cursor or an offset, not both.';
   end if;
   if p_status is not null and p_status not in ('unknown', 'registered', 'pending_delete', 'available') then
     raise exception using errcode = '22023',
       message = 'status must be one of unknown, registered, pending_delete, available.';
   end if;
+  if v_order not in ('urgency', 'name', 'expiry', 'added') then
+    raise exception using errcode = '22023', message = 'order must be one of urgency, name, expiry, added.';
+  end if;
+  if p_focus is not null
+     and p_focus not in ('available_now', 'dropping_within_7_days', 'expiring_within_30_days', 'unknown') then
+    raise exception using errcode = '22023', message =
+      'focus must be one of available_now, dropping_within_7_days, expiring_within_30_days, unknown.';
+  end if;
   if p_search is not null and char_length(p_search) > 253 then
     raise exception using errcode = '22023', message = 'search must be at most 253 characters.';
   end if;
+  if p_tag is not null and char_length(p_tag) > 32 then
+    raise exception using errcode = '22023', message = 'a tag has at most 32 characters.';
+  end if;
+  if p_after is not null then
+    if p_after !~ '^[0-9]\|-?[0-9]+(\.[0-9]+)?\|[a-z0-9.-]{1,253}$' then
+      raise exception using errcode = '22023', message = 'cursor is not one this function gave.';
+    end if;
+    v_after_rank := split_part(p_after, '|', 1)::integer;
+    v_after_key := split_part(p_after, '|', 2)::numeric;
+    v_after_name := split_part(p_after, '|', 3);
+  end if;
   if nullif(btrim(p_search), '') is not null then
     v_pattern := '%' || replace(replace(replace(btrim(p_search), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+    v_where := v_where || ' and (e.domain_name ilike $2 escape ''\'' or e.unicode_name ilike $2 escape ''\'')';
+  end if;
+  if nullif(p_tag, '') is not null then
+    v_where := v_where || ' and e.tags @> array[$3]';
   end if;
 
-  if p_status is null and v_pattern is null then
-    select count(*)::integer into v_total
-      from public.watchlist_entries as e
-     where e.user_id = v_uid and e.deleted_at is null;
+  -- Conditions on the domain row.
+  v_filtered := p_status is not null or p_focus is not null;
+  v_joined := v_filtered or v_order <> 'name';
+  if p_status is not null then
+    v_where := v_where || ' and d.status = $4';
+  end if;
+  v_where := v_where || case p_focus
+    when 'available_now' then ' and d.status = ''available'''
+    when 'dropping_within_7_days' then
+      ' and d.status = ''pending_delete'' and d.predicted_drop_at < $5 + interval ''7 days'''
+    when 'expiring_within_30_days' then
+      ' and d.status = ''registered'' and d.expires_at < $5 + interval ''30 days'''
+    when 'unknown' then ' and d.status = ''unknown'''
+    else '' end;
 
-    with page as (
-      select e.domain_name, e.unicode_name, e.added_at
-        from public.watchlist_entries as e
-       where e.user_id = v_uid and e.deleted_at is null
-       order by e.domain_name collate "C"
-       limit p_limit offset p_offset
-    )
-    select coalesce(jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
-                              order by pg.domain_name collate "C"), '[]'::jsonb)
-      into v_domains
-      from page as pg
-      join public.domains as d on d.name = pg.domain_name;
-  elsif p_status is null then
-    -- Search only: the entries alone are counted; only the page is joined to the domains.
-    select count(*)::integer into v_total
-      from public.watchlist_entries as e
-     where e.user_id = v_uid
-       and e.deleted_at is null
-       and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\');
+  v_rank := format('private.radar_rank(%L, d.status, d.expires_at, $5)', v_order);
+  v_key := format('private.radar_key(%L, d.status, d.expires_at, d.predicted_drop_at, e.added_at, $5)', v_order);
 
-    v_domains := '[]'::jsonb;
-    if v_total > p_offset then
-      with page as (
-        select e.domain_name, e.unicode_name, e.added_at
-          from public.watchlist_entries as e
-         where e.user_id = v_uid
-           and e.deleted_at is null
-           and (e.domain_name ilike v_pattern escape '\' or e.unicode_name ilike v_pattern escape '\')
-         order by e.domain_name collate "C"
-         limit p_limit offset p_offset
-      )
-      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, d)
-                       order by pg.domain_name collate "C")
-        into v_domains
-        from page as pg
-        join public.domains as d on d.name = pg.domain_name;
-    end if;
+  if v_filtered then
+    execute 'select count(*)::integer from public.watchlist_entries as e
+               join public.domains as d on d.name = e.domain_name where ' || v_where
+       into v_total
+      using v_uid, v_pattern, p_tag, p_status, v_now;
   else
-    -- A status: each entry (that the search keeps) is joined to its domain by primary key.
-    select count(*)::integer into v_total
-      from public.watchlist_entries as e
-      join public.domains as d on d.name = e.domain_name
-     where e.user_id = v_uid
-       and e.deleted_at is null
-       and d.status = p_status
-       and (v_pattern is null
-            or e.domain_name ilike v_pattern escape '\'
-            or e.unicode_name ilike v_pattern escape '\');
-
-    v_domains := '[]'::jsonb;
-    if v_total > p_offset then
-      with page as (
-        select e.domain_name, e.unicode_name, e.added_at, d
-          from public.watchlist_entries as e
-          join public.domains as d on d.name = e.domain_name
-         where e.user_id = v_uid
-           and e.deleted_at is null
-           and d.status = p_status
-           and (v_pattern is null
-                or e.domain_name ilike v_pattern escape '\'
-                or e.unicode_name ilike v_pattern escape '\')
-         order by e.domain_name collate "C"
-         limit p_limit offset p_offset
-      )
-      select jsonb_agg(private.watched_domain_json(pg.domain_name, pg.unicode_name, pg.added_at, pg.d)
-                       order by pg.domain_name collate "C")
-        into v_domains
-        from page as pg;
-    end if;
+    execute 'select count(*)::integer from public.watchlist_entries as e where ' || v_where
+       into v_total
+      using v_uid, v_pattern, p_tag, p_status, v_now;
   end if;
 
-  return jsonb_build_object('total', v_total, 'domains', v_domains);
+  if v_total = 0 or coalesce(p_offset, 0) >= v_total then
+    return jsonb_build_object('total', v_total, 'domains', '[]'::jsonb, 'next_cursor', null);
+  end if;
+
+  if not v_joined then
+    -- The name order: the index gives the order; only the page is joined.
+    execute format(
+      'with page as (
+         select page_rows.e, row_number() over (order by (page_rows.e).domain_name collate "C") as n
+           from (
+             select e from public.watchlist_entries as e
+              where %s %s
+              order by e.domain_name collate "C"
+              limit $7 + 1 offset $8
+           ) as page_rows
+       )
+       select jsonb_agg(private.watched_entry_json(p.e, pd.d) order by p.n) filter (where p.n <= $7),
+              max(case when p.n = $7 then ''0|0|'' || (p.e).domain_name end)
+                filter (where (select count(*) from page) > $7)
+         from page as p
+         cross join lateral (select d from public.domains as d where d.name = (p.e).domain_name offset 0) as pd',
+      v_where,
+      case when p_after is null then '' else 'and e.domain_name collate "C" > $6 collate "C"' end)
+      into v_rows, v_next
+      using v_uid, v_pattern, p_tag, p_status, v_now, v_after_name, p_limit, coalesce(p_offset, 0);
+  else
+    execute format(
+      'with page as (
+         select r.id, r.rank, r.key, r.domain_name,
+                row_number() over (order by r.rank, r.key, r.domain_name collate "C") as n
+           from (
+             select k.* from (
+               select e.id, e.domain_name, %1$s as rank, %2$s as key
+                 from public.watchlist_entries as e
+                 join public.domains as d on d.name = e.domain_name
+                where %3$s
+             ) as k
+              where %4$s
+              order by k.rank, k.key, k.domain_name collate "C"
+              limit $7 + 1 offset $8
+           ) as r
+       )
+       select jsonb_agg(private.watched_entry_json(pe.e, pd.d) order by p.n) filter (where p.n <= $7),
+              max(case when p.n = $7 then p.rank || ''|'' || p.key || ''|'' || p.domain_name end)
+                filter (where (select count(*) from page) > $7)
+         from page as p
+         cross join lateral (select e from public.watchlist_entries as e where e.id = p.id offset 0) as pe
+         cross join lateral (select d from public.domains as d where d.name = p.domain_name offset 0) as pd',
+      v_rank, v_key, v_where,
+      case when p_after is null then 'true'
+           else '(k.rank > $9 or (k.rank = $9 and (k.key > $10 or (k.key = $10
+                   and k.domain_name collate "C" > $6 collate "C"))))' end)
+      into v_rows, v_next
+      using v_uid, v_pattern, p_tag, p_status, v_now, v_after_name, p_limit, coalesce(p_offset, 0),
+            v_after_rank, v_after_key;
+  end if;
+
+  return jsonb_build_object('total', v_total, 'domains', coalesce(v_rows, '[]'::jsonb), 'next_cursor', v_next);
+end
+$_$;
+
+ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) OWNER TO postgres;
+
+--
+-- Name: watchlist_summary(); Type: FUNCTION; Schema: public; Owner: postgres
+--
+
+CREATE FUNCTION public.watchlist_summary() RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := public.current_account_id();
+  v_now timestamptz := now();
+  v_result jsonb;
+begin
+  select jsonb_build_object(
+           'available_now', count(*) filter (where d.status = 'available'),
+           'dropping_within_7_days', count(*) filter (where d.status = 'pending_delete'
+                                                        and d.predicted_drop_at < v_now + interval '7 days'),
+           'expiring_within_30_days', count(*) filter (where d.status = 'registered'
+                                                         and d.expires_at < v_now + interval '30 days'),
+           'unknown', count(*) filter (where d.status = 'unknown'),
+           'total', count(*))
+    into v_result
+    from public.watchlist_entries as e
+    join public.domains as d on d.name = e.domain_name
+   where e.user_id = v_uid and e.deleted_at is null;
+  return v_result;
 end
 $$;
 
-ALTER FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) OWNER TO postgres;
+ALTER FUNCTION public.watchlist_summary() OWNER TO postgres;
 
 --
 -- Name: webhook_url_problem(text); Type: FUNCTION; Schema: public; Owner: postgres
@@ -7781,6 +8261,8 @@ CREATE TABLE public.plans (
     webhooks boolean DEFAULT false NOT NULL,
     sort_order integer DEFAULT 0 NOT NULL,
     extra_alert_emails integer DEFAULT 0 NOT NULL,
+    app_checks_per_day integer,
+    CONSTRAINT plans_app_checks_per_day_check CHECK (((app_checks_per_day IS NULL) OR (app_checks_per_day >= 0))),
     CONSTRAINT plans_extra_alert_emails_check CHECK (((extra_alert_emails >= 0) AND (extra_alert_emails <= 100))),
     CONSTRAINT plans_requests_per_day_check CHECK (((requests_per_day IS NULL) OR (requests_per_day >= 0))),
     CONSTRAINT plans_watchlist_quota_check CHECK ((watchlist_quota >= 0))
@@ -7799,6 +8281,12 @@ COMMENT ON TABLE public.plans IS 'Product plans. requests_per_day null means unl
 --
 
 COMMENT ON COLUMN public.plans.extra_alert_emails IS 'Confirmed or pending extra alert email addresses an account may have besides its own (Free 0, Pro+ 5).';
+
+--
+-- Name: COLUMN plans.app_checks_per_day; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON COLUMN public.plans.app_checks_per_day IS 'Live checks per UTC day from the app (check-now). null: they share the plan''s API daily limit (requests_per_day, counted in api_request_counters with REST and MCP; unlimited when that is null).';
 
 --
 -- Name: profiles; Type: TABLE; Schema: public; Owner: postgres
@@ -8240,6 +8728,25 @@ ALTER TABLE public.api_request_counters OWNER TO postgres;
 --
 
 COMMENT ON TABLE public.api_request_counters IS 'Counted API requests per account and UTC day. Unlimited plans are not counted (no row).';
+
+--
+-- Name: app_check_counters; Type: TABLE; Schema: public; Owner: postgres
+--
+
+CREATE TABLE public.app_check_counters (
+    user_id uuid NOT NULL,
+    day date NOT NULL,
+    check_count integer NOT NULL,
+    CONSTRAINT app_check_counters_check_count_check CHECK ((check_count >= 0))
+);
+
+ALTER TABLE public.app_check_counters OWNER TO postgres;
+
+--
+-- Name: TABLE app_check_counters; Type: COMMENT; Schema: public; Owner: postgres
+--
+
+COMMENT ON TABLE public.app_check_counters IS 'Checks from the app per account and UTC day, for plans with their own app_checks_per_day. Written only by private.consume_app_check (service_role).';
 
 --
 -- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: postgres
@@ -9086,28 +9593,6 @@ ALTER TABLE public.watch_periods ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
 );
 
 --
--- Name: watchlist_entries; Type: TABLE; Schema: public; Owner: postgres
---
-
-CREATE TABLE public.watchlist_entries (
-    id bigint NOT NULL,
-    user_id uuid NOT NULL,
-    domain_name text NOT NULL,
-    unicode_name text,
-    added_at timestamp with time zone DEFAULT now() NOT NULL,
-    deleted_at timestamp with time zone,
-    CONSTRAINT watchlist_entries_unicode_name_check CHECK (((unicode_name IS NULL) OR ((char_length(unicode_name) >= 1) AND (char_length(unicode_name) <= 253))))
-);
-
-ALTER TABLE public.watchlist_entries OWNER TO postgres;
-
---
--- Name: COLUMN watchlist_entries.deleted_at; Type: COMMENT; Schema: public; Owner: postgres
---
-
-COMMENT ON COLUMN public.watchlist_entries.deleted_at IS 'Soft delete: set by remove_watchlist_domain. Removed rows are excluded from lists and quota.';
-
---
 -- Name: watchlist_entries_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
 --
 
@@ -9281,6 +9766,13 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_pkey PRIMARY KEY (user_id, day);
+
+--
+-- Name: app_check_counters app_check_counters_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.app_check_counters
+    ADD CONSTRAINT app_check_counters_pkey PRIMARY KEY (user_id, day);
 
 --
 -- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -10345,6 +10837,13 @@ ALTER TABLE ONLY public.api_request_counters
     ADD CONSTRAINT api_request_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
+-- Name: app_check_counters app_check_counters_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
+--
+
+ALTER TABLE ONLY public.app_check_counters
+    ADD CONSTRAINT app_check_counters_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
 -- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: postgres
 --
 
@@ -10978,6 +11477,12 @@ CREATE POLICY "Users can read their own alert deliveries" ON public.alert_delive
 CREATE POLICY "Users can read their own alert events" ON public.alert_events FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: app_check_counters Users can read their own app check counts; Type: POLICY; Schema: public; Owner: postgres
+--
+
+CREATE POLICY "Users can read their own app check counts" ON public.app_check_counters FOR SELECT TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (NOT ( SELECT public.is_oauth_client_token() AS is_oauth_client_token))));
+
+--
 -- Name: alert_delivery_lanes Users can read their own delivery lanes; Type: POLICY; Schema: public; Owner: postgres
 --
 
@@ -11072,6 +11577,12 @@ ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 --
 
 ALTER TABLE public.api_request_counters ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: app_check_counters; Type: ROW SECURITY; Schema: public; Owner: postgres
+--
+
+ALTER TABLE public.app_check_counters ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -11587,6 +12098,12 @@ REVOKE ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suff
 GRANT ALL ON FUNCTION private.claim_rdap_server_proof(p_server_url text, p_suffix text, p_canary_name text, p_lease_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION cleaned_tags(p_tags text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.cleaned_tags(p_tags text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION confirm_email_address(p_token text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -11599,6 +12116,13 @@ GRANT ALL ON FUNCTION private.confirm_email_address(p_token text) TO service_rol
 
 REVOKE ALL ON FUNCTION private.consume_api_request(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.consume_api_request(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION consume_app_check(p_user_id uuid); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.consume_app_check(p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.consume_app_check(p_user_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION consume_org_api_request(p_organization_id uuid); Type: ACL; Schema: private; Owner: postgres
@@ -11856,6 +12380,13 @@ REVOKE ALL ON FUNCTION private.note_status_change(p_domain_name text, p_previous
 REVOKE ALL ON FUNCTION private.note_status_change_evidence(p_domain_name text, p_checked_at timestamp with time zone, p_evidence jsonb) FROM PUBLIC;
 
 --
+-- Name: FUNCTION note_unknown_reason(p_domain_name text, p_reason text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.note_unknown_reason(p_domain_name text, p_reason text) TO service_role;
+
+--
 -- Name: FUNCTION nudge_alert_delivery(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -12063,6 +12594,18 @@ REVOKE ALL ON FUNCTION private.queue_organization_expiring_alerts(p_now timestam
 REVOKE ALL ON FUNCTION private.queue_test_alert(p_user_id uuid, p_channel text, p_webhook_endpoint_id uuid) FROM PUBLIC;
 
 --
+-- Name: FUNCTION radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.radar_key(p_order text, p_status text, p_expires_at timestamp with time zone, p_predicted_drop_at timestamp with time zone, p_added_at timestamp with time zone, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.radar_rank(p_order text, p_status text, p_expires_at timestamp with time zone, p_now timestamp with time zone) FROM PUBLIC;
+
+--
 -- Name: FUNCTION rate_limit_acquire(p_class text, p_key text, p_max_wait_ms integer); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -12229,6 +12772,12 @@ GRANT ALL ON FUNCTION private.reserve_telegram_send(p_chat_id text, p_messages_p
 REVOKE ALL ON FUNCTION private.reset_drop_prediction() FROM PUBLIC;
 
 --
+-- Name: FUNCTION retagged(p_tags text[], p_add text[], p_remove text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.retagged(p_tags text[], p_add text[], p_remove text[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION revoke_invitations_of_former_inviter(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -12273,6 +12822,13 @@ GRANT ALL ON FUNCTION private.settle_alert_delivery(p_delivery_id uuid, p_outcom
 
 REVOKE ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.settle_email_mail(p_delivery_ids uuid[], p_outcome text, p_smtp_code integer, p_error text, p_duration_ms integer, p_next_attempt_at timestamp with time zone, p_permanent boolean) TO service_role;
+
+--
+-- Name: FUNCTION tags_problem(p_tags text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.tags_problem(p_tags text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.tags_problem(p_tags text[]) TO service_role;
 
 --
 -- Name: FUNCTION telegram_chat_watchlist(p_chat_id text, p_limit integer); Type: ACL; Schema: private; Owner: postgres
@@ -12366,6 +12922,25 @@ GRANT SELECT ON TABLE public.domains TO authenticated;
 --
 
 REVOKE ALL ON FUNCTION private.watched_domain_json(p_domain_name text, p_unicode_name text, p_added_at timestamp with time zone, p_domain public.domains) FROM PUBLIC;
+
+--
+-- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watchlist_entries TO service_role;
+GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
+
+--
+-- Name: FUNCTION watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.watched_entry_json(p_entry public.watchlist_entries, p_domain public.domains) FROM PUBLIC;
+
+--
+-- Name: FUNCTION watched_name(p_name text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.watched_name(p_name text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION webhook_kind_problem(p_url text, p_kind text); Type: ACL; Schema: private; Owner: postgres
@@ -12808,6 +13383,13 @@ REVOKE ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) FROM 
 GRANT ALL ON FUNCTION public.set_telegram_expiring_days(p_days integer[]) TO authenticated;
 
 --
+-- Name: FUNCTION set_watchlist_details(p_items jsonb); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.set_watchlist_details(p_items jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_watchlist_details(p_items jsonb) TO authenticated;
+
+--
 -- Name: FUNCTION set_webhook_expiring_days(p_id uuid, p_days integer[]); Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -12828,6 +13410,13 @@ GRANT ALL ON FUNCTION public.set_webhook_secret(p_id uuid, p_secret text) TO aut
 REVOKE ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.shares_organization_with(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.tag_watchlist_domains(p_domain_names text[], p_add text[], p_remove text[]) TO authenticated;
 
 --
 -- Name: FUNCTION unlink_organization_telegram_group(p_organization_id uuid); Type: ACL; Schema: public; Owner: postgres
@@ -12865,11 +13454,18 @@ REVOKE ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_d
 GRANT ALL ON FUNCTION public.update_webhook_endpoint(p_id uuid, p_url text, p_description text, p_enabled boolean, p_kind text, p_event_types text[]) TO authenticated;
 
 --
--- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer); Type: ACL; Schema: public; Owner: postgres
+-- Name: FUNCTION watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text); Type: ACL; Schema: public; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer) TO authenticated;
+REVOKE ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.watchlist_page(p_status text, p_search text, p_limit integer, p_offset integer, p_order text, p_after text, p_focus text, p_tag text) TO authenticated;
+
+--
+-- Name: FUNCTION watchlist_summary(); Type: ACL; Schema: public; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION public.watchlist_summary() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.watchlist_summary() TO authenticated;
 
 --
 -- Name: FUNCTION webhook_url_problem(p_url text); Type: ACL; Schema: public; Owner: postgres
@@ -13206,6 +13802,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_request_counters TO servic
 GRANT SELECT ON TABLE public.api_request_counters TO authenticated;
 
 --
+-- Name: TABLE app_check_counters; Type: ACL; Schema: public; Owner: postgres
+--
+
+GRANT SELECT ON TABLE public.app_check_counters TO authenticated;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.app_check_counters TO service_role;
+
+--
 -- Name: TABLE domain_expiry_reminders; Type: ACL; Schema: public; Owner: postgres
 --
 
@@ -13512,13 +14115,6 @@ GRANT ALL ON TABLE public.telegram_send_pace TO service_role;
 
 GRANT SELECT ON TABLE public.watch_periods TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watch_periods TO service_role;
-
---
--- Name: TABLE watchlist_entries; Type: ACL; Schema: public; Owner: postgres
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.watchlist_entries TO service_role;
-GRANT SELECT ON TABLE public.watchlist_entries TO authenticated;
 
 --
 -- Name: SEQUENCE watchlist_entries_id_seq; Type: ACL; Schema: public; Owner: postgres
