@@ -514,7 +514,11 @@ Deno.test(
             // deno-lint-ignore no-explicit-any
             (globalThis as any).document.querySelector("tbody tr").getBoundingClientRect().height
           );
-          assert(rowHeight < 90, `a compact row at 375 px, not a card of dashes: ${rowHeight}px`);
+          // The name, its select box, status and actions on one line; a name not checked yet also says why and
+          // what happens next (the radar), on its own line: nothing else, no card of dashes.
+          assert(rowHeight < 180, `a compact row at 375 px, not a card of dashes: ${rowHeight}px`);
+          const rowText = await free.locator("tbody tr").first().innerText();
+          assert(!rowText.includes("—"), `no empty facts shown at 375 px: ${rowText}`);
           await audit(free, "watchlist (375 px)");
           const overflow = await free.evaluate(() => {
             // deno-lint-ignore no-explicit-any
