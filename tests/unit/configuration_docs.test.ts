@@ -43,7 +43,9 @@ async function variablesInCode(): Promise<Map<string, CodeVariable>> {
 async function documentedVariables(): Promise<Map<string, string>> {
   const doc = await Deno.readTextFile(new URL("../../docs/configuration.md", import.meta.url));
   const rows = new Map<string, string>();
-  for (const line of doc.split("\n")) {
+  // The functions' table is the first; later tables (the app's build settings) are not read by functions.
+  const firstTable = doc.slice(doc.indexOf("\n|")).split(/\n(?!\|)/)[0];
+  for (const line of firstTable.split("\n")) {
     const cells = line.split("|").map((cell) => cell.trim());
     const name = cells[1]?.match(/^`([A-Z0-9_]+)`$/)?.[1];
     if (name) rows.set(name, cells[3] ?? "");

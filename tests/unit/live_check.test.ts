@@ -146,7 +146,7 @@ Deno.test("a refused turn is not a check: answered, but neither recorded nor cac
   const first = await live("busy.com", null, "acct-1");
   assertEquals(
     [first.reason, first.retry_after_seconds],
-    ["rdap_host_busy", 10],
+    ["rdap_host_busy", 8],
     "unknown, and when to ask again",
   );
   assertEquals((await live("busy.com", null, "acct-2")).reason, "rdap_host_busy");

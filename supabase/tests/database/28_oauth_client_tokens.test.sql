@@ -160,7 +160,17 @@ insert into cases values
   ('public.delete_email_address(uuid)', format($$ select public.delete_email_address(%L) $$, gen_random_uuid()), 'DW404', 'refused'),
   ('public.send_email_test(uuid)', format($$ select public.send_email_test(%L) $$, :'olga_mail'), 'ok', 'refused'),
   ('public.list_email_deliveries(uuid,integer,text)', format($$ select public.list_email_deliveries(%L, 10, null) $$, :'olga_mail'), 'ok', 'refused'),
-  ('public.redeliver_email_delivery(uuid)', format($$ select public.redeliver_email_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused');
+  ('public.redeliver_email_delivery(uuid)', format($$ select public.redeliver_email_delivery(%L) $$, gen_random_uuid()), 'DW404', 'refused'),
+  -- an organization's team email addresses and Telegram group (20261206000850, 20261206000860)
+  ('public.list_organization_email_addresses(uuid)', format($$ select public.list_organization_email_addresses(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.add_organization_email_address(uuid,text,text[])', format($$ select public.add_organization_email_address(%L, 'team@example.com') $$, :'org'), 'ok', 'refused'),
+  ('public.resend_organization_email_confirmation(uuid,uuid)', format($$ select public.resend_organization_email_confirmation(%L, %L) $$, :'org', gen_random_uuid()), 'DW404', 'refused'),
+  ('public.update_organization_email_address(uuid,uuid,boolean,text[],integer[])', format($$ select public.update_organization_email_address(%L, %L, false) $$, :'org', gen_random_uuid()), 'DW404', 'refused'),
+  ('public.delete_organization_email_address(uuid,uuid)', format($$ select public.delete_organization_email_address(%L, %L) $$, :'org', gen_random_uuid()), 'ok', 'refused'),
+  ('public.organization_telegram_group(uuid)', format($$ select public.organization_telegram_group(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.create_organization_telegram_link(uuid)', format($$ select public.create_organization_telegram_link(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.unlink_organization_telegram_group(uuid)', format($$ select public.unlink_organization_telegram_group(%L) $$, :'org'), 'ok', 'refused'),
+  ('public.update_organization_telegram_group(uuid,boolean,text[],integer[])', format($$ select public.update_organization_telegram_group(%L, false) $$, :'org'), 'DW404', 'refused');
 
 select set_eq(
   $$ select p.oid from pg_catalog.pg_proc as p join pg_catalog.pg_namespace as n on n.oid = p.pronamespace
