@@ -136,9 +136,13 @@ Deno.test(
       whois.set(odd[0], "registered");
       await sql`update public.domains set next_check_at = now() - interval '1 second', lease_until = null
                 where name = ${odd[0]}`;
-      await runPoller(stack.functionsBase);
-      const [cleared] = await sql<{ status: string; registry_unreadable_at: Date | null }[]>`
-        select status, registry_unreadable_at from public.domains where name = ${odd[0]}`;
+      // A run under load may leave the name for the next one (its host's turn): up to three runs.
+      let cleared = { status: "", registry_unreadable_at: null as Date | null };
+      for (let run = 0; run < 3 && cleared.status !== "registered"; run++) {
+        await runPoller(stack.functionsBase);
+        [cleared] = await sql<{ status: string; registry_unreadable_at: Date | null }[]>`
+          select status, registry_unreadable_at from public.domains where name = ${odd[0]}`;
+      }
       assertEquals([cleared.status, cleared.registry_unreadable_at], ["registered", null]);
     } finally {
       await sql`update public.watchlist_entries set deleted_at = now()
