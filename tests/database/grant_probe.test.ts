@@ -140,6 +140,42 @@ const allowedGrants: Record<string, string> = {
     "owners and admins delete their organization's team webhook",
   "authenticated SELECT public.api_keys(organization_id)":
     "an organization's key (owners and admins read their organizations' keys, RLS; never key_hash)",
+  "authenticated SELECT public.email_addresses(organization_id)":
+    "a team address's organization: members read their organizations' team addresses, masked (RLS)",
+  "authenticated EXECUTE public.list_organization_email_addresses(uuid)":
+    "members read their organization's team addresses, masked; never an address",
+  "authenticated EXECUTE public.add_organization_email_address(uuid,text,text[])":
+    "owners and admins add a team address, pending until its mailed link; the owner's plan caps the count",
+  "authenticated EXECUTE public.resend_organization_email_confirmation(uuid,uuid)":
+    "owners and admins resend a pending team address's confirmation (the mail limits inside)",
+  "authenticated EXECUTE public.update_organization_email_address(uuid,uuid,boolean,text[],integer[])":
+    "owners and admins switch a team address and choose its events and reminder days",
+  "authenticated EXECUTE public.delete_organization_email_address(uuid,uuid)":
+    "owners and admins delete their organization's team address",
+  "authenticated SELECT public.organization_telegram_chats(id)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(organization_id)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(enabled)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(event_types)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(expiring_days)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(linked_by)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(linked_at)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated SELECT public.organization_telegram_chats(updated_at)":
+    "members read their organization's Telegram group's settings, never its chat id (RLS, column grant)",
+  "authenticated EXECUTE public.organization_telegram_group(uuid)":
+    "members read whether their organization has a Telegram group and its settings; never the chat id",
+  "authenticated EXECUTE public.create_organization_telegram_link(uuid)":
+    "owners and admins make a one-time group link (15 minutes, hash stored)",
+  "authenticated EXECUTE public.unlink_organization_telegram_group(uuid)":
+    "owners and admins unlink their organization's Telegram group",
+  "authenticated EXECUTE public.update_organization_telegram_group(uuid,boolean,text[],integer[])":
+    "owners and admins switch the group and choose its events and reminder days",
   "authenticated EXECUTE public.create_organization_api_key(uuid,text)":
     "owners and admins; the owner's plan must have API access; the raw key returned once, hash stored",
   "authenticated EXECUTE public.revoke_organization_api_key(uuid,uuid)":
