@@ -7,6 +7,7 @@ import { accountClaimsSql, database } from "../db/client.ts";
 import { ApiError } from "../http/errors.ts";
 import { type ApiAccount, type DailyAllowance, toAllowance } from "../daily_limit/allowance.ts";
 import type { Credential } from "./credential.ts";
+import type { ListStatement } from "../watchlist/service.ts";
 
 /** An authenticated request: the account and its daily allowance (counted or as it stands). */
 export interface AuthorizedRequest {
@@ -97,4 +98,37 @@ export async function authorizeAndQuery<T>(
   );
   const authorized = authorizedFrom(results[0]?.[0] as AuthorizationRow | undefined, credential);
   return { authorized, rows: (results[1] ?? []) as T[] };
+}
+
+/**
+ * `authorizeAndQuery` for a watchlist page, in ONE statement where the page can be read for the admitted
+ * account directly (a personal list: a personal API key or an OAuth token):
+ *
+ *   select a.<admission>, p.* from <admission and count> as a
+ *     left join lateral (select w.* from <page rows for a.user_id> as w
+ *                         where a.outcome = 'ok' and a.allowed and a.organization_id is null
+ *                        offset 0) as p on true
+ *
+ * The page rows are `list_watchlist`'s own queries (`ListStatement.rowsFor`, watchlist/service.ts), for
+ * the account the admission found for the verified credential. `offset 0` keeps the subquery from being
+ * pulled up into the join, so its `where` stays a one-time filter (a gating Result in the plan) and
+ * nothing of the page is read for a refused request (as before, when the page ran only once claims were
+ * set). No claims, no role change, no second statement: one implicit transaction, the count committed
+ * with the page. Every row carries the admission; with an empty page there is one row, without a name.
+ * An organization's list still goes through `authorizeAndQuery` (its page checks the member's role in
+ * the organization as the account).
+ */
+export async function authorizeAndReadPage<T>(
+  credential: Credential,
+  page: ListStatement,
+): Promise<{ authorized: AuthorizedRequest; rows: T[] }> {
+  if (credential.organizationKey || !page.rowsFor) return authorizeAndQuery<T>(credential, page.statement);
+  const rows = await database().unsafe<(AuthorizationRow & { domain_name: string | null })[]>(
+    `${authorizationStatement(credential, true, ", p.*")}
+       left join lateral (select w.* from ${page.rowsFor("a.user_id")} as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null
+                          offset 0) as p on true`,
+  );
+  const authorized = authorizedFrom(rows[0], credential);
+  return { authorized, rows: (rows[0]?.domain_name == null ? [] : rows) as T[] };
 }

@@ -1,0 +1,122 @@
+-- Issue 43: the API's page in one statement with the admission. private.watchlist_page (the keyset page,
+-- inlinable) and private.watchlist_offset_page are list_watchlist's queries, for the functions' own role
+-- only; the admission functions say they return one row.
+\ir _setup.psql
+
+select plan(21);
+
+insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
+values ('tiny', true, 2, 10, false, 99);
+
+select tests.create_user('tia@test.local', 'tiny') as tia \gset
+select tests.create_user('eve@test.local', 'enterprise') as eve \gset
+select tests.create_user('fay@test.local', 'free') as fay \gset
+
+select tests.authenticate_as('tia@test.local');
+select api_key as tia_key from public.create_api_key('k') \gset
+select added from public.add_watchlist_domains(array['a.test', 'b.test', 'c.test', 'd.test']) \gset ignored_
+select public.remove_watchlist_domain('b.test') \gset ignored_
+select tests.authenticate_as('eve@test.local');
+select api_key as eve_key from public.create_api_key('k') \gset
+select added from public.add_watchlist_domains(array['b.test', 'z.test']) \gset ignored_
+select tests.clear_authentication();
+insert into public.api_keys (user_id, name, prefix, key_hash)
+values (:'fay', 'old', 'dwl_old', encode(sha256(convert_to('fay-key', 'UTF8')), 'hex'));
+select encode(sha256(convert_to(:'tia_key', 'UTF8')), 'hex') as tia_hash,
+       encode(sha256(convert_to('fay-key', 'UTF8')), 'hex') as fay_hash \gset
+
+-- Who may run them: the owner (and list_watchlist, a definer function it owns) only.
+select ok(not has_function_privilege(r, 'private.watchlist_page(uuid, integer, text)', 'execute'),
+          format('%s cannot execute watchlist_page', r))
+  from unnest(array['anon', 'authenticated', 'service_role']) as r;
+select ok(not has_function_privilege(r, 'private.watchlist_offset_page(uuid, integer, integer)', 'execute'),
+          format('%s cannot execute watchlist_offset_page', r))
+  from unnest(array['anon', 'authenticated', 'service_role']) as r;
+
+-- Inlinable: SQL, not strict, stable, no SET clause, not security definer (the planner folds its query in).
+select results_eq(
+  $$ select l.lanname::text, p.proisstrict, p.provolatile::text, p.proconfig is null, p.prosecdef
+       from pg_proc as p join pg_language as l on l.oid = p.prolang
+      where p.oid = 'private.watchlist_page(uuid, integer, text)'::regprocedure $$,
+  $$ values ('sql'::text, false, 's'::text, true, false) $$,
+  'watchlist_page can be inlined');
+create function pg_temp.plan_of(p_statement text) returns text language plpgsql as $$
+declare
+  v_line text;
+  v_plan text := '';
+begin
+  for v_line in execute 'explain (costs off) ' || p_statement loop
+    v_plan := v_plan || v_line || E'\n';
+  end loop;
+  return v_plan;
+end
+$$;
+select unlike(pg_temp.plan_of(format(
+  $$ select a.outcome, p.* from private.authorize_api_request(%L, false) as a
+       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
+         on true $$, :'tia_hash')), '%watchlist_page%',
+  'the API''s statement reads the page without calling a function');
+select matches(pg_temp.plan_of(format(
+  $$ select a.outcome, p.* from private.authorize_api_request(%L, false) as a
+       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
+         on true $$, :'tia_hash')), 'One-Time Filter',
+  'and only when the request is admitted (a one-time filter)');
+select results_eq(
+  $$ select proname::text, prorows from pg_proc
+      where oid in ('private.authorize_api_request(text, boolean)'::regprocedure,
+                    'private.authorize_account_request(uuid, boolean)'::regprocedure)
+      order by 1 $$,
+  $$ values ('authorize_account_request'::text, 1::real), ('authorize_api_request', 1) $$,
+  'the admission functions are costed as the one row they return');
+
+-- The same pages as list_watchlist.
+select results_eq(format($$ select domain_name from private.watchlist_page(%L, 10, null) $$, :'tia'),
+  array['a.test', 'c.test', 'd.test'], 'the account''s active entries, by name');
+select results_eq(format($$ select domain_name from private.watchlist_page(%L, 1, 'a.test') $$, :'tia'),
+  array['c.test', 'd.test'], 'after the cursor, limit + 1 rows');
+select results_eq(format($$ select domain_name from private.watchlist_offset_page(%L, 10, 1) $$, :'tia'),
+  array['c.test', 'd.test'], 'an offset page skips only the account''s active entries');
+select tests.authenticate_as('tia@test.local');
+select results_eq($$ select * from public.list_watchlist(1, null, 'a.test') $$,
+  format($$ select * from private.watchlist_page(%L, 1, 'a.test') $$, :'tia'),
+  'list_watchlist''s keyset page is watchlist_page''s, column for column');
+select results_eq($$ select * from public.list_watchlist(10, 1) $$,
+  format($$ select * from private.watchlist_offset_page(%L, 10, 1) $$, :'tia'),
+  'and its offset page watchlist_offset_page''s');
+select throws_ok($$ select * from public.list_watchlist(0) $$, 'DW400', null, 'list_watchlist still checks the limit');
+select tests.clear_authentication();
+
+-- The API's statement: one row per name with the admission, counted once.
+select results_eq(format(
+  $$ select a.outcome, a.allowed, a.remaining, p.domain_name
+       from private.authorize_api_request(%L, true) as a
+       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
+         on true $$, :'tia_hash'),
+  $$ values ('ok'::text, true, 1, 'a.test'::text), ('ok', true, 1, 'c.test') $$,
+  'an admitted request: its page, with the admission on every row');
+select is((select request_count from public.api_request_counters where user_id = :'tia'), 1,
+  'counted once');
+select results_eq(format(
+  $$ select a.outcome, a.allowed, p.domain_name
+       from private.authorize_api_request(%L, true) as a
+       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
+         on true $$, :'fay_hash'),
+  $$ values ('upgrade_required'::text, false, null::text) $$,
+  'a plan without API access: one row, no page');
+select lives_ok(format($$ select * from private.authorize_api_request(%L, true) $$, :'tia_hash'),
+  'the last request of the day');
+select results_eq(format(
+  $$ select a.outcome, a.allowed, p.domain_name
+       from private.authorize_api_request(%L, true) as a
+       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+                           where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
+         on true $$, :'tia_hash'),
+  $$ values ('ok'::text, false, null::text) $$,
+  'a refused request (limit used up): one row, no page');
+
+select * from tests.finish();
+rollback;
