@@ -81,9 +81,20 @@ export interface ListStatement {
   rowsFor?: (userIdSql: string) => string;
 }
 
-/** The page's columns, as `list_watchlist` and the API's page return them. */
-const pageColumns =
-  "domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar";
+/** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and `private.watchlist_page` name them. */
+export const pageColumnNames = [
+  "domain_name",
+  "unicode_name",
+  "status",
+  "added_at",
+  "last_checked_at",
+  "status_changed_at",
+  "expires_at",
+  "registrar",
+  "tags",
+  "note",
+] as const;
+const pageColumns = pageColumnNames.slice(0, -2).join(", ");
 
 /**
  * The page's statement (one SELECT without parameters, to run as the account: db/literals.ts), or a 400
