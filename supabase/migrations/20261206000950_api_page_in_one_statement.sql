@@ -3,14 +3,16 @@
 --
 --   select a.<admission columns>, p.*
 --     from private.authorize_api_request('<hash>', true) as a
---     left join lateral (select w.* from private.watchlist_page(a.user_id, <limit>, <cursor>) as w
---                         where a.outcome = 'ok' and a.allowed) as p on true
+--     left join lateral (select w.* from private.list_watchlist_keyset(a.user_id, <limit>, <cursor>) as w
+--                         where a.outcome = 'ok' and a.allowed and a.organization_id is null
+--                        offset 0) as p on true
 --
--- instead of the admission (setting claims and role) followed by `list_watchlist` as the account. The page
--- query lives in one place, `private.watchlist_page` below, which `list_watchlist` runs too; it is an
--- inlinable SQL function (language sql, stable, not strict, no SET clause, not security definer), so the
--- planner folds its query into the caller's: no function call, no PL/pgSQL, no second statement. The
--- `where` on the lateral subquery is a one-time filter: nothing of the page runs for a refused request.
+-- (for pages over 20 rows the admission comes once, as a first row of a union: api_access.ts), instead of
+-- the admission (setting claims and role) followed by `list_watchlist` as the account. The page query lives
+-- in one place, `private.list_watchlist_keyset` below, which `list_watchlist` runs too; it is an inlinable
+-- SQL function (language sql, stable, not strict, no SET clause, not security definer), so the planner folds its query into the caller's: no function call, no PL/pgSQL, no second statement. The
+-- `where` on the lateral subquery (kept there by `offset 0`) is a one-time filter: nothing of the page runs
+-- for a refused request.
 --
 -- The account is the one the admission found for the verified key or token (its `user_id`), the same
 -- account whose claims the page ran under before; row-level security is not what scoped the page then
@@ -25,7 +27,7 @@
 -- by name ("C"). An index range scan of (user_id, domain_name collate "C"), joined to domains. The limit is
 -- checked by the callers (list_watchlist: DW400; the API: its contract, 1–1000).
 -- ---------------------------------------------------------------------------------------------------
-create function private.watchlist_page(p_user_id uuid, p_limit integer, p_cursor text)
+create function private.list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text)
 returns table (
   domain_name text,
   unicode_name text,
@@ -51,8 +53,9 @@ as $$
    order by e.domain_name collate "C"
    limit p_limit + 1
 $$;
-revoke all on function private.watchlist_page(uuid, integer, text) from public, anon, authenticated, service_role;
-comment on function private.watchlist_page(uuid, integer, text) is
+revoke all on function private.list_watchlist_keyset(uuid, integer, text)
+  from public, anon, authenticated, service_role;
+comment on function private.list_watchlist_keyset(uuid, integer, text) is
   'Keyset page of an account''s watchlist (limit + 1 rows after the cursor). Inlinable: list_watchlist and '
   'the API''s one-statement page (issue 43) share it. Owner only.';
 
@@ -61,7 +64,7 @@ comment on function private.watchlist_page(uuid, integer, text) is
 -- the names), and only the page itself is joined to its entries and domains. Dynamic, so it is planned for
 -- this offset: a cached generic plan cannot know that an offset of 99,800 should still walk the index.
 -- ---------------------------------------------------------------------------------------------------
-create function private.watchlist_offset_page(p_user_id uuid, p_limit integer, p_offset integer)
+create function private.list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer)
 returns table (
   domain_name text,
   unicode_name text,
@@ -99,9 +102,9 @@ begin
     using p_user_id, p_limit, p_offset;
 end
 $$;
-revoke all on function private.watchlist_offset_page(uuid, integer, integer)
+revoke all on function private.list_watchlist_offset(uuid, integer, integer)
   from public, anon, authenticated, service_role;
-comment on function private.watchlist_offset_page(uuid, integer, integer) is
+comment on function private.list_watchlist_offset(uuid, integer, integer) is
   'Offset page of an account''s watchlist (limit + 1 rows), planned per call. list_watchlist and the API '
   'share it. Owner only.';
 
@@ -146,10 +149,10 @@ begin
   end if;
 
   if coalesce(p_offset, 0) = 0 then
-    return query select * from private.watchlist_page(v_uid, p_limit, p_cursor);
+    return query select * from private.list_watchlist_keyset(v_uid, p_limit, p_cursor);
     return;
   end if;
-  return query select * from private.watchlist_offset_page(v_uid, p_limit, p_offset);
+  return query select * from private.list_watchlist_offset(v_uid, p_limit, p_offset);
 end
 $$;
 revoke all on function public.list_watchlist(integer, integer, text) from public, anon, authenticated, service_role;

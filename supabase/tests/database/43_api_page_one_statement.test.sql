@@ -1,5 +1,5 @@
--- Issue 43: the API's page in one statement with the admission. private.watchlist_page (the keyset page,
--- inlinable) and private.watchlist_offset_page are list_watchlist's queries, for the functions' own role
+-- Issue 43: the API's page in one statement with the admission. private.list_watchlist_keyset (the keyset page,
+-- inlinable) and private.list_watchlist_offset are list_watchlist's queries, for the functions' own role
 -- only; the admission functions say they return one row.
 \ir _setup.psql
 
@@ -26,11 +26,11 @@ select encode(sha256(convert_to(:'tia_key', 'UTF8')), 'hex') as tia_hash,
        encode(sha256(convert_to('fay-key', 'UTF8')), 'hex') as fay_hash \gset
 
 -- Who may run them: the owner (and list_watchlist, a definer function it owns) only.
-select ok(not has_function_privilege(r, 'private.watchlist_page(uuid, integer, text)', 'execute'),
-          format('%s cannot execute watchlist_page', r))
+select ok(not has_function_privilege(r, 'private.list_watchlist_keyset(uuid, integer, text)', 'execute'),
+          format('%s cannot execute list_watchlist_keyset', r))
   from unnest(array['anon', 'authenticated', 'service_role']) as r;
-select ok(not has_function_privilege(r, 'private.watchlist_offset_page(uuid, integer, integer)', 'execute'),
-          format('%s cannot execute watchlist_offset_page', r))
+select ok(not has_function_privilege(r, 'private.list_watchlist_offset(uuid, integer, integer)', 'execute'),
+          format('%s cannot execute list_watchlist_offset', r))
   from unnest(array['anon', 'authenticated', 'service_role']) as r;
 
 -- Inlinable: SQL, not strict, stable, no SET clause, not security definer (the planner folds its query in).
@@ -38,8 +38,8 @@ select ok(
   (select l.lanname = 'sql' and not p.proisstrict and p.provolatile = 's' and p.proconfig is null
           and not p.prosecdef
      from pg_proc as p join pg_language as l on l.oid = p.prolang
-    where p.oid = 'private.watchlist_page(uuid, integer, text)'::regprocedure),
-  'watchlist_page can be inlined');
+    where p.oid = 'private.list_watchlist_keyset(uuid, integer, text)'::regprocedure),
+  'list_watchlist_keyset can be inlined');
 create function pg_temp.plan_of(p_statement text) returns text language plpgsql as $$
 declare
   v_line text;
@@ -63,17 +63,17 @@ returns text language sql as $f$
            null as tags, null as note from a
     union all
     select null, null, null, null, null, null, null, null, p.*
-      from a cross join lateral (select w.* from private.watchlist_page(a.user_id, %s, null) as w
+      from a cross join lateral (select w.* from private.list_watchlist_keyset(a.user_id, %s, null) as w
                                   where a.outcome = 'ok' and a.allowed and a.organization_id is null
                                  offset 0) as p $$, p_hash, p_count, p_limit)
 $f$;
-select doesnt_match(pg_temp.plan_of(pg_temp.api_statement(:'tia_hash', 1, false)), 'watchlist_page',
+select doesnt_match(pg_temp.plan_of(pg_temp.api_statement(:'tia_hash', 1, false)), 'list_watchlist_keyset',
   'the API''s statement reads the page without calling a function');
 select matches(pg_temp.plan_of(pg_temp.api_statement(:'tia_hash', 1, false)), 'One-Time Filter',
   'and only when the request is admitted (a one-time filter)');
 select matches(pg_temp.plan_of(format(
   $$ select a.outcome, p.* from private.authorize_api_request(%L, false) as a
-       left join lateral (select w.* from private.watchlist_page(a.user_id, 1, null) as w
+       left join lateral (select w.* from private.list_watchlist_keyset(a.user_id, 1, null) as w
                            where a.outcome = 'ok' and a.allowed and a.organization_id is null offset 0) as p
          on true $$, :'tia_hash')), 'One-Time Filter.*watchlist_entries',
   'so does a small page''s statement (the admission on every row), and it reads the page inline');
@@ -84,22 +84,22 @@ select ok(
   'the admission functions are costed as the one row they return');
 
 -- The same pages as list_watchlist.
-select results_eq(format($$ select domain_name from private.watchlist_page(%L, 10, null) $$, :'tia'),
+select results_eq(format($$ select domain_name from private.list_watchlist_keyset(%L, 10, null) $$, :'tia'),
   array['a.test', 'c.test', 'd.test'], 'the account''s active entries, by name');
-select results_eq(format($$ select domain_name from private.watchlist_page(%L, 1, 'a.test') $$, :'tia'),
+select results_eq(format($$ select domain_name from private.list_watchlist_keyset(%L, 1, 'a.test') $$, :'tia'),
   array['c.test', 'd.test'], 'after the cursor, limit + 1 rows');
-select results_eq(format($$ select domain_name from private.watchlist_offset_page(%L, 10, 1) $$, :'tia'),
+select results_eq(format($$ select domain_name from private.list_watchlist_offset(%L, 10, 1) $$, :'tia'),
   array['c.test', 'd.test'], 'an offset page skips only the account''s active entries');
-create temporary table keyset_page as select * from private.watchlist_page(:'tia', 1, 'a.test');
-create temporary table offset_page as select * from private.watchlist_offset_page(:'tia', 10, 1);
+create temporary table keyset_page as select * from private.list_watchlist_keyset(:'tia', 1, 'a.test');
+create temporary table offset_page as select * from private.list_watchlist_offset(:'tia', 10, 1);
 grant select on keyset_page, offset_page to authenticated;
 select tests.authenticate_as('tia@test.local');
 select results_eq($$ select * from public.list_watchlist(1, null, 'a.test') $$,
   $$ select * from pg_temp.keyset_page $$,
-  'list_watchlist''s keyset page is watchlist_page''s, column for column');
+  'list_watchlist''s keyset page is list_watchlist_keyset''s, column for column');
 select results_eq($$ select * from public.list_watchlist(10, 1) $$,
   $$ select * from pg_temp.offset_page $$,
-  'and its offset page watchlist_offset_page''s');
+  'and its offset page list_watchlist_offset''s');
 select throws_ok($$ select * from public.list_watchlist(0) $$, 'DW400', null, 'list_watchlist still checks the limit');
 select tests.clear_authentication();
 

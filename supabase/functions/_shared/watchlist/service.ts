@@ -74,14 +74,14 @@ export interface ListStatement {
   limit: number;
   /**
    * A personal list's page rows for the account whose id is the SQL expression `userIdSql`, as one FROM
-   * item (`private.watchlist_page`, inlined by the planner, or `private.watchlist_offset_page`: the queries
-   * `list_watchlist` runs). Only for a caller that has itself verified which account it is (the API's
+   * item (`private.list_watchlist_keyset`, inlined by the planner, or `private.list_watchlist_offset`: the
+   * queries `list_watchlist` runs). Only for a caller that has itself verified which account it is (the API's
    * admission, api_access.ts); undefined for an organization's list.
    */
   rowsFor?: (userIdSql: string) => string;
 }
 
-/** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and `private.watchlist_page` name them. */
+/** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and its queries name them. */
 export const pageColumnNames = [
   "domain_name",
   "unicode_name",
@@ -126,8 +126,8 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
     // list_watchlist's two ways (a positive offset is planned per call; otherwise the keyset from the cursor).
     rowsFor: (userIdSql) =>
       offset !== null && offset > 0
-        ? `private.watchlist_offset_page(${userIdSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`
-        : `private.watchlist_page(${userIdSql}, ${integerLiteral(limit)}, ${
+        ? `private.list_watchlist_offset(${userIdSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`
+        : `private.list_watchlist_keyset(${userIdSql}, ${integerLiteral(limit)}, ${
           nullableLiteral(cursor, textLiteral)
         })`,
   };
