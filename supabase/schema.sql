@@ -128,7 +128,7 @@ ALTER FUNCTION private.authenticate_api_key(p_key_hash text) OWNER TO postgres;
 --
 
 CREATE FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER ROWS 1
     SET search_path TO ''
     AS $$
 #variable_conflict use_column
@@ -161,7 +161,7 @@ ALTER FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean
 --
 
 CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid)
-    LANGUAGE plpgsql SECURITY DEFINER
+    LANGUAGE plpgsql SECURITY DEFINER ROWS 1
     SET search_path TO ''
     AS $$
 #variable_conflict use_column
@@ -1976,6 +1976,70 @@ end
 $$;
 
 ALTER FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: list_watchlist_keyset(uuid, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+    LANGUAGE sql STABLE
+    AS $$
+  select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+         d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
+    from public.watchlist_entries as e
+    join public.domains as d on d.name = e.domain_name
+   where e.user_id = p_user_id
+     and e.deleted_at is null
+     and e.domain_name collate "C" > coalesce(p_cursor, '') collate "C"
+   order by e.domain_name collate "C"
+   limit p_limit + 1
+$$;
+
+ALTER FUNCTION private.list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text) IS 'Keyset page of an account''s watchlist (limit + 1 rows after the cursor). Inlinable: list_watchlist and the API''s one-statement page (issue 43) share it. Owner only.';
+
+--
+-- Name: list_watchlist_offset(uuid, integer, integer); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $_$
+begin
+  return query execute
+    'with page as (
+       select s.domain_name
+         from public.watchlist_entries as s
+        where s.user_id = $1
+          and s.deleted_at is null
+        order by s.domain_name collate "C"
+        limit $2 + 1
+       offset $3
+     )
+     select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
+            d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
+       from page
+       join public.watchlist_entries as e
+         on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null
+       join public.domains as d on d.name = e.domain_name
+      order by e.domain_name collate "C"'
+    using p_user_id, p_limit, p_offset;
+end
+$_$;
+
+ALTER FUNCTION private.list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer) OWNER TO postgres;
+
+--
+-- Name: FUNCTION list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer) IS 'Offset page of an account''s watchlist (limit + 1 rows), planned per call. list_watchlist and the API share it. Owner only.';
 
 --
 -- Name: log_org_activity(uuid, uuid, text, text, uuid, jsonb); Type: FUNCTION; Schema: private; Owner: postgres
@@ -6614,7 +6678,7 @@ ALTER FUNCTION public.list_organization_watchlist(p_organization_id uuid, p_limi
 CREATE FUNCTION public.list_watchlist(p_limit integer, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
-    AS $_$
+    AS $$
 #variable_conflict use_column
 declare
   v_uid uuid := public.current_account_id();
@@ -6630,44 +6694,12 @@ begin
   end if;
 
   if coalesce(p_offset, 0) = 0 then
-    -- Keyset: an index range scan of (user_id, domain_name collate "C") from the cursor (from the start
-    -- when there is none: every name sorts after ''), joined to domains, limit + 1 rows.
-    return query
-      select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-             d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
-        from public.watchlist_entries as e
-        join public.domains as d on d.name = e.domain_name
-       where e.user_id = v_uid
-         and e.deleted_at is null
-         and e.domain_name collate "C" > coalesce(p_cursor, '') collate "C"
-       order by e.domain_name collate "C"
-       limit p_limit + 1;
+    return query select * from private.list_watchlist_keyset(v_uid, p_limit, p_cursor);
     return;
   end if;
-
-  -- Offset: the skipped rows are counted on the index alone (index-only scan of the names), and only the
-  -- page itself is joined to its entries and domains. Dynamic, so it is planned for this offset: a cached
-  -- generic plan cannot know that an offset of 99,800 should still walk the index.
-  return query execute
-    'with page as (
-       select s.domain_name
-         from public.watchlist_entries as s
-        where s.user_id = $1
-          and s.deleted_at is null
-        order by s.domain_name collate "C"
-        limit $2 + 1
-       offset $3
-     )
-     select e.domain_name::text, e.unicode_name, d.status, e.added_at, d.last_checked_at,
-            d.status_changed_at, d.expires_at, d.registrar, e.tags, e.note
-       from page
-       join public.watchlist_entries as e
-         on e.user_id = $1 and e.domain_name = page.domain_name and e.deleted_at is null
-       join public.domains as d on d.name = e.domain_name
-      order by e.domain_name collate "C"'
-    using v_uid, p_limit, p_offset;
+  return query select * from private.list_watchlist_offset(v_uid, p_limit, p_offset);
 end
-$_$;
+$$;
 
 ALTER FUNCTION public.list_watchlist(p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
 
@@ -12292,6 +12324,18 @@ REVOKE ALL ON FUNCTION private.invoke_rdap_poller() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text) TO service_role;
+
+--
+-- Name: FUNCTION list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.list_watchlist_keyset(p_user_id uuid, p_limit integer, p_cursor text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.list_watchlist_offset(p_user_id uuid, p_limit integer, p_offset integer) FROM PUBLIC;
 
 --
 -- Name: FUNCTION log_org_activity(p_organization_id uuid, p_actor_id uuid, p_action text, p_domain_name text, p_subject_id uuid, p_detail jsonb); Type: ACL; Schema: private; Owner: postgres

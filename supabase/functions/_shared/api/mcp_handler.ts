@@ -21,7 +21,7 @@ import {
 } from "../watchlist/service.ts";
 import type { DailyAllowance } from "../daily_limit/allowance.ts";
 import { rateLimitHeaders } from "../http/rate_limit_headers.ts";
-import { authorizeAndQuery, type AuthorizedRequest, authorizeRequest } from "./api_access.ts";
+import { authorizeAndReadPage, type AuthorizedRequest, authorizeRequest } from "./api_access.ts";
 import type { ApiContext, ApiEnv } from "./context.ts";
 import { errorResponse } from "../http/pipeline.ts";
 
@@ -88,7 +88,7 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   if (listing) {
     // One list_watchlist call with valid arguments: its page is read as the account in the same round
     // trip as the admission and count (as GET /domains), and the tool answers with it.
-    const result = await inDatabase(() => authorizeAndQuery(credential, listing.statement));
+    const result = await inDatabase(() => authorizeAndReadPage(credential, listing));
     authorized = result.authorized;
     if (authorized.allowance.allowed) listedPage = watchlistPageFrom(result.rows, listing.limit);
   } else {

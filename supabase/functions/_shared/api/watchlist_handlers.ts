@@ -9,14 +9,14 @@ import {
   removeDomain,
   watchlistPageFrom,
 } from "../watchlist/service.ts";
-import { authorizeAndQuery } from "./api_access.ts";
+import { authorizeAndReadPage } from "./api_access.ts";
 import type { ApiContext } from "./context.ts";
 import { admitAuthorized, admitCounted } from "./middleware.ts";
 import { addDomainsBody, listQuery } from "../contract/schemas.ts";
 
 /**
  * GET /domains admits the account itself (its route has no `admitRequest`): it checks the key, counts the
- * request and reads the page as the account in one round trip (`authorizeAndQuery`). A query that is not
+ * request and reads the page for the account in one round trip and one statement (`authorizeAndReadPage`). A query that is not
  * valid is answered as on every other route: the admission first (401/403/429), then the 400.
  */
 export async function listDomainsHandler(c: ApiContext): Promise<Response> {
@@ -30,7 +30,7 @@ export async function listDomainsHandler(c: ApiContext): Promise<Response> {
     await admitCounted(c);
     throw error;
   }
-  const result = await inDatabase(() => authorizeAndQuery(c.get("credential"), page.statement));
+  const result = await inDatabase(() => authorizeAndReadPage(c.get("credential"), page));
   admitAuthorized(c, result.authorized);
   return c.json(watchlistPageFrom(result.rows, page.limit));
 }

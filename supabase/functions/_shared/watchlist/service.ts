@@ -67,11 +67,34 @@ function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
   };
 }
 
-/** A page request after its rules are checked: the SQL statement to run as the account, and its limit. */
+/** A page request after its rules are checked: the SQL to read it, and its limit. */
 export interface ListStatement {
+  /** The page as one SELECT without parameters, to run as the account (db/literals.ts). */
   statement: string;
   limit: number;
+  /**
+   * A personal list's page rows for the account whose id is the SQL expression `userIdSql`, as one FROM
+   * item (`private.list_watchlist_keyset`, inlined by the planner, or `private.list_watchlist_offset`: the
+   * queries `list_watchlist` runs). Only for a caller that has itself verified which account it is (the API's
+   * admission, api_access.ts); undefined for an organization's list.
+   */
+  rowsFor?: (userIdSql: string) => string;
 }
+
+/** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and its queries name them. */
+export const pageColumnNames = [
+  "domain_name",
+  "unicode_name",
+  "status",
+  "added_at",
+  "last_checked_at",
+  "status_changed_at",
+  "expires_at",
+  "registrar",
+  "tags",
+  "note",
+] as const;
+const pageColumns = pageColumnNames.slice(0, -2).join(", ");
 
 /**
  * The page's statement (one SELECT without parameters, to run as the account: db/literals.ts), or a 400
@@ -86,19 +109,27 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
   const limit = options.limit ?? defaultPageSize;
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
-  // An organization key's request names its organization in the claims the admission set from the key.
-  const source = organization
-    ? "public.list_organization_watchlist((auth.jwt() ->> 'organization_id')::uuid, "
-    : "public.list_watchlist(";
+  const pageArguments = `${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
+    nullableLiteral(cursor, textLiteral)
+  }`;
+  if (organization) {
+    // An organization key's request names its organization in the claims the admission set from the key.
+    return {
+      limit,
+      statement: `select ${pageColumns}, null::text[] as tags, null::text as note
+       from public.list_organization_watchlist((auth.jwt() ->> 'organization_id')::uuid, ${pageArguments})`,
+    };
+  }
   return {
     limit,
-    statement: `select domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at,
-              expires_at, registrar, ${
-      organization ? "null::text[] as tags, null::text as note" : "tags, note"
-    }
-       from ${source}${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
-      nullableLiteral(cursor, textLiteral)
-    })`,
+    statement: `select ${pageColumns}, tags, note from public.list_watchlist(${pageArguments})`,
+    // list_watchlist's two ways (a positive offset is planned per call; otherwise the keyset from the cursor).
+    rowsFor: (userIdSql) =>
+      offset !== null && offset > 0
+        ? `private.list_watchlist_offset(${userIdSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`
+        : `private.list_watchlist_keyset(${userIdSql}, ${integerLiteral(limit)}, ${
+          nullableLiteral(cursor, textLiteral)
+        })`,
   };
 }
 
