@@ -274,11 +274,16 @@ stable
 security definer
 set search_path = ''
 as $$
+  with labels as (
+    select string_to_array(lower(p_domain_name), '.') as l
+  )
   select w.suffix
-    from public.whois_servers as w
+    from labels
+   cross join lateral generate_series(1, cardinality(labels.l) - 1) as k (k)
+    join public.whois_servers as w
+      on w.suffix = array_to_string(labels.l[cardinality(labels.l) - k.k + 1:], '.')
    where w.enabled
-     and right(lower(p_domain_name), length(w.suffix) + 1) = '.' || w.suffix
-   order by length(w.suffix) desc
+   order by k.k desc
    limit 1
 $$;
 
@@ -294,7 +299,7 @@ set search_path = ''
 as $$
   select w.suffix
     from public.whois_servers as w
-   where w.suffix = private.whois_row_suffix(p_domain_name)
+   where w.suffix = (select private.whois_row_suffix(p_domain_name))
      and w.host is null
      and strpos(w.suffix, '.') > 0
 $$;
@@ -318,19 +323,40 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_zone text := private.whois_unsupported_zone(new.name);
+  v_name text;
+  v_zone text;
 begin
+  -- Each new name's WHOIS row (the longest enabled suffix of whole labels, as whois_row_suffix), by
+  -- primary key; refused when that row is a zone without a server.
+  select n.name, r.suffix
+    into v_name, v_zone
+    from new_domains as n
+   cross join lateral (
+     select w.suffix, w.host
+       from generate_series(1, cardinality(string_to_array(n.name, '.')) - 1) as k (k)
+       join public.whois_servers as w
+         on w.suffix = array_to_string((string_to_array(n.name, '.'))[
+              cardinality(string_to_array(n.name, '.')) - k.k + 1:], '.')
+      where w.enabled
+      order by k.k desc
+      limit 1
+   ) as r
+   where r.host is null
+     and strpos(r.suffix, '.') > 0
+   order by n.name
+   limit 1;
   if v_zone is not null then
     raise exception using errcode = 'DW400',
       message = format('DW400: %s is under %s, a zone with its own WHOIS server that this service cannot read '
-        '(unsupported_zone); it cannot be watched.', new.name, v_zone);
+        '(unsupported_zone); it cannot be watched.', v_name, v_zone);
   end if;
-  return new;
+  return null;
 end;
 $$;
 
 revoke all on function private.domains_refuse_unsupported_zone() from public, anon, authenticated, service_role;
 
 create trigger domains_refuse_unsupported_zone
-  before insert on public.domains
-  for each row execute function private.domains_refuse_unsupported_zone();
+  after insert on public.domains
+  referencing new table as new_domains
+  for each statement execute function private.domains_refuse_unsupported_zone();
