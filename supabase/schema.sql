@@ -2419,7 +2419,6 @@ CREATE FUNCTION private.org_add_domains(p_organization_id uuid, p_actor_id uuid,
 #variable_conflict use_column
 declare
   v_count integer;
-  v_invalid text[];
   v_quota integer;
   v_active integer;
   v_room integer;
@@ -2434,17 +2433,8 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  select array_agg(coalesce(n.name, '(null)') order by n.ord)
-    into v_invalid
-    from unnest(p_domain_names) with ordinality as n (name, ord)
-   where private.registrable_domain_problem(n.name) is not null;
-  if v_invalid is not null then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
-        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
-      detail = to_jsonb(v_invalid)::text;
-  end if;
+  -- The personal add's rule and wording, one set-based statement for the batch.
+  perform private.refuse_invalid_domain_names(p_domain_names);
 
   -- Serialise every quota decision of this organization (whichever member or key adds): concurrent calls
   -- queue on the organization's row and count only after the previous call committed (READ COMMITTED).
@@ -4409,6 +4399,34 @@ $$;
 ALTER FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) OWNER TO postgres;
 
 --
+-- Name: refuse_invalid_domain_names(text[]); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.refuse_invalid_domain_names(p_domain_names text[]) RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  v_invalid text[];
+  v_first_problem text;
+begin
+  select array_agg(coalesce(p.name, '(null)') order by p.ord), (array_agg(p.problem order by p.ord))[1]
+    into v_invalid, v_first_problem
+    from private.domain_name_problems(p_domain_names) as p
+   where p.problem is not null;
+  if v_invalid is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || v_first_problem || ')',
+      detail = to_jsonb(v_invalid)::text;
+  end if;
+end
+$$;
+
+ALTER FUNCTION private.refuse_invalid_domain_names(p_domain_names text[]) OWNER TO postgres;
+
+--
 -- Name: refuse_oauth_client_token(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -5730,8 +5748,6 @@ CREATE FUNCTION public.add_watchlist_domains(p_domain_names text[]) RETURNS TABL
 declare
   v_uid uuid := public.current_account_id();
   v_count integer;
-  v_invalid text[];
-  v_first_problem text;
   v_quota integer;
   v_active integer;
   v_room integer;
@@ -5749,18 +5765,7 @@ begin
   end if;
 
   -- Validate the whole request before writing anything, by the API's rule, in one set-based statement.
-  select array_agg(coalesce(p.name, '(null)') order by p.ord), (array_agg(p.problem order by p.ord))[1]
-    into v_invalid, v_first_problem
-    from private.domain_name_problems(p_domain_names) as p
-   where p.problem is not null;
-
-  if v_invalid is not null then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
-        || ' (the first ' || v_first_problem || ')',
-      detail = to_jsonb(v_invalid)::text;
-  end if;
+  perform private.refuse_invalid_domain_names(p_domain_names);
 
   -- Serialise every quota decision of this account: concurrent calls queue here, and each one counts
   -- the active entries only after the previous call has committed (READ COMMITTED).
@@ -12756,6 +12761,12 @@ GRANT ALL ON FUNCTION private.record_registry_answer(p_domain_name text, p_answe
 
 REVOKE ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.refresh_drop_prediction_correction(p_registry text, p_basis text) TO service_role;
+
+--
+-- Name: FUNCTION refuse_invalid_domain_names(p_domain_names text[]); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.refuse_invalid_domain_names(p_domain_names text[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION refuse_oauth_client_token(); Type: ACL; Schema: private; Owner: postgres

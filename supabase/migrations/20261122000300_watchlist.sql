@@ -430,6 +430,33 @@ $$;
 revoke all on function private.domain_name_problems(text[]) from public, anon, authenticated, service_role;
 grant execute on function private.domain_name_problems(text[]) to service_role;
 
+-- Every batch add (a personal list, an organization's): DW400 naming the invalid names (the first 20, in
+-- request order) and why the first is refused; nothing when every name may be watched.
+create function private.refuse_invalid_domain_names(p_domain_names text[])
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_invalid text[];
+  v_first_problem text;
+begin
+  select array_agg(coalesce(p.name, '(null)') order by p.ord), (array_agg(p.problem order by p.ord))[1]
+    into v_invalid, v_first_problem
+    from private.domain_name_problems(p_domain_names) as p
+   where p.problem is not null;
+  if v_invalid is not null then
+    raise exception using errcode = 'DW400',
+      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
+        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
+        || ' (the first ' || v_first_problem || ')',
+      detail = to_jsonb(v_invalid)::text;
+  end if;
+end
+$$;
+revoke all on function private.refuse_invalid_domain_names(text[]) from public, anon, authenticated, service_role;
+
 create function private.derive_unicode_name()
 returns trigger
 language plpgsql
@@ -463,8 +490,6 @@ as $$
 declare
   v_uid uuid := public.current_account_id();
   v_count integer;
-  v_invalid text[];
-  v_first_problem text;
   v_quota integer;
   v_active integer;
   v_room integer;
@@ -482,18 +507,7 @@ begin
   end if;
 
   -- Validate the whole request before writing anything, by the API's rule, in one set-based statement.
-  select array_agg(coalesce(p.name, '(null)') order by p.ord), (array_agg(p.problem order by p.ord))[1]
-    into v_invalid, v_first_problem
-    from private.domain_name_problems(p_domain_names) as p
-   where p.problem is not null;
-
-  if v_invalid is not null then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
-        || ' (the first ' || v_first_problem || ')',
-      detail = to_jsonb(v_invalid)::text;
-  end if;
+  perform private.refuse_invalid_domain_names(p_domain_names);
 
   -- Serialise every quota decision of this account: concurrent calls queue here, and each one counts
   -- the active entries only after the previous call has committed (READ COMMITTED).

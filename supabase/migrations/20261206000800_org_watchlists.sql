@@ -308,7 +308,6 @@ as $$
 #variable_conflict use_column
 declare
   v_count integer;
-  v_invalid text[];
   v_quota integer;
   v_active integer;
   v_room integer;
@@ -323,17 +322,8 @@ begin
     raise exception using errcode = 'DW400', message = 'DW400: Too many domains in one request.';
   end if;
 
-  select array_agg(coalesce(n.name, '(null)') order by n.ord)
-    into v_invalid
-    from unnest(p_domain_names) with ordinality as n (name, ord)
-   where private.registrable_domain_problem(n.name) is not null;
-  if v_invalid is not null then
-    raise exception using errcode = 'DW400',
-      message = 'DW400: Invalid domain names: ' || array_to_string(v_invalid[1:20], ', ')
-        || case when cardinality(v_invalid) > 20 then ', ...' else '' end
-        || ' (the first ' || private.registrable_domain_problem(nullif(v_invalid[1], '(null)')) || ')',
-      detail = to_jsonb(v_invalid)::text;
-  end if;
+  -- The personal add's rule and wording, one set-based statement for the batch.
+  perform private.refuse_invalid_domain_names(p_domain_names);
 
   -- Serialise every quota decision of this organization (whichever member or key adds): concurrent calls
   -- queue on the organization's row and count only after the previous call committed (READ COMMITTED).
