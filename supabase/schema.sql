@@ -107,6 +107,64 @@ $$;
 ALTER FUNCTION private.api_request_allowance(p_user_id uuid) OWNER TO postgres;
 
 --
+-- Name: api_watchlist_page(text, uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.api_watchlist_page(p_key_hash text DEFAULT NULL::text, p_account uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid, domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    SET plan_cache_mode TO 'force_generic_plan'
+    SET enable_memoize TO 'off'
+    AS $$
+declare
+  v_admission record;
+begin
+  if (p_key_hash is null) = (p_account is null) then
+    raise exception 'api_watchlist_page: give exactly one of p_key_hash and p_account';
+  end if;
+  if p_key_hash is not null then
+    select a.outcome, a.user_id, a.plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at,
+           a.organization_id
+      into v_admission
+      from private.authorize_api_request(p_key_hash, true) as a;
+  else
+    select a.outcome, a.user_id, a.plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at,
+           null::uuid as organization_id
+      into v_admission
+      from private.authorize_account_request(p_account, true) as a;
+  end if;
+
+  return query select v_admission.outcome, v_admission.user_id, v_admission.plan_id, v_admission.allowed,
+                      v_admission.request_limit, v_admission.remaining, v_admission.reset_at,
+                      v_admission.organization_id, null::text, null::text, null::text, null::timestamptz,
+                      null::timestamptz, null::timestamptz, null::timestamptz, null::text, null::text[],
+                      null::text;
+  if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
+     or v_admission.organization_id is not null then
+    return;
+  end if;
+
+  if coalesce(p_offset, 0) = 0 then
+    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
+                        null::timestamptz, null::uuid, w.*
+                   from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
+  else
+    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
+                        null::timestamptz, null::uuid, w.*
+                   from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
+  end if;
+end
+$$;
+
+ALTER FUNCTION private.api_watchlist_page(p_key_hash text, p_account uuid, p_limit integer, p_offset integer, p_cursor text) OWNER TO postgres;
+
+--
+-- Name: FUNCTION api_watchlist_page(p_key_hash text, p_account uuid, p_limit integer, p_offset integer, p_cursor text); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.api_watchlist_page(p_key_hash text, p_account uuid, p_limit integer, p_offset integer, p_cursor text) IS 'The API''s page read (GET /domains, MCP list_watchlist) for a personal key or an OAuth token''s account: the admission and count as the first row, then the page when admitted. Plans kept per connection. Owner only.';
+
+--
 -- Name: authenticate_api_key(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -128,7 +186,7 @@ ALTER FUNCTION private.authenticate_api_key(p_key_hash text) OWNER TO postgres;
 --
 
 CREATE FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone)
-    LANGUAGE plpgsql SECURITY DEFINER ROWS 1
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 #variable_conflict use_column
@@ -161,7 +219,7 @@ ALTER FUNCTION private.authorize_account_request(p_user_id uuid, p_count boolean
 --
 
 CREATE FUNCTION private.authorize_api_request(p_key_hash text, p_count boolean DEFAULT true) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid)
-    LANGUAGE plpgsql SECURITY DEFINER ROWS 1
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 #variable_conflict use_column
@@ -11911,6 +11969,12 @@ REVOKE ALL ON FUNCTION private.alert_watchers(p_domain_name text) FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION private.api_request_allowance(p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.api_request_allowance(p_user_id uuid) TO service_role;
+
+--
+-- Name: FUNCTION api_watchlist_page(p_key_hash text, p_account uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.api_watchlist_page(p_key_hash text, p_account uuid, p_limit integer, p_offset integer, p_cursor text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION authenticate_api_key(p_key_hash text); Type: ACL; Schema: private; Owner: postgres

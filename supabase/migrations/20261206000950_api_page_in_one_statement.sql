@@ -1,18 +1,11 @@
 -- Issue 43: a small API request close to a bare query. GET /domains (and MCP's list_watchlist) with a personal
--- API key or an OAuth token read their page in ONE statement with the admission:
+-- API key or an OAuth token read their page in ONE call with the admission,
 --
---   select a.<admission columns>, p.*
---     from private.authorize_api_request('<hash>', true) as a
---     left join lateral (select w.* from private.list_watchlist_keyset(a.user_id, <limit>, <cursor>) as w
---                         where a.outcome = 'ok' and a.allowed and a.organization_id is null
---                        offset 0) as p on true
+--   select * from private.api_watchlist_page(p_key_hash => '<hash>', p_limit => …, p_offset => …, p_cursor => …)
 --
--- (for pages over 20 rows the admission comes once, as a first row of a union: api_access.ts), instead of
--- the admission (setting claims and role) followed by `list_watchlist` as the account. The page query lives
--- in one place, `private.list_watchlist_keyset` below, which `list_watchlist` runs too; it is an inlinable
--- SQL function (language sql, stable, not strict, no SET clause, not security definer), so the planner folds its query into the caller's: no function call, no PL/pgSQL, no second statement. The
--- `where` on the lateral subquery (kept there by `offset 0`) is a one-time filter: nothing of the page runs
--- for a refused request.
+-- (the admission and count as its first row, then the page), instead of the admission (setting claims and
+-- role) followed by `list_watchlist` as the account. The page queries live in one place,
+-- `private.list_watchlist_keyset` and `private.list_watchlist_offset` below, which `list_watchlist` runs too.
 --
 -- The account is the one the admission found for the verified key or token (its `user_id`), the same
 -- account whose claims the page ran under before; row-level security is not what scoped the page then
@@ -159,9 +152,95 @@ revoke all on function public.list_watchlist(integer, integer, text) from public
 grant execute on function public.list_watchlist(integer, integer, text) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
--- The admission functions return one row. Said so, the planner costs the page joined to them as one page:
--- with the default estimate of 1,000 rows a page of 200 looked like 200,000 rows, past `jit_above_cost`,
--- and every request paid ~15 ms of JIT compilation.
+-- The API's page read: the admission and count of a personal API key (`p_key_hash`) or of an OAuth access
+-- token's account (`p_account`), as its first row (the page columns null), then, only when admitted on
+-- the account's personal list, the page's rows (the admission columns null): `list_watchlist`'s own two
+-- queries for the account the admission found.
+--
+-- Why a function: planning the same statement sent as text cost PostgreSQL more than running it (the
+-- inlined keyset query is parsed, analysed and planned again on every request: ~0.3 ms of a limit-1
+-- request's ~0.6 ms). A PL/pgSQL function keeps its statements' plans for the life of the connection, so
+-- only its call is planned per request; unlike a prepared statement, that works behind a transaction-mode
+-- pooler too. The plans are generic (`force_generic_plan`): the keyset page is the same index range scan
+-- for every account, limit and cursor, and the automatic choice kept re-planning it per call because a
+-- generic LIMIT is estimated at a tenth of the table. With that estimate the generic plan also put a
+-- Memoize in front of each name's look-up in `domains`, which only misses (a page's names are distinct):
+-- `enable_memoize` is off here. The offset page stays dynamic, planned per offset.
 -- ---------------------------------------------------------------------------------------------------
-alter function private.authorize_api_request(text, boolean) rows 1;
-alter function private.authorize_account_request(uuid, boolean) rows 1;
+create function private.api_watchlist_page(
+  p_key_hash text default null,
+  p_account uuid default null,
+  p_limit integer default 50,
+  p_offset integer default null,
+  p_cursor text default null
+)
+returns table (
+  outcome text,
+  user_id uuid,
+  plan_id text,
+  allowed boolean,
+  request_limit integer,
+  remaining integer,
+  reset_at timestamptz,
+  organization_id uuid,
+  domain_name text,
+  unicode_name text,
+  status text,
+  added_at timestamptz,
+  last_checked_at timestamptz,
+  status_changed_at timestamptz,
+  expires_at timestamptz,
+  registrar text,
+  tags text[],
+  note text
+)
+language plpgsql
+set search_path = ''
+set plan_cache_mode = force_generic_plan
+set enable_memoize = off
+as $$
+declare
+  v_admission record;
+begin
+  if (p_key_hash is null) = (p_account is null) then
+    raise exception 'api_watchlist_page: give exactly one of p_key_hash and p_account';
+  end if;
+  if p_key_hash is not null then
+    select a.outcome, a.user_id, a.plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at,
+           a.organization_id
+      into v_admission
+      from private.authorize_api_request(p_key_hash, true) as a;
+  else
+    select a.outcome, a.user_id, a.plan_id, a.allowed, a.request_limit, a.remaining, a.reset_at,
+           null::uuid as organization_id
+      into v_admission
+      from private.authorize_account_request(p_account, true) as a;
+  end if;
+
+  return query select v_admission.outcome, v_admission.user_id, v_admission.plan_id, v_admission.allowed,
+                      v_admission.request_limit, v_admission.remaining, v_admission.reset_at,
+                      v_admission.organization_id, null::text, null::text, null::text, null::timestamptz,
+                      null::timestamptz, null::timestamptz, null::timestamptz, null::text, null::text[],
+                      null::text;
+  if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
+     or v_admission.organization_id is not null then
+    return;
+  end if;
+
+  if coalesce(p_offset, 0) = 0 then
+    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
+                        null::timestamptz, null::uuid, w.*
+                   from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
+  else
+    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
+                        null::timestamptz, null::uuid, w.*
+                   from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
+  end if;
+end
+$$;
+revoke all on function private.api_watchlist_page(text, uuid, integer, integer, text)
+  from public, anon, authenticated, service_role;
+comment on function private.api_watchlist_page(text, uuid, integer, integer, text) is
+  'The API''s page read (GET /domains, MCP list_watchlist) for a personal key or an OAuth token''s account: '
+  'the admission and count as the first row, then the page when admitted. Plans kept per connection. '
+  'Owner only.';

@@ -1,8 +1,8 @@
 /**
- * authorizeAndReadPage: the key check, the count and the watchlist page in ONE statement (issue 43). The
- * page is the one list_watchlist gives the account (keyset, cursor, offset), it is read only for an
- * admitted request, a refused one is counted as before, and an organization's key keeps its own path.
- * With a pool of one connection, so every call reuses it.
+ * authorizeAndReadPage: the key check, the count and the watchlist page in ONE call (issue 43). The page
+ * is the one list_watchlist gives the account (keyset, cursor, offset), it is read only for an admitted
+ * request, a refused one is counted as before, and an organization's key keeps its own path. With a pool
+ * of one connection, so every call reuses it (and the plans the function keeps for it).
  */
 import * as postgres from "../../supabase/functions/_shared/db/sql.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
@@ -44,7 +44,6 @@ Deno.test({
           0;
 
       // Every way of paging gives list_watchlist's rows, column for column; each request counted once.
-      // Both shapes of the statement: small pages (the admission on every row) and larger ones.
       const pages = [
         { limit: 2 },
         { limit: 2, cursor: "b-two.test" },
@@ -70,6 +69,16 @@ Deno.test({
         assertEquals(rows.map(pageColumns), expected, JSON.stringify(options));
       }
       assertEquals(await todayCount(), pages.length);
+
+      // Another account on the same connection, after the plans were kept: its own rows (limit + 1 of them).
+      for (const limit of [1, 10]) {
+        const { authorized, rows } = await authorizeAndReadPage<{ domain_name: string }>(
+          await byKey(other.api_key),
+          listWatchlistStatement({ limit }),
+        );
+        assertEquals(authorized.account.userId, other.user_id);
+        assertEquals(rows.map((row) => row.domain_name), names.slice(0, 2));
+      }
 
       // 401 and 403: nothing counted, nothing read.
       for (const limit of [2, 200]) {

@@ -7,7 +7,7 @@ import { accountClaimsSql, database } from "../db/client.ts";
 import { ApiError } from "../http/errors.ts";
 import { type ApiAccount, type DailyAllowance, toAllowance } from "../daily_limit/allowance.ts";
 import type { Credential } from "./credential.ts";
-import { type ListStatement, pageColumnNames } from "../watchlist/service.ts";
+import type { ListStatement } from "../watchlist/service.ts";
 
 /** An authenticated request: the account and its daily allowance (counted or as it stands). */
 export interface AuthorizedRequest {
@@ -112,63 +112,31 @@ export async function authorizeAndQuery<T>(
 }
 
 /**
- * Pages up to this many rows come back with the admission on each row (a lateral join); larger ones with
- * the admission once, as a first row of its own (a union). Parsing the admission on each of 201 rows cost
- * the API ~0.35 ms of CPU on a page of 200; the union costs PostgreSQL ~0.08 ms more per statement, which
- * is most of what a page of one costs beyond a bare query.
- */
-export const admissionOnEveryRowUpTo = 20;
-
-/**
- * `authorizeAndQuery` for a watchlist page, in ONE statement where the page can be read for the admitted
- * account directly (a personal list: a personal API key or an OAuth token). Small pages:
+ * `authorizeAndQuery` for a watchlist page, in ONE call where the page can be read for the admitted
+ * account directly (a personal list: a personal API key or an OAuth token):
  *
- *   select a.<admission>, p.* from <admission and count> as a
- *     left join lateral (<page>) as p on true                  -- the admission on every row
+ *   select * from private.api_watchlist_page(p_key_hash => '<hash>' | p_account => '<uuid>',
+ *                                            p_limit => …, p_offset => …, p_cursor => …)
  *
- * larger ones:
- *
- *   with a as materialized (<admission and count>)
- *   select a.<admission>, null as domain_name, … from a         -- the admission: one row, first
- *   union all
- *   select null, …, p.* from a cross join lateral (<page>) as p  -- then the page's rows
- *
- * where <page> is `select w.* from <page rows for a.user_id> as w where a.outcome = 'ok' and a.allowed and
- * a.organization_id is null offset 0`. The page rows are `list_watchlist`'s own queries
- * (`ListStatement.rowsFor`, watchlist/service.ts; the keyset one is inlined by the planner), for the
- * account the admission found for the verified credential. `offset 0` keeps the subquery from being pulled
- * up into the join, so its `where` stays a one-time filter (a gating Result in the plan) and nothing of the
- * page is read for a refused request (as before, when the page ran only once claims were set). No claims,
- * no role change, no second statement: one implicit transaction, the count committed with the page. In
- * the union an Append runs its branches in order (the statement never runs in parallel: its admission
- * writes), and the untyped nulls take the other branch's types.
- * An organization's list still goes through `authorizeAndQuery` (its page checks the member's role in
- * the organization as the account).
+ * Its first row is the admission and count (the page's columns null); then, only when the request was
+ * admitted on the account's personal list, the page's rows (`list_watchlist`'s own queries, for the account
+ * the admission found for the verified credential). No claims, no role change, no second statement: one
+ * implicit transaction, the count committed with the page. The function keeps its statements' plans for the
+ * connection's life, so a request plans only the call (20261206000950_api_page_in_one_statement.sql).
+ * An organization's list still goes through `authorizeAndQuery` (its page checks the member's role in the
+ * organization as the account).
  */
 export async function authorizeAndReadPage<T>(
   credential: Credential,
   page: ListStatement,
 ): Promise<{ authorized: AuthorizedRequest; rows: T[] }> {
-  if (credential.organizationKey || !page.rowsFor) return authorizeAndQuery<T>(credential, page.statement);
-  const pageRows = `(select w.* from ${page.rowsFor("a.user_id")} as w
-                      where a.outcome = 'ok' and a.allowed and a.organization_id is null
-                     offset 0) as p`;
-  if (page.limit <= admissionOnEveryRowUpTo) {
-    const rows = await database().unsafe<(AuthorizationRow & { domain_name: string | null })[]>(
-      `${authorizationStatement(credential, true, ", p.*")} left join lateral ${pageRows} on true`,
-    );
-    const authorized = authorizedFrom(rows[0], credential);
-    // An empty page is one row without a name.
-    return { authorized, rows: (rows[0]?.domain_name == null ? [] : rows) as T[] };
+  if (credential.organizationKey || !page.pageArguments) {
+    return authorizeAndQuery<T>(credential, page.statement);
   }
   const rows = await database().unsafe<AuthorizationRow[]>(
-    `with a as materialized (${authorizationStatement(credential, true)})
-     select a.*, ${pageColumnNames.map((name) => `null as ${name}`).join(", ")} from a
-     union all
-     select ${admissionColumns.map(() => "null").join(", ")}, p.* from a cross join lateral ${pageRows}`,
+    `select * from private.api_watchlist_page(${credential.pageAdmission}, ${page.pageArguments})`,
   );
   const admission = rows[0];
   if (!admission?.outcome) throw new Error("the admission row did not come first");
-  const authorized = authorizedFrom(admission, credential);
-  return { authorized, rows: rows.slice(1) as T[] };
+  return { authorized: authorizedFrom(admission, credential), rows: rows.slice(1) as T[] };
 }

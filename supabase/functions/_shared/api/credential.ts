@@ -28,6 +28,11 @@ export interface Credential {
    * parameters (db/literals.ts), so that it can open a one-round-trip script.
    */
   admissionCall(count: boolean): string;
+  /**
+   * The named argument of `private.api_watchlist_page` that names this credential's account (`p_key_hash`
+   * or `p_account`), for a personal list's page read with its admission (api_access.ts).
+   */
+  pageAdmission: string;
   /** The 401 sentence when that function finds no account. */
   unknownMessage: string;
   /**
@@ -51,6 +56,7 @@ function apiKeyCredential(header: string | undefined, missingMessage: string): C
     kind: "api_key",
     admissionCall: (count) =>
       `private.authorize_api_request(${hexTextLiteral(keyHash)}, ${booleanLiteral(count)})`,
+    pageAdmission: `p_key_hash => ${hexTextLiteral(keyHash)}`,
     unknownMessage: "The API key is unknown or has been revoked.",
     organizationKey: key.startsWith(organizationKeyPrefix),
   };
@@ -63,6 +69,7 @@ function oauthCredential(caller: OAuthTokenCaller): Credential {
     admissionCall: (count) =>
       `(select t.*, null::uuid as organization_id
           from private.authorize_account_request(${account}, ${booleanLiteral(count)}) as t)`,
+    pageAdmission: `p_account => ${account}`,
     unknownMessage: "The account of this access token no longer exists.",
     organizationKey: false,
   };

@@ -73,16 +73,15 @@ export interface ListStatement {
   statement: string;
   limit: number;
   /**
-   * A personal list's page rows for the account whose id is the SQL expression `userIdSql`, as one FROM
-   * item (`private.list_watchlist_keyset`, inlined by the planner, or `private.list_watchlist_offset`: the
-   * queries `list_watchlist` runs). Only for a caller that has itself verified which account it is (the API's
-   * admission, api_access.ts); undefined for an organization's list.
+   * A personal list's page as the named arguments of `private.api_watchlist_page` (limit, offset, cursor):
+   * `list_watchlist`'s own two queries, read for the account that the caller's admission found for its
+   * verified credential (api/api_access.ts). Undefined for an organization's list.
    */
-  rowsFor?: (userIdSql: string) => string;
+  pageArguments?: string;
 }
 
 /** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and its queries name them. */
-export const pageColumnNames = [
+const pageColumnNames = [
   "domain_name",
   "unicode_name",
   "status",
@@ -109,9 +108,10 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
   const limit = options.limit ?? defaultPageSize;
   const offset = options.cursor === undefined ? options.offset ?? 0 : null;
   const cursor = options.cursor ?? null;
-  const pageArguments = `${integerLiteral(limit)}, ${nullableLiteral(offset, integerLiteral)}, ${
-    nullableLiteral(cursor, textLiteral)
-  }`;
+  const limitSql = integerLiteral(limit);
+  const offsetSql = nullableLiteral(offset, integerLiteral);
+  const cursorSql = nullableLiteral(cursor, textLiteral);
+  const pageArguments = `${limitSql}, ${offsetSql}, ${cursorSql}`;
   if (organization) {
     // An organization key's request names its organization in the claims the admission set from the key.
     return {
@@ -123,13 +123,7 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
   return {
     limit,
     statement: `select ${pageColumns}, tags, note from public.list_watchlist(${pageArguments})`,
-    // list_watchlist's two ways (a positive offset is planned per call; otherwise the keyset from the cursor).
-    rowsFor: (userIdSql) =>
-      offset !== null && offset > 0
-        ? `private.list_watchlist_offset(${userIdSql}, ${integerLiteral(limit)}, ${integerLiteral(offset)})`
-        : `private.list_watchlist_keyset(${userIdSql}, ${integerLiteral(limit)}, ${
-          nullableLiteral(cursor, textLiteral)
-        })`,
+    pageArguments: `p_limit => ${limitSql}, p_offset => ${offsetSql}, p_cursor => ${cursorSql}`,
   };
 }
 
