@@ -28,17 +28,22 @@ import { errorResponse } from "../http/pipeline.ts";
 /** Bodies up to this size are read here first, to tell a tool call from protocol chatter. */
 const peekLimitBytes = 1024 * 1024;
 
-/** The JSON body when it is small and declared as JSON; undefined otherwise (the MCP server decides). */
-async function peekJson(request: Request): Promise<unknown> {
+/**
+ * The request's JSON body when it is small and declared as JSON (undefined otherwise: the MCP server
+ * decides), read once, and the request the MCP server is to read: the same one, or, when its body was read
+ * here but is not JSON, a copy carrying the same text (the server answers that with its parse error).
+ */
+async function peekJson(request: Request): Promise<{ body: unknown; request: Request }> {
   const length = Number(request.headers.get("content-length") ?? NaN);
   const type = request.headers.get("content-type") ?? "";
   if (!(length > 0 && length <= peekLimitBytes) || !/^application\/json\s*(;|$)/i.test(type)) {
-    return undefined;
+    return { body: undefined, request };
   }
+  const text = await request.text();
   try {
-    return JSON.parse(await request.clone().text());
+    return { body: JSON.parse(text), request };
   } catch {
-    return undefined;
+    return { body: undefined, request: new Request(request, { body: text }) };
   }
 }
 
@@ -78,7 +83,7 @@ export const mcpTransportRules: MiddlewareHandler<ApiEnv> = async (c, next) => {
 
 export async function mcpHandler(c: ApiContext): Promise<Response> {
   const credential = c.get("credential");
-  const body = await peekJson(c.req.raw);
+  const { body, request } = await peekJson(c.req.raw);
   // A request that is one call of one of our tools is counted together with the admission (one round
   // trip); anything else (protocol chatter, batches) is not counted here, and each tool call in it counts.
   const toolCall = isSingleToolCall(body, toolNames);
@@ -108,7 +113,7 @@ export async function mcpHandler(c: ApiContext): Promise<Response> {
   const { account } = authorized;
   let allowance: DailyAllowance = authorized.allowance;
   let unavailable: unknown;
-  const response = await handleMcpRequest(c.req.raw, {
+  const response = await handleMcpRequest(request, {
     account,
     counted: toolCall ? authorized.allowance : undefined,
     onAllowance: (left) => (allowance = left),
