@@ -110,7 +110,7 @@ ALTER FUNCTION private.api_request_allowance(p_user_id uuid) OWNER TO postgres;
 -- Name: api_watchlist_page(text, uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.api_watchlist_page(p_key_hash text DEFAULT NULL::text, p_account uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(outcome text, user_id uuid, plan_id text, allowed boolean, request_limit integer, remaining integer, reset_at timestamp with time zone, organization_id uuid, domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+CREATE FUNCTION private.api_watchlist_page(p_key_hash text DEFAULT NULL::text, p_account uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(admission json, domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -134,23 +134,27 @@ begin
       from private.authorize_account_request(p_account, true) as a;
   end if;
 
-  return query select v_admission.outcome, v_admission.user_id, v_admission.plan_id, v_admission.allowed,
-                      v_admission.request_limit, v_admission.remaining, v_admission.reset_at,
-                      v_admission.organization_id, null::text, null::text, null::text, null::timestamptz,
-                      null::timestamptz, null::timestamptz, null::timestamptz, null::text, null::text[],
-                      null::text;
+  -- The admission: one column of the first row, so that the page's rows carry only their own columns.
+  return query select json_build_object('outcome', v_admission.outcome, 'user_id', v_admission.user_id,
+                                        'plan_id', v_admission.plan_id, 'allowed', v_admission.allowed,
+                                        'request_limit', v_admission.request_limit,
+                                        'remaining', v_admission.remaining, 'reset_at', v_admission.reset_at,
+                                        'organization_id', v_admission.organization_id),
+                      null::text, null::text, null::text, null::timestamptz, null::timestamptz,
+                      null::timestamptz, null::timestamptz, null::text, null::text[], null::text;
   if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
      or v_admission.organization_id is not null then
     return;
   end if;
 
+  -- The page; no tags is null rather than an empty array, which the API reads alike (and need not parse).
   if coalesce(p_offset, 0) = 0 then
-    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
-                        null::timestamptz, null::uuid, w.*
+    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
+                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
   else
-    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
-                        null::timestamptz, null::uuid, w.*
+    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
+                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
   end if;
 end

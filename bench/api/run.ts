@@ -4,7 +4,7 @@
  * server (raw_server.ts) and the API (api_server.ts) side by side and loads both with wrk, alternating
  * rounds so that both see the same machine. Prints one table and writes bench/results.json.
  *
- * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 16),
+ * Env: BENCH_SECONDS (per wrk run, default 5), BENCH_ROUNDS (default 8), BENCH_CONNECTIONS (default 16),
  * BENCH_V8_FLAGS (passed to the servers, e.g. `--prof`), BENCH_CASES (comma-separated load cases, e.g.
  * `api limit=1,raw limit=1`: only those are loaded and their rates and CPU printed; nothing else is measured
  * and no table is written — for looking at one figure while changing it).
@@ -32,7 +32,7 @@ import { hostedDenoEnv, hostedDenoPath, hostedLockfile } from "../../scripts/lib
 import { ensureWrk, type LoadResult, type LoadSpec, runWrk } from "./wrk.ts";
 
 const seconds = Number(Deno.env.get("BENCH_SECONDS") ?? 5);
-const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 6);
+const rounds = Number(Deno.env.get("BENCH_ROUNDS") ?? 8);
 const connections = Number(Deno.env.get("BENCH_CONNECTIONS") ?? 16);
 const onlyCases = Deno.env.get("BENCH_CASES")?.split(",").map((name) => name.trim()).filter(Boolean);
 const watchlistSize = 100_000;

@@ -153,9 +153,9 @@ grant execute on function public.list_watchlist(integer, integer, text) to authe
 
 -- ---------------------------------------------------------------------------------------------------
 -- The API's page read: the admission and count of a personal API key (`p_key_hash`) or of an OAuth access
--- token's account (`p_account`), as its first row (the page columns null), then, only when admitted on
--- the account's personal list, the page's rows (the admission columns null): `list_watchlist`'s own two
--- queries for the account the admission found.
+-- token's account (`p_account`), as its first row (in one JSON column, `admission`; the page's columns
+-- null), then, only when admitted on the account's personal list, the page's rows (`admission` null):
+-- `list_watchlist`'s own two queries for the account the admission found.
 --
 -- Why a function: planning the same statement sent as text cost PostgreSQL more than running it (the
 -- inlined keyset query is parsed, analysed and planned again on every request: ~0.3 ms of a limit-1
@@ -175,14 +175,7 @@ create function private.api_watchlist_page(
   p_cursor text default null
 )
 returns table (
-  outcome text,
-  user_id uuid,
-  plan_id text,
-  allowed boolean,
-  request_limit integer,
-  remaining integer,
-  reset_at timestamptz,
-  organization_id uuid,
+  admission json,
   domain_name text,
   unicode_name text,
   status text,
@@ -217,23 +210,27 @@ begin
       from private.authorize_account_request(p_account, true) as a;
   end if;
 
-  return query select v_admission.outcome, v_admission.user_id, v_admission.plan_id, v_admission.allowed,
-                      v_admission.request_limit, v_admission.remaining, v_admission.reset_at,
-                      v_admission.organization_id, null::text, null::text, null::text, null::timestamptz,
-                      null::timestamptz, null::timestamptz, null::timestamptz, null::text, null::text[],
-                      null::text;
+  -- The admission: one column of the first row, so that the page's rows carry only their own columns.
+  return query select json_build_object('outcome', v_admission.outcome, 'user_id', v_admission.user_id,
+                                        'plan_id', v_admission.plan_id, 'allowed', v_admission.allowed,
+                                        'request_limit', v_admission.request_limit,
+                                        'remaining', v_admission.remaining, 'reset_at', v_admission.reset_at,
+                                        'organization_id', v_admission.organization_id),
+                      null::text, null::text, null::text, null::timestamptz, null::timestamptz,
+                      null::timestamptz, null::timestamptz, null::text, null::text[], null::text;
   if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
      or v_admission.organization_id is not null then
     return;
   end if;
 
+  -- The page; no tags is null rather than an empty array, which the API reads alike (and need not parse).
   if coalesce(p_offset, 0) = 0 then
-    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
-                        null::timestamptz, null::uuid, w.*
+    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
+                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
   else
-    return query select null::text, null::uuid, null::text, null::boolean, null::integer, null::integer,
-                        null::timestamptz, null::uuid, w.*
+    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
+                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
   end if;
 end

@@ -4,7 +4,7 @@
 -- role only.
 \ir _setup.psql
 
-select plan(27);
+select plan(28);
 
 insert into public.plans (id, api_access, requests_per_day, watchlist_quota, webhooks, sort_order)
 values ('tiny', true, 2, 10, false, 99);
@@ -47,6 +47,8 @@ select ok(
     where p.oid = 'private.list_watchlist_keyset(uuid, integer, text)'::regprocedure),
   'list_watchlist_keyset can be inlined');
 -- Its plans are generic, kept per connection (no memoize of unique names).
+select results_eq(format($$ select tags from private.api_watchlist_page(p_key_hash => %L, p_limit => 10) offset 1 $$, :'eve_key_hash'),
+  $$ values (null::text[]), (null::text[]) $$, 'no tags: null, not an empty array');
 select ok(
   (select p.proconfig @> array['plan_cache_mode=force_generic_plan', 'enable_memoize=off', 'search_path=""']
      from pg_proc as p where p.oid = 'private.api_watchlist_page(text, uuid, integer, integer, text)'::regprocedure),
@@ -77,7 +79,8 @@ create function pg_temp.api_page(p_hash text, p_limit integer, p_offset integer 
                                  p_cursor text default null, p_account uuid default null)
 returns table (outcome text, allowed boolean, remaining integer, domain_name text)
 language sql as $$
-  select outcome, allowed, remaining, domain_name
+  select admission ->> 'outcome', (admission ->> 'allowed')::boolean, (admission ->> 'remaining')::integer,
+         domain_name
     from private.api_watchlist_page(p_key_hash => p_hash, p_account => p_account, p_limit => p_limit,
                                     p_offset => p_offset, p_cursor => p_cursor)
 $$;

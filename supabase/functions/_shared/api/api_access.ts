@@ -118,8 +118,8 @@ export async function authorizeAndQuery<T>(
  *   select * from private.api_watchlist_page(p_key_hash => '<hash>' | p_account => '<uuid>',
  *                                            p_limit => …, p_offset => …, p_cursor => …)
  *
- * Its first row is the admission and count (the page's columns null); then, only when the request was
- * admitted on the account's personal list, the page's rows (`list_watchlist`'s own queries, for the account
+ * Its first row is the admission and count (one JSON column; the page's columns null); then, only when the
+ * request was admitted on the account's personal list, the page's rows (`list_watchlist`'s own queries, for the account
  * the admission found for the verified credential). No claims, no role change, no second statement: one
  * implicit transaction, the count committed with the page. The function keeps its statements' plans for the
  * connection's life, so a request plans only the call (20261206000950_api_page_in_one_statement.sql).
@@ -133,10 +133,17 @@ export async function authorizeAndReadPage<T>(
   if (credential.organizationKey || !page.pageArguments) {
     return authorizeAndQuery<T>(credential, page.statement);
   }
-  const rows = await database().unsafe<AuthorizationRow[]>(
+  const rows = await database().unsafe<{ admission: AdmissionJson | null }[]>(
     `select * from private.api_watchlist_page(${credential.pageAdmission}, ${page.pageArguments})`,
   );
-  const admission = rows[0];
-  if (!admission?.outcome) throw new Error("the admission row did not come first");
-  return { authorized: authorizedFrom(admission, credential), rows: rows.slice(1) as T[] };
+  const admission = rows[0]?.admission;
+  if (!admission) throw new Error("the admission row did not come first");
+  const authorized = authorizedFrom(
+    { ...admission, reset_at: admission.reset_at === null ? null : new Date(admission.reset_at) },
+    credential,
+  );
+  return { authorized, rows: rows.slice(1) as T[] };
 }
+
+/** The admission as `api_watchlist_page` gives it, in its first row's JSON column. */
+type AdmissionJson = Omit<AuthorizationRow, "reset_at"> & { reset_at: string | null };
