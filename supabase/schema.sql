@@ -110,7 +110,7 @@ ALTER FUNCTION private.api_request_allowance(p_user_id uuid) OWNER TO postgres;
 -- Name: api_watchlist_page(text, uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.api_watchlist_page(p_key_hash text DEFAULT NULL::text, p_account uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(admission json, domain_name text, unicode_name text, status text, added_at timestamp with time zone, last_checked_at timestamp with time zone, status_changed_at timestamp with time zone, expires_at timestamp with time zone, registrar text, tags text[], note text)
+CREATE FUNCTION private.api_watchlist_page(p_key_hash text DEFAULT NULL::text, p_account uuid DEFAULT NULL::uuid, p_limit integer DEFAULT 50, p_offset integer DEFAULT NULL::integer, p_cursor text DEFAULT NULL::text) RETURNS TABLE(admission json, domain_name text, unicode_name text, status text, added_at text, last_checked_at text, status_changed_at text, expires_at text, registrar text, tags text[], note text)
     LANGUAGE plpgsql
     SET search_path TO ''
     SET plan_cache_mode TO 'force_generic_plan'
@@ -140,21 +140,24 @@ begin
                                         'request_limit', v_admission.request_limit,
                                         'remaining', v_admission.remaining, 'reset_at', v_admission.reset_at,
                                         'organization_id', v_admission.organization_id),
-                      null::text, null::text, null::text, null::timestamptz, null::timestamptz,
-                      null::timestamptz, null::timestamptz, null::text, null::text[], null::text;
+                      null::text, null::text, null::text, null::text, null::text, null::text, null::text,
+                      null::text, null::text[], null::text;
   if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
      or v_admission.organization_id is not null then
     return;
   end if;
 
-  -- The page; no tags is null rather than an empty array, which the API reads alike (and need not parse).
+  -- The page, its moments as the API writes them; no tags is null rather than an empty array, which the
+  -- API reads alike (and need not parse).
   if coalesce(p_offset, 0) = 0 then
-    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
-                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
+                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
+                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
   else
-    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
-                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
+                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
+                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
   end if;
 end
@@ -2004,6 +2007,18 @@ ALTER FUNCTION private.invoke_rdap_poller() OWNER TO postgres;
 --
 
 COMMENT ON FUNCTION private.invoke_rdap_poller() IS 'Called every minute by the pg_cron job rdap-poller: POSTs poller_invocations_needed() times to <project_url>/functions/v1/rdap-poller with the Vault secret poller_secret as bearer token. Returns the first pg_net request id; null (nothing sent) while a secret is missing.';
+
+--
+-- Name: iso_timestamp(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.iso_timestamp(p_at timestamp with time zone) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;
+
+ALTER FUNCTION private.iso_timestamp(p_at timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: list_org_watchlist(uuid, integer, integer, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -12390,6 +12405,12 @@ GRANT ALL ON FUNCTION private.invoke_alert_delivery() TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.invoke_rdap_poller() FROM PUBLIC;
+
+--
+-- Name: FUNCTION iso_timestamp(p_at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.iso_timestamp(p_at timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION list_org_watchlist(p_organization_id uuid, p_limit integer, p_offset integer, p_cursor text); Type: ACL; Schema: private; Owner: postgres

@@ -152,6 +152,22 @@ revoke all on function public.list_watchlist(integer, integer, text) from public
 grant execute on function public.list_watchlist(integer, integer, text) to authenticated;
 
 -- ---------------------------------------------------------------------------------------------------
+-- A moment as the API writes it: ISO 8601 in UTC with milliseconds, `2026-12-06T10:00:00.123Z`, exactly
+-- what JavaScript's `toISOString()` gives for the same value as the driver reads it (milliseconds
+-- truncated, years 0–9999). The API's page read returns its moments so, so that the function need not
+-- turn each into a Date and back (on Deno 2.1, ~0.4 ms of CPU for a page of 200). Parity with
+-- `toISOString()` over one table of cases: tests/database/iso_timestamp_parity.test.ts.
+-- ---------------------------------------------------------------------------------------------------
+create function private.iso_timestamp(p_at timestamptz)
+returns text
+language sql
+stable
+as $$
+  select to_char(p_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;
+revoke all on function private.iso_timestamp(timestamptz) from public, anon, authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------
 -- The API's page read: the admission and count of a personal API key (`p_key_hash`) or of an OAuth access
 -- token's account (`p_account`), as its first row (in one JSON column, `admission`; the page's columns
 -- null), then, only when admitted on the account's personal list, the page's rows (`admission` null):
@@ -179,10 +195,10 @@ returns table (
   domain_name text,
   unicode_name text,
   status text,
-  added_at timestamptz,
-  last_checked_at timestamptz,
-  status_changed_at timestamptz,
-  expires_at timestamptz,
+  added_at text,
+  last_checked_at text,
+  status_changed_at text,
+  expires_at text,
   registrar text,
   tags text[],
   note text
@@ -216,21 +232,24 @@ begin
                                         'request_limit', v_admission.request_limit,
                                         'remaining', v_admission.remaining, 'reset_at', v_admission.reset_at,
                                         'organization_id', v_admission.organization_id),
-                      null::text, null::text, null::text, null::timestamptz, null::timestamptz,
-                      null::timestamptz, null::timestamptz, null::text, null::text[], null::text;
+                      null::text, null::text, null::text, null::text, null::text, null::text, null::text,
+                      null::text, null::text[], null::text;
   if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
      or v_admission.organization_id is not null then
     return;
   end if;
 
-  -- The page; no tags is null rather than an empty array, which the API reads alike (and need not parse).
+  -- The page, its moments as the API writes them; no tags is null rather than an empty array, which the
+  -- API reads alike (and need not parse).
   if coalesce(p_offset, 0) = 0 then
-    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
-                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
+                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
+                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
   else
-    return query select null::json, w.domain_name, w.unicode_name, w.status, w.added_at, w.last_checked_at,
-                        w.status_changed_at, w.expires_at, w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
+                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
+                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
   end if;
 end

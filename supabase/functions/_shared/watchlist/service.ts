@@ -22,15 +22,18 @@ export type { WatchlistDomain };
 export type AddDomainsResult = AddDomainsResponse;
 export type ListOptions = ListWatchlistInput;
 
+/** A moment as a page row holds it: a Date, or the API's ISO text already (`private.iso_timestamp`). */
+type Moment = Date | string;
+
 interface WatchlistRow {
   domain_name: string;
   unicode_name: string | null;
   /** The column's check constraint holds it to the contract's statuses. */
   status: DomainStatus;
-  added_at: Date;
-  last_checked_at: Date | null;
-  status_changed_at: Date | null;
-  expires_at: Date | null;
+  added_at: Moment;
+  last_checked_at: Moment | null;
+  status_changed_at: Moment | null;
+  expires_at: Moment | null;
   registrar: string | null;
   tags: string[];
   note: string | null;
@@ -49,7 +52,10 @@ function ownerOf(owner: string | ListOwner): ListOwner {
   return typeof owner === "string" ? { userId: owner } : owner;
 }
 
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
+function iso(value: Moment | null): string | null {
+  if (value === null) return null;
+  return typeof value === "string" ? value : value.toISOString();
+}
 
 function toWatchlistDomain(row: WatchlistRow): WatchlistDomain {
   // Built key by key rather than with conditional spreads: this runs for every row of every page.
