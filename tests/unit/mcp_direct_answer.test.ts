@@ -102,3 +102,12 @@ Deno.test("only requests the SDK would answer the same way are answered directly
   );
   assertFalse(answersDirectly(headers(both), [call(1)]), "a batch");
 });
+
+Deno.test("list_watchlist's text names every domain of the page and its status, and the next cursor", () => {
+  const text = (page: ListResponse) => JSON.parse(listWatchlistAnswer(1, page)).result.content[0].text;
+  assertEquals(text(pages["an empty page"]), "The watchlist page is empty.");
+  assertEquals(
+    text(pages["a page with more to follow"]),
+    "2 domains: xn--bcher-kva.de (registered), zz-top.com (available). More follow; next cursor: zz-top.com",
+  );
+});

@@ -75,7 +75,9 @@ export const mcpTransportRules: MiddlewareHandler<ApiEnv> = async (c, next) => {
       ),
     );
   }
-  if (!isAllowedOrigin(c.req.header("origin") ?? null, c.req.header("host") ?? null, config.appOrigins())) {
+  // Assistants and CLIs send no Origin: the allowed origins are read only for a request that has one.
+  const origin = c.req.header("origin");
+  if (origin !== undefined && !isAllowedOrigin(origin, c.req.header("host") ?? null, config.appOrigins())) {
     return errorResponse(c, new ApiError("forbidden", "Requests from this Origin are not allowed."));
   }
   await next();
