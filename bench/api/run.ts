@@ -70,10 +70,9 @@ async function startServer(script: string, env: Record<string, string>): Promise
     stdout: "null",
     stderr: "inherit",
   }).spawn();
-  const exited = child.status.then((status) => status);
   for (let attempt = 0;; attempt++) {
     const ended = await Promise.race([
-      exited,
+      child.status,
       new Promise<null>((resolve) => setTimeout(resolve, 100, null)),
     ]);
     if (ended) throw new Error(`${script} exited before listening (code ${ended.code})`);

@@ -27,19 +27,8 @@ interface AuthorizationRow {
 }
 
 /** The statement that admits the credential (and counts the request when `count`); no parameters. */
-const admissionColumns = [
-  "outcome",
-  "user_id",
-  "plan_id",
-  "allowed",
-  "request_limit",
-  "remaining",
-  "reset_at",
-  "organization_id",
-] as const;
-
 function authorizationStatement(credential: Credential, count: boolean, extraColumns = ""): string {
-  return `select ${admissionColumns.join(", ")}${extraColumns}
+  return `select outcome, user_id, plan_id, allowed, request_limit, remaining, reset_at, organization_id${extraColumns}
      from ${credential.admissionCall(count)} as a`;
 }
 
@@ -119,10 +108,11 @@ export async function authorizeAndQuery<T>(
  *                                            p_limit => …, p_offset => …, p_cursor => …)
  *
  * Its first row is the admission and count (one JSON column; the page's columns null); then, only when the
- * request was admitted on the account's personal list, the page's rows (`list_watchlist`'s own queries, for the account
- * the admission found for the verified credential). No claims, no role change, no second statement: one
- * implicit transaction, the count committed with the page. The function keeps its statements' plans for the
- * connection's life, so a request plans only the call (20261206000950_api_page_in_one_statement.sql).
+ * request was admitted on the account's personal list, the page's rows (`list_watchlist`'s own queries, for
+ * the account the admission found for the verified credential). No claims, no role change, no second
+ * statement: one implicit transaction, the count committed with the page. The function keeps its
+ * statements' plans for the connection's life, so a request plans only the call
+ * (20261206000950_api_page_in_one_statement.sql).
  * An organization's list still goes through `authorizeAndQuery` (its page checks the member's role in the
  * organization as the account).
  */

@@ -16,8 +16,9 @@ import { addDomainsBody, listQuery } from "../contract/schemas.ts";
 
 /**
  * GET /domains admits the account itself (its route has no `admitRequest`): it checks the key, counts the
- * request and reads the page for the account in one round trip and one statement (`authorizeAndReadPage`). A query that is not
- * valid is answered as on every other route: the admission first (401/403/429), then the 400.
+ * request and reads the page for the account in one round trip and one call (`authorizeAndReadPage`). A
+ * query that is not valid is answered as on every other route: the admission first (401/403/429), then the
+ * 400.
  */
 export async function listDomainsHandler(c: ApiContext): Promise<Response> {
   let page: ListStatement;

@@ -86,20 +86,9 @@ export interface ListStatement {
   pageArguments?: string;
 }
 
-/** The columns of a page's rows (`WatchlistRow`), as `list_watchlist` and its queries name them. */
-const pageColumnNames = [
-  "domain_name",
-  "unicode_name",
-  "status",
-  "added_at",
-  "last_checked_at",
-  "status_changed_at",
-  "expires_at",
-  "registrar",
-  "tags",
-  "note",
-] as const;
-const pageColumns = pageColumnNames.slice(0, -2).join(", ");
+/** A page row's columns (`WatchlistRow`) but the account's own tags and note. */
+const pageColumns =
+  "domain_name, unicode_name, status, added_at, last_checked_at, status_changed_at, expires_at, registrar";
 
 /**
  * The page's statement (one SELECT without parameters, to run as the account: db/literals.ts), or a 400
@@ -117,18 +106,19 @@ export function listWatchlistStatement(options: ListOptions, organization = fals
   const limitSql = integerLiteral(limit);
   const offsetSql = nullableLiteral(offset, integerLiteral);
   const cursorSql = nullableLiteral(cursor, textLiteral);
-  const pageArguments = `${limitSql}, ${offsetSql}, ${cursorSql}`;
+  const positionalArguments = `${limitSql}, ${offsetSql}, ${cursorSql}`;
   if (organization) {
     // An organization key's request names its organization in the claims the admission set from the key.
+    const organizationId = "(auth.jwt() ->> 'organization_id')::uuid";
     return {
       limit,
       statement: `select ${pageColumns}, null::text[] as tags, null::text as note
-       from public.list_organization_watchlist((auth.jwt() ->> 'organization_id')::uuid, ${pageArguments})`,
+       from public.list_organization_watchlist(${organizationId}, ${positionalArguments})`,
     };
   }
   return {
     limit,
-    statement: `select ${pageColumns}, tags, note from public.list_watchlist(${pageArguments})`,
+    statement: `select ${pageColumns}, tags, note from public.list_watchlist(${positionalArguments})`,
     pageArguments: `p_limit => ${limitSql}, p_offset => ${offsetSql}, p_cursor => ${cursorSql}`,
   };
 }
