@@ -234,22 +234,25 @@ begin
                                         'organization_id', v_admission.organization_id),
                       null::text, null::text, null::text, null::text, null::text, null::text, null::text,
                       null::text, null::text[], null::text;
-  if v_admission.outcome is distinct from 'ok' or not v_admission.allowed
-     or v_admission.organization_id is not null then
+  -- The page only for a request admitted on a personal list (anything unknown reads as not admitted).
+  if (v_admission.outcome = 'ok' and v_admission.allowed and v_admission.organization_id is null) is not true
+  then
     return;
   end if;
 
   -- The page, its moments as the API writes them; no tags is null rather than an empty array, which the
   -- API reads alike (and need not parse).
   if coalesce(p_offset, 0) = 0 then
-    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
-                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
-                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status,
+                        private.iso_timestamp(w.added_at), private.iso_timestamp(w.last_checked_at),
+                        private.iso_timestamp(w.status_changed_at), private.iso_timestamp(w.expires_at),
+                        w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_keyset(v_admission.user_id, p_limit, p_cursor) as w;
   else
-    return query select null::json, w.domain_name, w.unicode_name, w.status, private.iso_timestamp(w.added_at),
-                        private.iso_timestamp(w.last_checked_at), private.iso_timestamp(w.status_changed_at),
-                        private.iso_timestamp(w.expires_at), w.registrar, nullif(w.tags, '{}'), w.note
+    return query select null::json, w.domain_name, w.unicode_name, w.status,
+                        private.iso_timestamp(w.added_at), private.iso_timestamp(w.last_checked_at),
+                        private.iso_timestamp(w.status_changed_at), private.iso_timestamp(w.expires_at),
+                        w.registrar, nullif(w.tags, '{}'), w.note
                    from private.list_watchlist_offset(v_admission.user_id, p_limit, p_offset) as w;
   end if;
 end
